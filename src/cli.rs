@@ -1,0 +1,137 @@
+//! The command line: one subcommand per game, plus the options every run
+//! shares (games, seed, threads, output, trace).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::engine::args::parse_count;
+use crate::engine::output::Output;
+use crate::engine::runner::RunConfig;
+use crate::games::flip7::Flip7Args;
+
+/// Monte Carlo strategy simulator for the Flip family of card games.
+#[derive(Parser, Debug)]
+#[command(name = "sim", version, about, long_about = None)]
+pub struct Cli {
+    /// What to simulate.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Flip 7: press your luck to 200 points.
+    Flip7(Flip7Args),
+}
+
+/// Options shared by every simulation run.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Games to play: 5000, 250K, 10M, 2B or 1_000_000.
+    #[arg(long, default_value = "100K", value_parser = parse_count)]
+    pub games: u64,
+
+    /// Seed of the run (random when not given; always printed). The same seed
+    /// gives the same results for any --threads.
+    #[arg(long)]
+    pub seed: Option<u64>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+
+    /// CSV destination; `-` writes it to stdout (the summary then goes to
+    /// stderr). Default: a descriptive name in results/.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+
+    /// Print a play-by-play of every game to stdout (meant for a handful of
+    /// games; runs on one thread, same results as without it).
+    #[arg(long)]
+    pub trace: bool,
+
+    /// Never show the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+impl RunArgs {
+    /// The runner settings, with the seed drawn now if none was given.
+    pub fn config(&self) -> RunConfig {
+        RunConfig {
+            games: self.games,
+            seed: self.seed.unwrap_or_else(rand::random),
+            threads: self
+                .threads
+                .map(usize::from)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            progress: !self.no_progress && !self.trace,
+        }
+    }
+
+    /// Checks and opens the output before any game is played.
+    pub fn prepare_output(&self, default: &Path) -> Result<Session, String> {
+        let path = self.out.clone().unwrap_or_else(|| default.to_path_buf());
+        let output = Output::prepare(&path, "--out")?;
+        let csv_on_stdout = matches!(output, Output::Stdout);
+        if csv_on_stdout && self.trace {
+            return Err("--out - and --trace both write to stdout; give --out a file path".into());
+        }
+        Ok(Session { output, csv_on_stdout })
+    }
+}
+
+/// An output destination being filled, and where the human summary goes.
+pub struct Session {
+    output: Output,
+    csv_on_stdout: bool,
+}
+
+impl Session {
+    /// Where the summary goes: stdout, or stderr when the CSV takes stdout.
+    pub fn report(&self) -> Box<dyn Write> {
+        if self.csv_on_stdout { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) }
+    }
+
+    /// Writes the CSV and says where it went.
+    pub fn finish(self, csv: &[u8], report: &mut dyn Write) -> Result<(), String> {
+        if let Some(path) = self.output.commit(csv)? {
+            writeln!(report, "CSV: {}", path.display()).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+/// A file-name-safe label for a line-up of policies: the spec when every
+/// seat plays the same, else the specs joined by `+`.
+pub fn file_label(names: &[String]) -> String {
+    let joined = if names.iter().all(|n| n == &names[0]) { names[0].clone() } else { names.join("+") };
+    let mut safe: String = joined
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "._+-".contains(c) { c } else { '-' })
+        .collect();
+    safe.truncate(120);
+    safe
+}
+
+/// `1.23M games/s` style rate.
+pub fn report_line(games: u64, secs: f64) -> String {
+    let rate = games as f64 / secs.max(1e-9);
+    if rate >= 1e6 {
+        format!("{:.2}M games/s", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.1}K games/s", rate / 1e3)
+    } else {
+        format!("{rate:.0} games/s")
+    }
+}
+
+/// Parses the command line and runs it.
+pub fn main_with(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Flip7(args) => crate::games::flip7::run(&args),
+    }
+}

@@ -1,0 +1,72 @@
+//! Parsers for command-line values shared by every game.
+
+/// Parses a positive game count: `1000`, `1_000_000`, `250K`, `10M`, `2B`
+/// (K = thousand, M = million, B = billion; case-insensitive).
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    const ACCEPTED: &str = "expected a whole number of at least 1, optionally with _ \
+                            separators and a K, M or B suffix (thousand, million, \
+                            billion), e.g. 5000, 250K, 10M, 1_000_000";
+    let t = text.trim();
+    let (digits, mult) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1_000u64),
+        Some('M') => (&t[..t.len() - 1], 1_000_000),
+        Some('B') => (&t[..t.len() - 1], 1_000_000_000),
+        _ => (t, 1),
+    };
+    let digits = digits.replace('_', "");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ACCEPTED.to_string());
+    }
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("too large; {ACCEPTED}"))?;
+    let n = n
+        .checked_mul(mult)
+        .ok_or_else(|| format!("too large; {ACCEPTED}"))?;
+    if n == 0 {
+        return Err(format!("must be at least 1; {ACCEPTED}"));
+    }
+    Ok(n)
+}
+
+/// Formats a count the way [`parse_count`] reads it, shortest exact form:
+/// `10M`, `250K`, `1500`.
+pub fn format_count(n: u64) -> String {
+    for (mult, suffix) in [(1_000_000_000, "B"), (1_000_000, "M"), (1_000, "K")] {
+        if n >= mult && n % mult == 0 {
+            return format!("{}{suffix}", n / mult);
+        }
+    }
+    n.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_with_suffixes_and_separators() {
+        assert_eq!(parse_count("10M"), Ok(10_000_000));
+        assert_eq!(parse_count("250k"), Ok(250_000));
+        assert_eq!(parse_count("2B"), Ok(2_000_000_000));
+        assert_eq!(parse_count("1_000_000"), Ok(1_000_000));
+        assert_eq!(parse_count("7"), Ok(7));
+    }
+
+    #[test]
+    fn bad_counts_are_refused() {
+        for bad in ["0", "0M", "10X", "", "M", "-5", "1.5M", "99999999999999999999"] {
+            let err = parse_count(bad).unwrap_err();
+            assert!(err.contains("e.g. 5000, 250K, 10M"), "{bad}: {err}");
+        }
+        assert!(parse_count("0").unwrap_err().starts_with("must be at least 1"));
+    }
+
+    #[test]
+    fn counts_format_back() {
+        for n in [1, 999, 1000, 1500, 250_000, 10_000_000, 2_000_000_000] {
+            assert_eq!(parse_count(&format_count(n)), Ok(n));
+        }
+        assert_eq!(format_count(10_000_000), "10M");
+    }
+}

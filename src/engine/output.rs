@@ -1,0 +1,105 @@
+//! Output files that are either complete or absent.
+//!
+//! The destination is checked (and a temporary file created beside it) before
+//! any game is played, so a bad `--out` fails at once; the file appears under
+//! its name only when it has been written in full.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+/// Where a result goes.
+pub enum Output {
+    /// Standard output (`--out -`).
+    Stdout,
+    /// A file, written to a temporary sibling and renamed when complete.
+    File {
+        /// Final path.
+        path: PathBuf,
+        /// The temporary file; removed if dropped before [`Output::commit`].
+        tmp: NamedTempFile,
+    },
+}
+
+impl Output {
+    /// Prepares `path` (`-` for stdout). `flag` names the option in errors.
+    /// Creates the parent folder when it is missing.
+    pub fn prepare(path: &Path, flag: &str) -> Result<Output, String> {
+        if path.as_os_str() == "-" {
+            return Ok(Output::Stdout);
+        }
+        let shown = path.display();
+        if path.is_dir() {
+            return Err(format!(
+                "{flag} '{shown}' is a folder; give a file path such as results/run.csv, or - for stdout"
+            ));
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent).map_err(|e| {
+            format!("{flag} '{shown}': cannot create the folder '{}': {e}", parent.display())
+        })?;
+        let tmp = tempfile::Builder::new()
+            .prefix(".sim-partial-")
+            .tempfile_in(&parent)
+            .map_err(|e| {
+                format!("{flag} '{shown}': cannot write in the folder '{}': {e}", parent.display())
+            })?;
+        Ok(Output::File { path: path.to_path_buf(), tmp })
+    }
+
+    /// Writes `bytes` and moves the file into place. Returns the path written
+    /// (None for stdout).
+    pub fn commit(self, bytes: &[u8]) -> Result<Option<PathBuf>, String> {
+        match self {
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes)
+                    .and_then(|_| out.flush())
+                    .map_err(|e| format!("cannot write to stdout: {e}"))?;
+                Ok(None)
+            }
+            Output::File { path, mut tmp } => {
+                let shown = path.display().to_string();
+                tmp.write_all(bytes)
+                    .and_then(|_| tmp.as_file().sync_all())
+                    .map_err(|e| format!("cannot write '{shown}': {e}"))?;
+                tmp.persist(&path)
+                    .map_err(|e| format!("cannot move the finished file to '{shown}': {}", e.error))?;
+                Ok(Some(path))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_appears_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/out.csv");
+        let out = Output::prepare(&path, "--out").unwrap();
+        assert!(!path.exists());
+        drop(out);
+        assert!(!path.exists());
+        assert_eq!(std::fs::read_dir(dir.path().join("sub")).unwrap().count(), 0);
+        let out = Output::prepare(&path, "--out").unwrap();
+        out.commit(b"a,b\n1,2\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n");
+        assert_eq!(std::fs::read_dir(dir.path().join("sub")).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn unwritable_destination_is_refused_up_front() {
+        let err = Output::prepare(Path::new("/proc/nope/out.csv"), "--out").err().unwrap();
+        assert!(err.starts_with("--out '/proc/nope/out.csv'"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let err = Output::prepare(dir.path(), "--out").err().unwrap();
+        assert!(err.contains("is a folder"), "{err}");
+    }
+}

@@ -1,0 +1,220 @@
+//! The game-agnostic Monte Carlo runner.
+//!
+//! A run of `games` games is cut into batches of [`BATCH_GAMES`] games (the
+//! last one shorter). Batch `b` plays with its own generator
+//! [`batch_rng`]`(seed, b)` and fills its own accumulator; accumulators hold
+//! only integers, so merging them gives the same totals in any order. The
+//! result therefore depends on the seed and the number of games only, never
+//! on `--threads`.
+
+use std::io::{IsTerminal, Write};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use super::rng::{SimRng, batch_rng};
+
+/// Games per batch. Part of the definition of a run: changing it changes
+/// which generator plays which game, so it is fixed, not a setting.
+pub const BATCH_GAMES: u64 = 1024;
+
+/// Integer statistics that can be merged.
+pub trait Accumulator: Send {
+    /// Adds `other` into `self`. Must be associative and commutative
+    /// (integer sums and counts are).
+    fn merge(&mut self, other: &Self);
+}
+
+/// A game (with its fixed seats and options) that the runner can play.
+pub trait Simulation: Sync {
+    /// What one batch accumulates.
+    type Acc: Accumulator;
+
+    /// An empty accumulator.
+    fn new_acc(&self) -> Self::Acc;
+
+    /// Plays `games` games in order with `rng`, adding to `acc`. The games are
+    /// numbered from `first_game` (used only to label the trace). When `trace`
+    /// is given, a play-by-play of every game is written to it by the same
+    /// code that feeds `acc`.
+    fn play_batch(
+        &self,
+        rng: &mut SimRng,
+        first_game: u64,
+        games: u64,
+        acc: &mut Self::Acc,
+        trace: Option<&mut dyn Write>,
+    );
+}
+
+/// How to run a simulation.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Games to play (at least 1).
+    pub games: u64,
+    /// Seed of the whole run.
+    pub seed: u64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Show a progress bar on stderr when stderr is a terminal.
+    pub progress: bool,
+}
+
+/// The number of batches a run of `games` games is cut into.
+pub fn batch_count(games: u64) -> u64 {
+    games.div_ceil(BATCH_GAMES)
+}
+
+fn batch_len(games: u64, batch: u64) -> u64 {
+    (games - batch * BATCH_GAMES).min(BATCH_GAMES)
+}
+
+fn progress_bar(cfg: &RunConfig) -> ProgressBar {
+    if !cfg.progress || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(cfg.games), ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{bar:40.cyan/blue} {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
+        )
+        .expect("valid template"),
+    );
+    pb
+}
+
+/// Plays a whole run on a pool of `cfg.threads` threads and returns the
+/// merged statistics.
+pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
+    let pb = progress_bar(cfg);
+    let batches = batch_count(cfg.games);
+    let acc = pool.install(|| {
+        (0..batches)
+            .into_par_iter()
+            .fold(
+                || sim.new_acc(),
+                |mut acc, b| {
+                    let n = batch_len(cfg.games, b);
+                    let mut rng = batch_rng(cfg.seed, b);
+                    sim.play_batch(&mut rng, b * BATCH_GAMES, n, &mut acc, None);
+                    pb.inc(n);
+                    acc
+                },
+            )
+            .reduce(
+                || sim.new_acc(),
+                |mut a, b| {
+                    a.merge(&b);
+                    a
+                },
+            )
+    });
+    pb.finish_and_clear();
+    Ok(acc)
+}
+
+/// Plays a whole run on the calling thread, writing a play-by-play of every
+/// game to `out`. Gives exactly the statistics of [`run`] with the same seed.
+pub fn run_traced<S: Simulation>(
+    sim: &S,
+    cfg: &RunConfig,
+    out: &mut dyn Write,
+) -> Result<S::Acc, String> {
+    let mut acc = sim.new_acc();
+    for b in 0..batch_count(cfg.games) {
+        let mut rng = batch_rng(cfg.seed, b);
+        sim.play_batch(
+            &mut rng,
+            b * BATCH_GAMES,
+            batch_len(cfg.games, b),
+            &mut acc,
+            Some(&mut *out),
+        );
+    }
+    out.flush().map_err(|e| format!("cannot write the trace: {e}"))?;
+    Ok(acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::Draw;
+
+    /// A toy game: roll a die per game, count sixes.
+    struct Dice;
+    #[derive(Default, PartialEq, Debug)]
+    struct Count {
+        games: u64,
+        sixes: u64,
+        sum_sq_index: u64,
+    }
+    impl Accumulator for Count {
+        fn merge(&mut self, o: &Self) {
+            self.games += o.games;
+            self.sixes += o.sixes;
+            self.sum_sq_index += o.sum_sq_index;
+        }
+    }
+    impl Simulation for Dice {
+        type Acc = Count;
+        fn new_acc(&self) -> Count {
+            Count::default()
+        }
+        fn play_batch(
+            &self,
+            rng: &mut SimRng,
+            first: u64,
+            games: u64,
+            acc: &mut Count,
+            mut trace: Option<&mut dyn Write>,
+        ) {
+            for g in first..first + games {
+                let roll = rng.below(6) + 1;
+                acc.games += 1;
+                acc.sixes += u64::from(roll == 6);
+                acc.sum_sq_index += g * g % 1000;
+                if let Some(t) = trace.as_mut() {
+                    writeln!(t, "game {g}: {roll}").unwrap();
+                }
+            }
+        }
+    }
+
+    fn cfg(games: u64, threads: usize) -> RunConfig {
+        RunConfig { games, seed: 42, threads, progress: false }
+    }
+
+    #[test]
+    fn same_seed_same_result_for_any_thread_count() {
+        let one = run(&Dice, &cfg(100_000, 1)).unwrap();
+        for t in [2, 3, 8] {
+            assert_eq!(run(&Dice, &cfg(100_000, t)).unwrap(), one);
+        }
+        assert_eq!(one.games, 100_000);
+        assert_eq!(one.sum_sq_index, (0..100_000u64).map(|g| g * g % 1000).sum());
+    }
+
+    #[test]
+    fn traced_run_plays_the_same_games() {
+        let mut out = Vec::new();
+        let traced = run_traced(&Dice, &cfg(3000, 1), &mut out).unwrap();
+        assert_eq!(traced, run(&Dice, &cfg(3000, 2)).unwrap());
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 3000);
+        let sixes = text.lines().filter(|l| l.ends_with(": 6")).count() as u64;
+        assert_eq!(sixes, traced.sixes);
+    }
+
+    #[test]
+    fn batches_cover_every_game_once() {
+        assert_eq!(batch_count(1), 1);
+        assert_eq!(batch_count(BATCH_GAMES), 1);
+        assert_eq!(batch_count(BATCH_GAMES + 1), 2);
+        let total: u64 = (0..batch_count(5000)).map(|b| batch_len(5000, b)).sum();
+        assert_eq!(total, 5000);
+    }
+}

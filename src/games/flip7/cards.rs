@@ -1,0 +1,397 @@
+//! Flip 7 cards, the deck composition and the draw and discard piles.
+//!
+//! A card is one byte naming its kind: `0..=12` are number cards, then the
+//! five `+N` modifiers, `x2`, and the three action cards. Piles are counts
+//! per kind except the draw pile, which is an array drawn by a partial
+//! Fisher-Yates shuffle: each draw picks a uniform card among those left.
+
+use crate::engine::rng::Draw;
+
+/// A card kind.
+pub type Card = u8;
+
+/// Number of card kinds.
+pub const KINDS: usize = 22;
+/// Highest number card.
+pub const MAX_NUMBER: Card = 12;
+/// `+2` modifier (`+4`, `+6`, `+8`, `+10` follow).
+pub const PLUS2: Card = 13;
+/// `+10` modifier.
+pub const PLUS10: Card = 17;
+/// `x2` modifier.
+pub const TIMES2: Card = 18;
+/// Freeze action card.
+pub const FREEZE: Card = 19;
+/// Flip Three action card.
+pub const FLIP_THREE: Card = 20;
+/// Second Chance action card.
+pub const SECOND_CHANCE: Card = 21;
+
+/// Cards in one deck.
+pub const DECK_SIZE: usize = 94;
+/// Most cards any game uses (two decks, above 18 players).
+pub const MAX_CARDS: usize = 2 * DECK_SIZE;
+
+/// Whether `c` is a number card.
+#[inline]
+pub fn is_number(c: Card) -> bool {
+    c <= MAX_NUMBER
+}
+
+/// Whether `c` is `+2` .. `+10`.
+#[inline]
+pub fn is_plus(c: Card) -> bool {
+    (PLUS2..=PLUS10).contains(&c)
+}
+
+/// Points of a `+N` modifier.
+#[inline]
+pub fn plus_value(c: Card) -> u16 {
+    debug_assert!(is_plus(c));
+    u16::from(c - MAX_NUMBER) * 2
+}
+
+/// The card's name as printed on it (official English names).
+pub fn name(c: Card) -> String {
+    match c {
+        0..=MAX_NUMBER => c.to_string(),
+        PLUS2..=PLUS10 => format!("+{}", plus_value(c)),
+        TIMES2 => "x2".into(),
+        FREEZE => "Freeze".into(),
+        FLIP_THREE => "Flip Three".into(),
+        SECOND_CHANCE => "Second Chance".into(),
+        _ => format!("?{c}"),
+    }
+}
+
+/// Card kinds that a house rule can take out of the deck (`--without`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Without {
+    /// No Freeze cards.
+    pub freeze: bool,
+    /// No Flip Three cards.
+    pub flip_three: bool,
+    /// No Second Chance cards.
+    pub second_chance: bool,
+    /// No modifiers (`+2` .. `+10`, `x2`).
+    pub modifiers: bool,
+}
+
+impl Without {
+    /// Words accepted by [`Without::parse`].
+    pub const ACCEPTED: &'static str = "freeze, flip-three, second-chance, actions (all three), modifiers";
+
+    /// Parses a comma-separated list such as `actions,modifiers`.
+    pub fn parse(text: &str) -> Result<Without, String> {
+        let mut w = Without::default();
+        for word in text.split(',').map(str::trim) {
+            match word {
+                "freeze" => w.freeze = true,
+                "flip-three" => w.flip_three = true,
+                "second-chance" => w.second_chance = true,
+                "actions" => {
+                    w.freeze = true;
+                    w.flip_three = true;
+                    w.second_chance = true;
+                }
+                "modifiers" => w.modifiers = true,
+                "" => return Err(format!("empty card kind; accepted: {}", Self::ACCEPTED)),
+                other => {
+                    return Err(format!("unknown card kind '{other}'; accepted: {}", Self::ACCEPTED));
+                }
+            }
+        }
+        Ok(w)
+    }
+
+    /// A short label for file names: `none`, or the removed kinds joined by `+`.
+    pub fn label(&self) -> String {
+        let mut parts = Vec::new();
+        if self.freeze && self.flip_three && self.second_chance {
+            parts.push("actions");
+        } else {
+            if self.freeze {
+                parts.push("freeze");
+            }
+            if self.flip_three {
+                parts.push("flip-three");
+            }
+            if self.second_chance {
+                parts.push("second-chance");
+            }
+        }
+        if self.modifiers {
+            parts.push("modifiers");
+        }
+        parts.join("+")
+    }
+}
+
+/// How many cards of each kind a game uses: `decks` full decks less the kinds
+/// removed by `without`.
+pub fn composition(decks: u8, without: Without) -> [u8; KINDS] {
+    let mut c = [0u8; KINDS];
+    c[0] = 1;
+    for n in 1..=MAX_NUMBER {
+        c[n as usize] = n;
+    }
+    if !without.modifiers {
+        for m in PLUS2..=TIMES2 {
+            c[m as usize] = 1;
+        }
+    }
+    if !without.freeze {
+        c[FREEZE as usize] = 3;
+    }
+    if !without.flip_three {
+        c[FLIP_THREE as usize] = 3;
+    }
+    if !without.second_chance {
+        c[SECOND_CHANCE as usize] = 3;
+    }
+    for x in &mut c {
+        *x *= decks;
+    }
+    c
+}
+
+/// Decks needed for `players` players: two above 18 players.
+pub fn decks_for(players: usize) -> u8 {
+    if players > 18 { 2 } else { 1 }
+}
+
+/// The draw pile, the discard pile and the cards in play (in front of the
+/// players or set aside), which together always hold every card of the game.
+#[derive(Clone, Debug)]
+pub struct Deck {
+    pile: [Card; MAX_CARDS],
+    len: usize,
+    discard: [u8; KINDS],
+    in_play: [u8; KINDS],
+    composition: [u8; KINDS],
+}
+
+impl Deck {
+    /// A deck of the given composition, all of it in the draw pile.
+    pub fn new(composition: [u8; KINDS]) -> Deck {
+        let mut d = Deck {
+            pile: [0; MAX_CARDS],
+            len: 0,
+            discard: [0; KINDS],
+            in_play: [0; KINDS],
+            composition,
+        };
+        d.reset();
+        d
+    }
+
+    /// A deck whose next draws (with [`crate::engine::rng::Stacked`]) are
+    /// `top` in order; the rest of the composition lies below them.
+    /// Panics if `top` uses cards the composition does not have.
+    pub fn stacked(composition: [u8; KINDS], top: &[Card]) -> Deck {
+        let mut rest = composition;
+        for &c in top {
+            assert!(rest[c as usize] > 0, "stacked deck uses too many of {}", name(c));
+            rest[c as usize] -= 1;
+        }
+        let mut d = Deck::new(composition);
+        d.len = 0;
+        for (kind, &count) in rest.iter().enumerate() {
+            for _ in 0..count {
+                d.pile[d.len] = kind as Card;
+                d.len += 1;
+            }
+        }
+        for &c in top.iter().rev() {
+            d.pile[d.len] = c;
+            d.len += 1;
+        }
+        d
+    }
+
+    /// Puts every card back into the draw pile (a fresh game).
+    pub fn reset(&mut self) {
+        self.len = 0;
+        for (kind, &count) in self.composition.iter().enumerate() {
+            for _ in 0..count {
+                self.pile[self.len] = kind as Card;
+                self.len += 1;
+            }
+        }
+        self.discard = [0; KINDS];
+        self.in_play = [0; KINDS];
+    }
+
+    /// Cards left in the draw pile.
+    #[inline]
+    pub fn pile_len(&self) -> usize {
+        self.len
+    }
+
+    /// Cards of each kind in the draw pile (public knowledge only in total:
+    /// a counting player can work this out, but never the order).
+    pub fn pile_counts(&self) -> [u8; KINDS] {
+        let mut c = [0u8; KINDS];
+        for &card in &self.pile[..self.len] {
+            c[card as usize] += 1;
+        }
+        c
+    }
+
+    /// Cards of each kind in the discard pile.
+    #[inline]
+    pub fn discard_counts(&self) -> &[u8; KINDS] {
+        &self.discard
+    }
+
+    /// Cards of each kind in play (in front of players or set aside).
+    #[inline]
+    pub fn in_play_counts(&self) -> &[u8; KINDS] {
+        &self.in_play
+    }
+
+    /// Cards of each kind in the whole game.
+    #[inline]
+    pub fn composition(&self) -> &[u8; KINDS] {
+        &self.composition
+    }
+
+    /// Shuffles the discard pile into a new draw pile. Cards in play stay.
+    /// Only called when the draw pile is empty.
+    pub fn reshuffle(&mut self) {
+        debug_assert_eq!(self.len, 0);
+        for (kind, count) in self.discard.iter_mut().enumerate() {
+            for _ in 0..*count {
+                self.pile[self.len] = kind as Card;
+                self.len += 1;
+            }
+            *count = 0;
+        }
+    }
+
+    /// Draws a uniformly chosen card of the draw pile into play, or `None`
+    /// when the draw pile is empty (the caller decides about reshuffling).
+    #[inline]
+    pub fn draw<D: Draw>(&mut self, d: &mut D) -> Option<Card> {
+        if self.len == 0 {
+            return None;
+        }
+        let j = d.below(self.len as u32) as usize;
+        let last = self.len - 1;
+        self.pile.swap(j, last);
+        self.len = last;
+        let c = self.pile[last];
+        self.in_play[c as usize] += 1;
+        Some(c)
+    }
+
+    /// Moves one card from play to the discard pile.
+    #[inline]
+    pub fn discard(&mut self, c: Card) {
+        debug_assert!(self.in_play[c as usize] > 0);
+        self.in_play[c as usize] -= 1;
+        self.discard[c as usize] += 1;
+    }
+
+    /// Moves every card in play to the discard pile (end of a round).
+    pub fn end_round(&mut self) {
+        for (d, p) in self.discard.iter_mut().zip(self.in_play.iter_mut()) {
+            *d += *p;
+            *p = 0;
+        }
+    }
+
+    /// Checks that every card is in exactly one place: draw pile, discard pile
+    /// or in play. Returns a description of the first difference.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let pile = self.pile_counts();
+        for k in 0..KINDS {
+            let total = pile[k] + self.discard[k] + self.in_play[k];
+            if total != self.composition[k] {
+                return Err(format!(
+                    "{}: {} in pile + {} discarded + {} in play != {} in the game",
+                    name(k as Card),
+                    pile[k],
+                    self.discard[k],
+                    self.in_play[k],
+                    self.composition[k]
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::{Stacked, batch_rng};
+
+    #[test]
+    fn deck_has_94_cards_of_the_right_kinds() {
+        let c = composition(1, Without::default());
+        assert_eq!(c.iter().map(|&x| usize::from(x)).sum::<usize>(), DECK_SIZE);
+        assert_eq!(c[..=12].iter().map(|&x| usize::from(x)).sum::<usize>(), 79);
+        assert_eq!(c[0], 1);
+        assert_eq!(c[1], 1);
+        assert_eq!(c[2], 2);
+        assert_eq!(c[12], 12);
+        for m in PLUS2..=TIMES2 {
+            assert_eq!(c[m as usize], 1);
+        }
+        for a in [FREEZE, FLIP_THREE, SECOND_CHANCE] {
+            assert_eq!(c[a as usize], 3);
+        }
+    }
+
+    #[test]
+    fn two_decks_above_18_players() {
+        assert_eq!(decks_for(18), 1);
+        assert_eq!(decks_for(19), 2);
+        let c = composition(2, Without::default());
+        assert_eq!(c.iter().map(|&x| usize::from(x)).sum::<usize>(), 2 * DECK_SIZE);
+    }
+
+    #[test]
+    fn without_removes_kinds() {
+        let w = Without::parse("actions,modifiers").unwrap();
+        let c = composition(1, w);
+        assert_eq!(c.iter().map(|&x| usize::from(x)).sum::<usize>(), 79);
+        let w = Without::parse("freeze").unwrap();
+        assert_eq!(composition(1, w)[FREEZE as usize], 0);
+        assert_eq!(composition(1, w)[FLIP_THREE as usize], 3);
+        assert_eq!(w.label(), "freeze");
+        let err = Without::parse("jokers").unwrap_err();
+        assert!(err.contains("'jokers'") && err.contains("flip-three"), "{err}");
+    }
+
+    #[test]
+    fn stacked_deck_draws_in_order_and_reshuffles_discards_only() {
+        let comp = composition(1, Without::default());
+        let mut d = Deck::stacked(comp, &[7, FREEZE, 12]);
+        assert_eq!(d.draw(&mut Stacked), Some(7));
+        assert_eq!(d.draw(&mut Stacked), Some(FREEZE));
+        assert_eq!(d.draw(&mut Stacked), Some(12));
+        d.discard(FREEZE);
+        d.check_conservation().unwrap();
+        while d.draw(&mut Stacked).is_some() {}
+        assert_eq!(d.pile_len(), 0);
+        d.reshuffle();
+        assert_eq!(d.pile_len(), 1);
+        assert_eq!(d.draw(&mut Stacked), Some(FREEZE));
+        d.check_conservation().unwrap();
+    }
+
+    #[test]
+    fn random_draws_empty_the_pile_exactly() {
+        let comp = composition(1, Without::default());
+        let mut d = Deck::new(comp);
+        let mut rng = batch_rng(3, 9);
+        let mut seen = [0u8; KINDS];
+        while let Some(c) = d.draw(&mut rng) {
+            seen[c as usize] += 1;
+        }
+        assert_eq!(seen, comp);
+        d.check_conservation().unwrap();
+    }
+}

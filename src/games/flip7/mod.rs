@@ -1,0 +1,230 @@
+//! Flip 7: the complete game (`sim flip7`).
+//!
+//! - [`cards`]: card kinds, the deck, the draw and discard piles.
+//! - [`rules`]: one game, generic over decisions, observers and the deck order.
+//! - [`policies`]: Hit-or-Stay rules and action-card choices.
+//! - [`stats`]: integer accumulators and the CSV.
+//! - [`trace`]: the play-by-play.
+
+pub mod cards;
+pub mod policies;
+pub mod rules;
+pub mod stats;
+pub mod trace;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use self::cards::{Without, composition, decks_for};
+use self::policies::{Policy, Seats};
+use self::rules::{MAX_PLAYERS, Rules, Table};
+use self::stats::Flip7Stats;
+use self::trace::Trace;
+use crate::cli::{RunArgs, file_label, report_line};
+use crate::engine::rng::SimRng;
+use crate::engine::runner::{self, Simulation};
+
+/// `sim flip7`: simulate games of Flip 7.
+#[derive(Args, Debug, Clone)]
+pub struct Flip7Args {
+    /// Policy for every seat, or a comma-separated list with one per seat.
+    /// Accepted: stay-at-N (stay once the cards in front are worth N or more).
+    #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "stay-at-25", value_parser = parse_policies)]
+    pub policy: PolicyList,
+
+    /// Players at the table (1 to 36; two decks are used above 18).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
+    pub players: u16,
+
+    /// Every game is a single round from a fresh, full deck.
+    #[arg(long)]
+    pub single_round: bool,
+
+    /// House rule: remove card kinds from the deck. Comma-separated:
+    /// freeze, flip-three, second-chance, actions (all three), modifiers.
+    #[arg(long, value_name = "KINDS", value_parser = Without::parse)]
+    pub without: Option<Without>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The parsed `--policy` list.
+#[derive(Clone, Debug)]
+pub struct PolicyList(pub Vec<Policy>);
+
+fn parse_policies(text: &str) -> Result<PolicyList, String> {
+    Policy::parse_list(text).map(PolicyList)
+}
+
+/// A configured Flip 7 simulation: rules and one policy per seat.
+#[derive(Clone, Debug)]
+pub struct Flip7 {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// `policies[s]` plays seat `s`.
+    pub policies: Vec<Policy>,
+}
+
+impl Flip7 {
+    /// A simulation of `players` players. `policies` holds one policy for
+    /// every seat or exactly one per seat.
+    pub fn new(players: usize, policies: &[Policy], single_round: bool, without: Without) -> Result<Flip7, String> {
+        let policies = match policies.len() {
+            1 => vec![policies[0]; players],
+            n if n == players => policies.to_vec(),
+            n => {
+                return Err(format!(
+                    "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
+                ));
+            }
+        };
+        let rules = Rules { players, composition: composition(decks_for(players), without), single_round };
+        Ok(Flip7 { rules, policies })
+    }
+
+    /// The policy spec of each seat.
+    pub fn policy_names(&self) -> Vec<String> {
+        self.policies.iter().map(Policy::to_string).collect()
+    }
+}
+
+impl Simulation for Flip7 {
+    type Acc = Flip7Stats;
+
+    fn new_acc(&self) -> Flip7Stats {
+        Flip7Stats::new(self.rules.players)
+    }
+
+    fn play_batch(
+        &self,
+        rng: &mut SimRng,
+        first_game: u64,
+        games: u64,
+        acc: &mut Flip7Stats,
+        trace: Option<&mut dyn Write>,
+    ) {
+        let mut table = Table::new(self.rules);
+        let mut seats = Seats::new(self.policies.clone());
+        match trace {
+            None => {
+                for _ in 0..games {
+                    table.new_game();
+                    table.play_game(&mut seats, acc, rng);
+                }
+            }
+            Some(out) => {
+                let mut obs = (Trace::new(out, first_game), &mut *acc);
+                for _ in 0..games {
+                    table.new_game();
+                    table.play_game(&mut seats, &mut obs, rng);
+                }
+            }
+        }
+    }
+}
+
+impl<O: rules::Observer> rules::Observer for &mut O {
+    const EVENTS: bool = O::EVENTS;
+    #[inline]
+    fn event(&mut self, t: &Table, e: rules::Event) {
+        (**self).event(t, e)
+    }
+    #[inline]
+    fn round_end(&mut self, t: &Table) {
+        (**self).round_end(t)
+    }
+    #[inline]
+    fn game_end(&mut self, t: &Table, w: Option<usize>) {
+        (**self).game_end(t, w)
+    }
+}
+
+/// Runs `sim flip7` with parsed arguments.
+pub fn run(args: &Flip7Args) -> Result<(), String> {
+    let players = usize::from(args.players);
+    let without = args.without.unwrap_or_default();
+    let sim = Flip7::new(players, &args.policy.0, args.single_round, without)?;
+    let names = sim.policy_names();
+    let cfg = args.run.config();
+
+    let default_name = {
+        let mut parts = vec!["flip7".to_string(), file_label(&names), format!("{players}p")];
+        parts.push(crate::engine::args::format_count(cfg.games));
+        if args.single_round {
+            parts.push("single-round".into());
+        }
+        if without != Without::default() {
+            parts.push(format!("without-{}", without.label()));
+        }
+        parts.push(format!("seed{}", cfg.seed));
+        PathBuf::from("results").join(format!("{}.csv", parts.join("_")))
+    };
+    let out = args.run.prepare_output(&default_name)?;
+
+    let mut describe = format!(
+        "sim flip7: {players} players, {} games, seed {}",
+        crate::engine::args::format_count(cfg.games),
+        cfg.seed
+    );
+    if args.single_round {
+        describe.push_str(", single rounds");
+    }
+    if without != Without::default() {
+        describe.push_str(&format!(", without {}", without.label()));
+    }
+
+    let start = Instant::now();
+    let acc = if args.run.trace {
+        let mut stdout = std::io::stdout().lock();
+        runner::run_traced(&sim, &cfg, &mut stdout)?
+    } else {
+        runner::run(&sim, &cfg)?
+    };
+    let secs = start.elapsed().as_secs_f64();
+
+    let csv = acc.csv(&names)?;
+    let mut report = out.report();
+    writeln!(report, "{describe} ({} threads, {secs:.2} s, {})", cfg.threads, report_line(cfg.games, secs))
+        .map_err(|e| e.to_string())?;
+    summary_table(&mut report, &acc, &names).map_err(|e| e.to_string())?;
+    if acc.no_winner > 0 {
+        writeln!(report, "{} games ended without a unique winner", acc.no_winner).map_err(|e| e.to_string())?;
+    }
+    out.finish(&csv, &mut report)
+}
+
+fn summary_table(w: &mut dyn Write, acc: &Flip7Stats, names: &[String]) -> std::io::Result<()> {
+    writeln!(
+        w,
+        "{:>4}  {:<14} {:>25}  {:>9}  {:>16}  {:>6} {:>6} {:>6} {:>6}  {:>5}",
+        "seat", "policy", "win rate [95% CI]", "final", "round score", "bust", "stay", "frozen", "flip7", "cards"
+    )?;
+    for r in acc.rows(names) {
+        writeln!(
+            w,
+            "{:>4}  {:<14} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>9.2}  {:>7.3} ± {:<6.3}  {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}",
+            r.seat,
+            r.policy,
+            100.0 * r.win_rate,
+            100.0 * r.win_ci.0,
+            100.0 * r.win_ci.1,
+            r.mean_final_score,
+            r.mean_round_score,
+            r.round_score_stderr,
+            100.0 * r.bust_rate,
+            100.0 * r.stayed_rate,
+            100.0 * r.frozen_rate,
+            100.0 * r.flip7_rate,
+            r.mean_cards_per_round,
+        )?;
+    }
+    let rows = acc.rows(names);
+    if let Some(r) = rows.first() {
+        writeln!(w, "mean rounds per game: {:.3}", r.mean_rounds_per_game)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,773 @@
+//! One game of Flip 7: rounds, turns, action cards, scoring and the end of
+//! the game. `docs/rules/flip7.md` states every rule and reading this file
+//! implements; the tests in `tests/flip7_rules.rs` check them case by case.
+//!
+//! The engine is generic over three things, all resolved at compile time:
+//! the [`Chooser`] that makes every decision (the seats' policies, or a script
+//! in tests), the [`Observer`] that records statistics and the trace, and the
+//! [`Draw`] source that picks cards (a random generator, or a stacked deck).
+
+use super::cards::{
+    Card, Deck, FLIP_THREE, FREEZE, KINDS, SECOND_CHANCE, TIMES2, is_number, is_plus, plus_value,
+};
+use crate::engine::rng::Draw;
+
+/// Most players at one table (two decks are used above 18).
+pub const MAX_PLAYERS: usize = 36;
+/// Game total that ends the game.
+pub const TARGET: u32 = 200;
+/// Bonus for seven different number cards.
+pub const FLIP7_BONUS: u16 = 15;
+/// Number cards needed for a Flip 7.
+pub const FLIP7_CARDS: u32 = 7;
+/// A game still undecided after this many rounds ends with no winner.
+/// (No sensible policy comes near it; it only guarantees termination.)
+pub const MAX_ROUNDS: u32 = 10_000;
+
+/// Where a player stands in the current round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Status {
+    /// Still in the round.
+    #[default]
+    Active,
+    /// Chose to stay; banks their cards.
+    Stayed,
+    /// Frozen by a Freeze card; banks their cards.
+    Frozen,
+    /// Drew a duplicate number without a Second Chance; scores 0.
+    Busted,
+    /// Collected seven different numbers; banks their cards plus 15.
+    Flip7,
+}
+
+/// The cards in front of one player in the current round.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hand {
+    /// Bit `n` set: holds number card `n`.
+    pub numbers: u16,
+    /// Sum of the number cards held.
+    pub number_sum: u16,
+    /// Sum of the `+N` modifiers held.
+    pub plus: u16,
+    /// `x2` cards held (each doubles the number sum).
+    pub times2: u8,
+    /// Holds a Second Chance.
+    pub second_chance: bool,
+    /// Where the player stands.
+    pub status: Status,
+    /// Cards physically in front of the player, of any kind (including a
+    /// busting duplicate, a Freeze received, and cards set aside or assigned
+    /// but not yet resolved).
+    pub front: u8,
+    /// Cards flipped from the deck for this player this round.
+    pub flipped: u8,
+}
+
+impl Hand {
+    /// Whether number `n` is held.
+    #[inline]
+    pub fn has(&self, n: Card) -> bool {
+        self.numbers & (1 << n) != 0
+    }
+
+    /// Number cards held.
+    #[inline]
+    pub fn number_count(&self) -> u32 {
+        self.numbers.count_ones()
+    }
+
+    /// What the cards are worth now: number sum (doubled by each `x2`) plus
+    /// modifiers. No Flip 7 bonus, and no zero for a bust.
+    #[inline]
+    pub fn banked(&self) -> u16 {
+        (self.number_sum << self.times2) + self.plus
+    }
+
+    /// The round score: 0 for a bust, the bonus for a Flip 7.
+    #[inline]
+    pub fn score(&self) -> u16 {
+        match self.status {
+            Status::Busted => 0,
+            Status::Flip7 => self.banked() + FLIP7_BONUS,
+            _ => self.banked(),
+        }
+    }
+
+    /// Whether the player is still in the round.
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        self.status == Status::Active
+    }
+}
+
+/// How a card came to be flipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// The initial deal.
+    Deal,
+    /// A Hit.
+    Hit,
+    /// Draw `k` (1..=3) of a Flip Three.
+    FlipThree(u8),
+}
+
+/// Everything that happens at the table, in order. Emitted only to observers
+/// that ask for them ([`Observer::EVENTS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A round begins.
+    RoundStart {
+        /// 0-based round number within the game.
+        round: u32,
+        /// Seat that deals.
+        dealer: usize,
+    },
+    /// The discard pile was shuffled into a new draw pile.
+    Reshuffle {
+        /// Size of the new draw pile.
+        cards: usize,
+    },
+    /// No card is left to draw anywhere: the round ends.
+    Exhausted,
+    /// A player chose to hit.
+    Hit {
+        /// The player.
+        seat: usize,
+    },
+    /// A player chose to stay.
+    Stay {
+        /// The player.
+        seat: usize,
+    },
+    /// A card was flipped for a player.
+    Flip {
+        /// The player.
+        seat: usize,
+        /// The card.
+        card: Card,
+        /// Why it was flipped.
+        via: Via,
+    },
+    /// A duplicate number busted a player.
+    Bust {
+        /// The player.
+        seat: usize,
+    },
+    /// A Second Chance cancelled a duplicate (both discarded).
+    SecondChanceUsed {
+        /// The player.
+        seat: usize,
+        /// The duplicate number.
+        card: Card,
+    },
+    /// A second Second Chance was passed to another player.
+    SecondChanceGiven {
+        /// Who drew it.
+        from: usize,
+        /// Who received it.
+        to: usize,
+    },
+    /// A second Second Chance with nobody to take it was discarded.
+    SecondChanceDiscarded {
+        /// Who drew it.
+        seat: usize,
+    },
+    /// A Freeze or Flip Three was assigned to a player.
+    Assign {
+        /// Who assigned it.
+        from: usize,
+        /// Who received it.
+        to: usize,
+        /// The card.
+        card: Card,
+    },
+    /// A Freeze or Flip Three drawn during a Flip Three was set aside.
+    SetAside {
+        /// The player resolving the Flip Three.
+        seat: usize,
+        /// The card.
+        card: Card,
+    },
+    /// An assigned card reached a player no longer in the round: discarded.
+    Fizzle {
+        /// The player.
+        seat: usize,
+        /// The card.
+        card: Card,
+    },
+    /// A Freeze took effect.
+    Frozen {
+        /// The player.
+        seat: usize,
+    },
+    /// A player starts resolving a Flip Three.
+    FlipThreeStart {
+        /// The player.
+        seat: usize,
+    },
+    /// A player made a Flip 7: the round ends.
+    Flip7 {
+        /// The player.
+        seat: usize,
+    },
+}
+
+/// Makes every decision of every seat.
+///
+/// The engine checks each answer: a target must be a player still in the
+/// round (and, for a Second Chance, one without one).
+pub trait Chooser {
+    /// `seat` (still in the round) is asked Hit (`true`) or Stay (`false`).
+    fn hit(&mut self, t: &Table, seat: usize) -> bool;
+    /// `chooser` assigns `card` (Freeze or Flip Three) to a player still in
+    /// the round, possibly itself.
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize;
+    /// `holder` must pass on a second Second Chance: to another player still
+    /// in the round who holds none, or `None` to discard it when there is no
+    /// such player.
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize>;
+}
+
+/// Receives what happens in a game.
+pub trait Observer {
+    /// Whether [`Observer::event`] is wanted. When false the engine builds no
+    /// events at all, so statistics-only runs pay nothing for the trace.
+    const EVENTS: bool;
+    /// One event, right after it happened.
+    fn event(&mut self, _t: &Table, _e: Event) {}
+    /// A round has been scored (totals include it); hands still show how
+    /// each player ended it.
+    fn round_end(&mut self, _t: &Table) {}
+    /// The game is over; `winner` is the unique winner, if any.
+    fn game_end(&mut self, _t: &Table, _winner: Option<usize>) {}
+}
+
+/// An observer that records nothing.
+pub struct Silent;
+impl Observer for Silent {
+    const EVENTS: bool = false;
+}
+
+/// Two observers at once.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    const EVENTS: bool = A::EVENTS || B::EVENTS;
+    #[inline]
+    fn event(&mut self, t: &Table, e: Event) {
+        if A::EVENTS {
+            self.0.event(t, e);
+        }
+        if B::EVENTS {
+            self.1.event(t, e);
+        }
+    }
+    #[inline]
+    fn round_end(&mut self, t: &Table) {
+        self.0.round_end(t);
+        self.1.round_end(t);
+    }
+    #[inline]
+    fn game_end(&mut self, t: &Table, w: Option<usize>) {
+        self.0.game_end(t, w);
+        self.1.game_end(t, w);
+    }
+}
+
+/// The round is over (a Flip 7, or no card left to draw).
+#[derive(Debug)]
+pub struct RoundOver;
+
+type Step = Result<(), RoundOver>;
+
+/// Freeze and Flip Three cards assigned but not yet resolved, first in first
+/// out (FAQ 16: they take effect one by one in the order assigned, after
+/// every card of the same batch has been assigned).
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    items: [(Card, u8); 16],
+    head: usize,
+    len: usize,
+}
+
+impl Pending {
+    const EMPTY: Pending = Pending { items: [(0, 0); 16], head: 0, len: 0 };
+
+    fn push(&mut self, card: Card, seat: usize) {
+        assert!(self.len < self.items.len(), "too many pending action cards");
+        self.items[(self.head + self.len) % 16] = (card, seat as u8);
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<(Card, usize)> {
+        if self.len == 0 {
+            return None;
+        }
+        let (c, s) = self.items[self.head];
+        self.head = (self.head + 1) % 16;
+        self.len -= 1;
+        Some((c, usize::from(s)))
+    }
+}
+
+/// Options fixed for every game of a run.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// Players at the table (1..=[`MAX_PLAYERS`]).
+    pub players: usize,
+    /// Cards of each kind in the game.
+    pub composition: [u8; KINDS],
+    /// Each game is a single round from a fresh deck.
+    pub single_round: bool,
+}
+
+/// A Flip 7 table: the players' hands and totals, the piles, and the round.
+/// Everything here except the order of the draw pile is public at a real
+/// table, and no method reveals that order.
+#[derive(Clone, Debug)]
+pub struct Table {
+    rules: Rules,
+    hands: [Hand; MAX_PLAYERS],
+    totals: [u32; MAX_PLAYERS],
+    deck: Deck,
+    round: u32,
+    dealer: usize,
+    active: u64,
+    pending: Pending,
+}
+
+impl Table {
+    /// A table ready for its first game.
+    pub fn new(rules: Rules) -> Table {
+        assert!((1..=MAX_PLAYERS).contains(&rules.players));
+        Table {
+            rules,
+            hands: [Hand::default(); MAX_PLAYERS],
+            totals: [0; MAX_PLAYERS],
+            deck: Deck::new(rules.composition),
+            round: 0,
+            dealer: 0,
+            active: 0,
+            pending: Pending::EMPTY,
+        }
+    }
+
+    /// Replaces the deck (for stacked-deck tests).
+    pub fn set_deck(&mut self, deck: Deck) {
+        self.deck = deck;
+    }
+
+    /// Sets the game totals (for tests of end-of-game rules and choices).
+    pub fn set_totals(&mut self, totals: &[u32]) {
+        self.totals[..totals.len()].copy_from_slice(totals);
+    }
+
+    /// The rules of this table.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Players at the table.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.rules.players
+    }
+
+    /// The cards in front of `seat` this round.
+    #[inline]
+    pub fn hand(&self, seat: usize) -> &Hand {
+        &self.hands[seat]
+    }
+
+    /// Game total of `seat` (points banked in earlier rounds, and in this
+    /// one once it is scored).
+    #[inline]
+    pub fn total(&self, seat: usize) -> u32 {
+        self.totals[seat]
+    }
+
+    /// Whether `seat` is still in the round.
+    #[inline]
+    pub fn is_active(&self, seat: usize) -> bool {
+        self.active & (1 << seat) != 0
+    }
+
+    /// Bit `s` set: seat `s` is still in the round.
+    #[inline]
+    pub fn active_mask(&self) -> u64 {
+        self.active
+    }
+
+    /// 0-based number of the current (or last) round of this game.
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Seat dealing the current round.
+    #[inline]
+    pub fn dealer(&self) -> usize {
+        self.dealer
+    }
+
+    /// Cards left in the draw pile.
+    #[inline]
+    pub fn pile_len(&self) -> usize {
+        self.deck.pile_len()
+    }
+
+    /// Cards of each kind in the discard pile (public).
+    #[inline]
+    pub fn discard_counts(&self) -> &[u8; KINDS] {
+        self.deck.discard_counts()
+    }
+
+    /// Cards of each kind in play, in front of players (public).
+    #[inline]
+    pub fn in_play_counts(&self) -> &[u8; KINDS] {
+        self.deck.in_play_counts()
+    }
+
+    /// Checks that every card is in exactly one place and that the cards in
+    /// play are exactly those in front of the players.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.deck.check_conservation()?;
+        let in_play: u32 = self.deck.in_play_counts().iter().map(|&c| u32::from(c)).sum();
+        let fronts: u32 = self.hands[..self.players()].iter().map(|h| u32::from(h.front)).sum();
+        if in_play != fronts {
+            return Err(format!("{in_play} cards in play but {fronts} in front of players"));
+        }
+        for (s, h) in self.hands[..self.players()].iter().enumerate() {
+            if h.is_active() != self.is_active(s) {
+                return Err(format!("seat {s}: status {:?} but active bit {}", h.status, self.is_active(s)));
+            }
+            let sum: u16 = (0..=12).filter(|&n| h.has(n)).map(u16::from).sum();
+            if sum != h.number_sum {
+                return Err(format!("seat {s}: number sum {} but cards add to {sum}", h.number_sum));
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a new game: full deck, zero totals, round 0.
+    pub fn new_game(&mut self) {
+        self.deck.reset();
+        self.totals = [0; MAX_PLAYERS];
+        self.round = 0;
+    }
+
+    /// Plays a whole game from [`Table::new_game`]'s state (or any state a
+    /// test set up) and returns the unique winner, if any.
+    pub fn play_game<C: Chooser, O: Observer, D: Draw>(
+        &mut self,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Option<usize> {
+        let n = self.players();
+        let winner = loop {
+            self.play_round(ch, obs, d);
+            self.round += 1;
+            let (leader, best, unique) = self.leader();
+            if self.rules.single_round {
+                break if unique { Some(leader) } else { None };
+            }
+            if best >= TARGET && unique {
+                break Some(leader);
+            }
+            if self.round >= MAX_ROUNDS {
+                break None;
+            }
+        };
+        debug_assert!(winner.is_none_or(|w| w < n));
+        obs.game_end(self, winner);
+        winner
+    }
+
+    /// (first seat with the highest total, that total, whether it is unique).
+    fn leader(&self) -> (usize, u32, bool) {
+        let t = &self.totals[..self.players()];
+        let best = *t.iter().max().expect("at least one player");
+        let leader = t.iter().position(|&x| x == best).expect("max exists");
+        let unique = t.iter().filter(|&&x| x == best).count() == 1;
+        (leader, best, unique)
+    }
+
+    /// Plays round number [`Table::round`], dealt by seat `round mod N`,
+    /// scores it into the totals and moves its cards to the discard pile.
+    pub fn play_round<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) {
+        let n = self.players();
+        self.dealer = (self.round % n as u32) as usize;
+        self.hands = [Hand::default(); MAX_PLAYERS];
+        self.active = (1u64 << n) - 1;
+        self.pending = Pending::EMPTY;
+        if O::EVENTS {
+            obs.event(self, Event::RoundStart { round: self.round, dealer: self.dealer });
+        }
+        // Err means the round ended early; scoring is the same either way.
+        let _ = self.play_turns(ch, obs, d);
+        for s in 0..n {
+            self.totals[s] += u32::from(self.hands[s].score());
+        }
+        obs.round_end(self);
+        self.deck.end_round();
+        for h in &mut self.hands[..n] {
+            h.front = 0;
+        }
+        self.active = 0;
+    }
+
+    /// The initial deal and then passes of Hit or Stay, clockwise from the
+    /// dealer's left with the dealer last, until nobody is left in the round.
+    fn play_turns<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+        let n = self.players();
+        let mut initial_deal = true;
+        while self.active != 0 {
+            for i in 1..=n {
+                let s = (self.dealer + i) % n;
+                if !self.is_active(s) {
+                    continue;
+                }
+                // The initial deal gives one card to every player still in
+                // with no card in front of them; one who already has cards
+                // (from a Flip Three) is asked Hit or Stay instead (FAQ 18).
+                let dealt = initial_deal && self.hands[s].front == 0;
+                if dealt {
+                    self.flip_for(s, Via::Deal, ch, obs, d)?;
+                } else if ch.hit(self, s) {
+                    if O::EVENTS {
+                        obs.event(self, Event::Hit { seat: s });
+                    }
+                    self.flip_for(s, Via::Hit, ch, obs, d)?;
+                } else {
+                    self.set_out(s, Status::Stayed);
+                    if O::EVENTS {
+                        obs.event(self, Event::Stay { seat: s });
+                    }
+                }
+            }
+            initial_deal = false;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn set_out(&mut self, s: usize, status: Status) {
+        self.hands[s].status = status;
+        self.active &= !(1 << s);
+    }
+
+    /// Flips the next card for `s`, reshuffling the discard pile when the
+    /// draw pile is empty; ends the round when there is no card at all.
+    #[inline]
+    fn next_card<O: Observer, D: Draw>(&mut self, s: usize, via: Via, obs: &mut O, d: &mut D) -> Result<Card, RoundOver> {
+        let card = match self.deck.draw(d) {
+            Some(c) => c,
+            None => {
+                self.deck.reshuffle();
+                if O::EVENTS {
+                    obs.event(self, Event::Reshuffle { cards: self.deck.pile_len() });
+                }
+                match self.deck.draw(d) {
+                    Some(c) => c,
+                    None => {
+                        if O::EVENTS {
+                            obs.event(self, Event::Exhausted);
+                        }
+                        return Err(RoundOver);
+                    }
+                }
+            }
+        };
+        let h = &mut self.hands[s];
+        h.front += 1;
+        h.flipped += 1;
+        if O::EVENTS {
+            obs.event(self, Event::Flip { seat: s, card, via });
+        }
+        Ok(card)
+    }
+
+    /// Flips one card for `s` (deal or hit) and resolves it, including any
+    /// action cards it sets off.
+    fn flip_for<C: Chooser, O: Observer, D: Draw>(&mut self, s: usize, via: Via, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+        let card = self.next_card(s, via, obs, d)?;
+        if is_number(card) {
+            return self.add_number(s, card, obs);
+        }
+        match card {
+            FREEZE | FLIP_THREE => {
+                self.assign(s, card, ch, obs);
+                self.resolve_pending(ch, obs, d)
+            }
+            SECOND_CHANCE => {
+                self.take_second_chance(s, ch, obs);
+                Ok(())
+            }
+            _ => {
+                self.add_modifier(s, card);
+                Ok(())
+            }
+        }
+    }
+
+    /// Adds a number card just flipped for `s`: a duplicate busts unless a
+    /// Second Chance cancels it; a seventh different number is a Flip 7.
+    #[inline]
+    fn add_number<O: Observer>(&mut self, s: usize, n: Card, obs: &mut O) -> Step {
+        let h = &mut self.hands[s];
+        if h.has(n) {
+            if h.second_chance {
+                h.second_chance = false;
+                h.front -= 2;
+                self.deck.discard(n);
+                self.deck.discard(SECOND_CHANCE);
+                if O::EVENTS {
+                    obs.event(self, Event::SecondChanceUsed { seat: s, card: n });
+                }
+            } else {
+                self.set_out(s, Status::Busted);
+                if O::EVENTS {
+                    obs.event(self, Event::Bust { seat: s });
+                }
+            }
+            return Ok(());
+        }
+        h.numbers |= 1 << n;
+        h.number_sum += u16::from(n);
+        if h.number_count() >= FLIP7_CARDS {
+            self.set_out(s, Status::Flip7);
+            if O::EVENTS {
+                obs.event(self, Event::Flip7 { seat: s });
+            }
+            return Err(RoundOver);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn add_modifier(&mut self, s: usize, c: Card) {
+        let h = &mut self.hands[s];
+        if c == TIMES2 {
+            h.times2 += 1;
+        } else {
+            debug_assert!(is_plus(c));
+            h.plus += plus_value(c);
+        }
+    }
+
+    /// A Second Chance flipped for `s`: kept if `s` has none, else passed to
+    /// another player in the round without one, else discarded.
+    fn take_second_chance<C: Chooser, O: Observer>(&mut self, s: usize, ch: &mut C, obs: &mut O) {
+        if !self.hands[s].second_chance {
+            self.hands[s].second_chance = true;
+            return;
+        }
+        match ch.second_chance_to(self, s) {
+            Some(to) => {
+                assert!(
+                    to != s && self.is_active(to) && !self.hands[to].second_chance,
+                    "Second Chance passed from seat {s} to seat {to}, who cannot take it"
+                );
+                self.hands[s].front -= 1;
+                self.hands[to].front += 1;
+                self.hands[to].second_chance = true;
+                if O::EVENTS {
+                    obs.event(self, Event::SecondChanceGiven { from: s, to });
+                }
+            }
+            None => {
+                let eligible = (0..self.players())
+                    .any(|o| o != s && self.is_active(o) && !self.hands[o].second_chance);
+                assert!(!eligible, "seat {s} discarded a Second Chance that someone could take");
+                self.hands[s].front -= 1;
+                self.deck.discard(SECOND_CHANCE);
+                if O::EVENTS {
+                    obs.event(self, Event::SecondChanceDiscarded { seat: s });
+                }
+            }
+        }
+    }
+
+    /// `from` assigns a Freeze or Flip Three it holds; the card moves in
+    /// front of the target and waits its turn in the pending queue.
+    fn assign<C: Chooser, O: Observer>(&mut self, from: usize, card: Card, ch: &mut C, obs: &mut O) {
+        let to = ch.target(self, from, card);
+        assert!(self.is_active(to), "seat {from} assigned {card} to seat {to}, who is out of the round");
+        self.hands[from].front -= 1;
+        self.hands[to].front += 1;
+        self.pending.push(card, to);
+        if O::EVENTS {
+            obs.event(self, Event::Assign { from, to, card });
+        }
+    }
+
+    /// Lets every assigned card take effect in the order assigned. A card
+    /// whose target has left the round meanwhile is discarded (FAQ 16a, 16b).
+    fn resolve_pending<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+        while let Some((card, t)) = self.pending.pop() {
+            if !self.is_active(t) {
+                self.hands[t].front -= 1;
+                self.deck.discard(card);
+                if O::EVENTS {
+                    obs.event(self, Event::Fizzle { seat: t, card });
+                }
+                continue;
+            }
+            if card == FREEZE {
+                // The Freeze stays face-up in front of the player (FAQ 4).
+                self.set_out(t, Status::Frozen);
+                if O::EVENTS {
+                    obs.event(self, Event::Frozen { seat: t });
+                }
+            } else {
+                self.flip_three(t, ch, obs, d)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `t` flips three cards, one at a time, stopping at a bust or a Flip 7.
+    /// A Second Chance is kept or passed at once (FAQ 23, 24); a Freeze or
+    /// Flip Three is set aside and, if `t` is still in afterwards, assigned in
+    /// the order flipped (FAQ 14-16). Then the Flip Three is discarded.
+    fn flip_three<C: Chooser, O: Observer, D: Draw>(&mut self, t: usize, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+        if O::EVENTS {
+            obs.event(self, Event::FlipThreeStart { seat: t });
+        }
+        let mut aside = [0 as Card; 3];
+        let mut n_aside = 0;
+        for k in 1..=3u8 {
+            let card = self.next_card(t, Via::FlipThree(k), obs, d)?;
+            if is_number(card) {
+                self.add_number(t, card, obs)?;
+                if !self.is_active(t) {
+                    break; // busted (FAQ 20)
+                }
+            } else {
+                match card {
+                    FREEZE | FLIP_THREE => {
+                        aside[n_aside] = card;
+                        n_aside += 1;
+                        if O::EVENTS {
+                            obs.event(self, Event::SetAside { seat: t, card });
+                        }
+                    }
+                    SECOND_CHANCE => self.take_second_chance(t, ch, obs),
+                    _ => self.add_modifier(t, card),
+                }
+            }
+        }
+        if self.is_active(t) {
+            for &c in &aside[..n_aside] {
+                self.assign(t, c, ch, obs);
+            }
+        } else {
+            for &c in &aside[..n_aside] {
+                self.hands[t].front -= 1;
+                self.deck.discard(c);
+            }
+        }
+        self.hands[t].front -= 1;
+        self.deck.discard(FLIP_THREE);
+        Ok(())
+    }
+}

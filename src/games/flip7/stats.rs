@@ -1,0 +1,250 @@
+//! Flip 7 statistics: integer accumulators fed by the game's observer hooks,
+//! and the CSV rows made from them.
+
+use super::rules::{MAX_PLAYERS, Observer, Status, Table};
+use crate::engine::runner::Accumulator;
+use crate::engine::stats::{mean_stderr, ratio, wilson95};
+
+/// Integer totals for one seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatStats {
+    /// Games won as the unique winner.
+    pub wins: u64,
+    /// Sum of final game totals.
+    pub final_score_sum: u64,
+    /// Rounds played.
+    pub rounds: u64,
+    /// Sum of round scores (bust = 0, Flip 7 bonus included).
+    pub round_score_sum: u64,
+    /// Sum of squared round scores.
+    pub round_score_sq: u64,
+    /// Rounds ended busted.
+    pub busted: u64,
+    /// Rounds ended by staying.
+    pub stayed: u64,
+    /// Rounds ended frozen.
+    pub frozen: u64,
+    /// Rounds ended with this seat's Flip 7.
+    pub flip7: u64,
+    /// Rounds in which this seat was still in when the round ended (another
+    /// player's Flip 7, or no card left to draw).
+    pub cut_off: u64,
+    /// Cards flipped from the deck for this seat.
+    pub cards: u64,
+}
+
+/// Totals for a run (or one batch of it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flip7Stats {
+    /// Games played.
+    pub games: u64,
+    /// Rounds played, summed over games.
+    pub rounds: u64,
+    /// Games that ended without a unique winner.
+    pub no_winner: u64,
+    /// Per seat.
+    pub seats: Vec<SeatStats>,
+}
+
+impl Flip7Stats {
+    /// Empty totals for `players` seats.
+    pub fn new(players: usize) -> Flip7Stats {
+        assert!(players <= MAX_PLAYERS);
+        Flip7Stats { games: 0, rounds: 0, no_winner: 0, seats: vec![SeatStats::default(); players] }
+    }
+}
+
+impl Accumulator for Flip7Stats {
+    fn merge(&mut self, o: &Self) {
+        self.games += o.games;
+        self.rounds += o.rounds;
+        self.no_winner += o.no_winner;
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            a.wins += b.wins;
+            a.final_score_sum += b.final_score_sum;
+            a.rounds += b.rounds;
+            a.round_score_sum += b.round_score_sum;
+            a.round_score_sq += b.round_score_sq;
+            a.busted += b.busted;
+            a.stayed += b.stayed;
+            a.frozen += b.frozen;
+            a.flip7 += b.flip7;
+            a.cut_off += b.cut_off;
+            a.cards += b.cards;
+        }
+    }
+}
+
+impl Observer for Flip7Stats {
+    const EVENTS: bool = false;
+
+    #[inline]
+    fn round_end(&mut self, t: &Table) {
+        for (s, st) in self.seats.iter_mut().enumerate() {
+            let h = t.hand(s);
+            let score = u64::from(h.score());
+            st.rounds += 1;
+            st.round_score_sum += score;
+            st.round_score_sq += score * score;
+            st.cards += u64::from(h.flipped);
+            match h.status {
+                Status::Busted => st.busted += 1,
+                Status::Stayed => st.stayed += 1,
+                Status::Frozen => st.frozen += 1,
+                Status::Flip7 => st.flip7 += 1,
+                Status::Active => st.cut_off += 1,
+            }
+        }
+    }
+
+    #[inline]
+    fn game_end(&mut self, t: &Table, winner: Option<usize>) {
+        self.games += 1;
+        self.rounds += u64::from(t.round());
+        match winner {
+            Some(w) => self.seats[w].wins += 1,
+            None => self.no_winner += 1,
+        }
+        for (s, st) in self.seats.iter_mut().enumerate() {
+            st.final_score_sum += u64::from(t.total(s));
+        }
+    }
+}
+
+/// CSV header, in column order. The README documents each column.
+pub const CSV_HEADER: [&str; 19] = [
+    "seat",
+    "policy",
+    "players",
+    "games",
+    "wins",
+    "win_rate",
+    "win_rate_ci95_low",
+    "win_rate_ci95_high",
+    "mean_final_score",
+    "mean_rounds_per_game",
+    "rounds",
+    "mean_round_score",
+    "round_score_stderr",
+    "bust_rate",
+    "stayed_rate",
+    "frozen_rate",
+    "flip7_rate",
+    "cut_off_rate",
+    "mean_cards_per_round",
+];
+
+/// One seat's results as numbers, ready for a table or CSV.
+#[derive(Clone, Debug)]
+pub struct SeatRow {
+    /// Seat index.
+    pub seat: usize,
+    /// Policy spec.
+    pub policy: String,
+    /// Players at the table.
+    pub players: usize,
+    /// Games played.
+    pub games: u64,
+    /// Unique wins.
+    pub wins: u64,
+    /// wins / games.
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    pub win_ci: (f64, f64),
+    /// Mean final game total.
+    pub mean_final_score: f64,
+    /// Mean rounds per game.
+    pub mean_rounds_per_game: f64,
+    /// Rounds played.
+    pub rounds: u64,
+    /// Mean round score and its standard error.
+    pub mean_round_score: f64,
+    /// Standard error of `mean_round_score`.
+    pub round_score_stderr: f64,
+    /// Per round played.
+    pub bust_rate: f64,
+    /// Per round played.
+    pub stayed_rate: f64,
+    /// Per round played.
+    pub frozen_rate: f64,
+    /// Per round played.
+    pub flip7_rate: f64,
+    /// Per round played.
+    pub cut_off_rate: f64,
+    /// Cards flipped per round played.
+    pub mean_cards_per_round: f64,
+}
+
+impl SeatRow {
+    /// The row's CSV fields, in [`CSV_HEADER`] order. Floats are printed with
+    /// a fixed number of decimals so the bytes never depend on the platform.
+    pub fn csv_fields(&self) -> Vec<String> {
+        let f = |x: f64| format!("{x:.6}");
+        vec![
+            self.seat.to_string(),
+            self.policy.clone(),
+            self.players.to_string(),
+            self.games.to_string(),
+            self.wins.to_string(),
+            f(self.win_rate),
+            f(self.win_ci.0),
+            f(self.win_ci.1),
+            f(self.mean_final_score),
+            f(self.mean_rounds_per_game),
+            self.rounds.to_string(),
+            f(self.mean_round_score),
+            f(self.round_score_stderr),
+            f(self.bust_rate),
+            f(self.stayed_rate),
+            f(self.frozen_rate),
+            f(self.flip7_rate),
+            f(self.cut_off_rate),
+            f(self.mean_cards_per_round),
+        ]
+    }
+}
+
+impl Flip7Stats {
+    /// One row per seat; `policies[s]` names seat `s`'s policy.
+    pub fn rows(&self, policies: &[String]) -> Vec<SeatRow> {
+        let players = self.seats.len();
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(s, st)| {
+                let (mean, se) =
+                    mean_stderr(st.rounds, u128::from(st.round_score_sum), u128::from(st.round_score_sq));
+                SeatRow {
+                    seat: s,
+                    policy: policies[s].clone(),
+                    players,
+                    games: self.games,
+                    wins: st.wins,
+                    win_rate: ratio(st.wins, self.games),
+                    win_ci: wilson95(st.wins, self.games),
+                    mean_final_score: ratio(st.final_score_sum, self.games),
+                    mean_rounds_per_game: ratio(self.rounds, self.games),
+                    rounds: st.rounds,
+                    mean_round_score: mean,
+                    round_score_stderr: se,
+                    bust_rate: ratio(st.busted, st.rounds),
+                    stayed_rate: ratio(st.stayed, st.rounds),
+                    frozen_rate: ratio(st.frozen, st.rounds),
+                    flip7_rate: ratio(st.flip7, st.rounds),
+                    cut_off_rate: ratio(st.cut_off, st.rounds),
+                    mean_cards_per_round: ratio(st.cards, st.rounds),
+                }
+            })
+            .collect()
+    }
+
+    /// The whole CSV (header and one row per seat) as bytes.
+    pub fn csv(&self, policies: &[String]) -> Result<Vec<u8>, String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(CSV_HEADER).map_err(|e| e.to_string())?;
+        for row in self.rows(policies) {
+            w.write_record(row.csv_fields()).map_err(|e| e.to_string())?;
+        }
+        w.into_inner().map_err(|e| e.to_string())
+    }
+}

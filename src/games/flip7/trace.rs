@@ -1,0 +1,148 @@
+//! The play-by-play of `sim flip7 --trace`: an [`Observer`] that writes one
+//! line per event of the very games the statistics are taken from.
+
+use std::io::Write;
+
+use super::cards::{FLIP_THREE, name};
+use super::rules::{Event, Observer, Status, Table, Via};
+
+/// Writes the events of each game to `out`, labelled with the game number.
+pub struct Trace<'a> {
+    out: &'a mut dyn Write,
+    /// Number of the game being played (0-based).
+    pub game: u64,
+    /// First write error, reported once the run ends.
+    pub error: Option<std::io::Error>,
+}
+
+impl<'a> Trace<'a> {
+    /// A trace writing to `out`, starting at game `first_game`.
+    pub fn new(out: &'a mut dyn Write, first_game: u64) -> Trace<'a> {
+        Trace { out, game: first_game, error: None }
+    }
+
+    fn line(&mut self, text: std::fmt::Arguments<'_>) {
+        if self.error.is_none()
+            && let Err(e) = self.out.write_fmt(text).and_then(|_| self.out.write_all(b"\n"))
+        {
+            self.error = Some(e);
+        }
+    }
+}
+
+fn hand_text(t: &Table, s: usize) -> String {
+    let h = t.hand(s);
+    let mut parts: Vec<String> = (0..=12u8).filter(|&n| h.has(n)).map(|n| n.to_string()).collect();
+    if h.times2 > 0 {
+        parts.push(format!("x2{}", if h.times2 > 1 { format!(" ({})", h.times2) } else { String::new() }));
+    }
+    if h.plus > 0 {
+        parts.push(format!("+{}", h.plus));
+    }
+    if h.second_chance {
+        parts.push("Second Chance".into());
+    }
+    format!("[{}]", parts.join(" "))
+}
+
+impl Observer for Trace<'_> {
+    const EVENTS: bool = true;
+
+    fn event(&mut self, t: &Table, e: Event) {
+        match e {
+            Event::RoundStart { round, dealer } => {
+                if round == 0 {
+                    let g = self.game;
+                    self.line(format_args!("game {g}: {} players", t.players()));
+                }
+                let left = t.pile_len();
+                self.line(format_args!("  round {} (dealer seat {dealer}, {left} cards in the draw pile)", round + 1));
+            }
+            Event::Reshuffle { cards } => {
+                self.line(format_args!("    discard pile reshuffled: {cards} cards in the draw pile"))
+            }
+            Event::Exhausted => self.line(format_args!("    no card left to draw: the round ends")),
+            Event::Hit { seat } => self.line(format_args!("    seat {seat} hits")),
+            Event::Stay { seat } => {
+                let b = t.hand(seat).banked();
+                self.line(format_args!("    seat {seat} stays with {b}"));
+            }
+            Event::Flip { seat, card, via } => {
+                let how = match via {
+                    Via::Deal => "is dealt".to_string(),
+                    Via::Hit => "flips".to_string(),
+                    Via::FlipThree(k) => format!("flips ({k}/3)"),
+                };
+                let h = t.hand(seat);
+                // The event comes before the card is resolved: show the row it joins.
+                if h.numbers == 0 && h.plus == 0 && h.times2 == 0 && !h.second_chance {
+                    self.line(format_args!("    seat {seat} {how} {}", name(card)));
+                } else {
+                    let row = hand_text(t, seat);
+                    self.line(format_args!("    seat {seat} {how} {} onto {row}", name(card)));
+                }
+            }
+            Event::Bust { seat } => self.line(format_args!("    seat {seat} busts")),
+            Event::SecondChanceUsed { seat, card } => self.line(format_args!(
+                "    seat {seat} discards the duplicate {card} with their Second Chance"
+            )),
+            Event::SecondChanceGiven { from, to } => {
+                self.line(format_args!("    seat {from} passes the extra Second Chance to seat {to}"))
+            }
+            Event::SecondChanceDiscarded { seat } => {
+                self.line(format_args!("    seat {seat} discards the extra Second Chance (nobody can take it)"))
+            }
+            Event::Assign { from, to, card } => {
+                self.line(format_args!("    seat {from} gives {} to seat {to}", name(card)))
+            }
+            Event::SetAside { seat, card } => {
+                self.line(format_args!("    seat {seat} sets {} aside", name(card)))
+            }
+            Event::Fizzle { seat, card } => self.line(format_args!(
+                "    seat {seat} is out of the round: {} discarded unused",
+                name(card)
+            )),
+            Event::Frozen { seat } => {
+                let b = t.hand(seat).banked();
+                self.line(format_args!("    seat {seat} is frozen with {b}"));
+            }
+            Event::FlipThreeStart { seat } => {
+                self.line(format_args!("    seat {seat} resolves {}", name(FLIP_THREE)))
+            }
+            Event::Flip7 { seat } => self.line(format_args!("    seat {seat} makes a Flip 7!")),
+        }
+    }
+
+    fn round_end(&mut self, t: &Table) {
+        let n = t.players();
+        let outcome = |s: usize| match t.hand(s).status {
+            Status::Busted => "bust",
+            Status::Stayed => "stayed",
+            Status::Frozen => "frozen",
+            Status::Flip7 => "Flip 7",
+            Status::Active => "cut off",
+        };
+        let scores: Vec<String> = (0..n)
+            .map(|s| {
+                let h = hand_text(t, s);
+                format!("seat {s} {h} {}: {} -> total {}", outcome(s), t.hand(s).score(), t.total(s))
+            })
+            .collect();
+        for line in scores {
+            self.line(format_args!("    {line}"));
+        }
+    }
+
+    fn game_end(&mut self, t: &Table, winner: Option<usize>) {
+        let g = self.game;
+        let rounds = t.round();
+        match winner {
+            Some(w) => {
+                let total = t.total(w);
+                self.line(format_args!("game {g}: seat {w} wins with {total} after {rounds} rounds"))
+            }
+            None => self.line(format_args!("game {g}: no unique winner after {rounds} rounds")),
+        }
+        self.game += 1;
+    }
+}
