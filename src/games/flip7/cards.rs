@@ -27,10 +27,18 @@ pub const FLIP_THREE: Card = 20;
 /// Second Chance action card.
 pub const SECOND_CHANCE: Card = 21;
 
+/// Length of the per-kind count arrays: a power of two at least [`KINDS`],
+/// so a card masked with `SLOTS - 1` indexes them without a bounds check.
+const SLOTS: usize = 32;
+
 /// Cards in one deck.
 pub const DECK_SIZE: usize = 94;
 /// Most cards any game uses (two decks, above 18 players).
 pub const MAX_CARDS: usize = 2 * DECK_SIZE;
+/// Size of the draw-pile array: a power of two above [`MAX_CARDS`], so an
+/// index masked with `PILE_SLOTS - 1` is always in bounds (no bounds checks).
+const PILE_SLOTS: usize = 256;
+const _: () = assert!(MAX_CARDS <= PILE_SLOTS);
 
 /// Whether `c` is a number card.
 #[inline]
@@ -164,21 +172,32 @@ pub fn decks_for(players: usize) -> u8 {
 /// players or set aside), which together always hold every card of the game.
 #[derive(Clone, Debug)]
 pub struct Deck {
-    pile: [Card; MAX_CARDS],
+    pile: [Card; PILE_SLOTS],
+    /// The full pile in kind order, copied in by [`Deck::reset`].
+    fresh: [Card; PILE_SLOTS],
     len: usize,
-    discard: [u8; KINDS],
-    in_play: [u8; KINDS],
+    discard: [u8; SLOTS],
+    in_play: [u8; SLOTS],
     composition: [u8; KINDS],
 }
 
 impl Deck {
     /// A deck of the given composition, all of it in the draw pile.
     pub fn new(composition: [u8; KINDS]) -> Deck {
+        let mut fresh = [0; PILE_SLOTS];
+        let mut at = 0;
+        for (kind, &count) in composition.iter().enumerate() {
+            for _ in 0..count {
+                fresh[at] = kind as Card;
+                at += 1;
+            }
+        }
         let mut d = Deck {
-            pile: [0; MAX_CARDS],
+            pile: fresh,
+            fresh,
             len: 0,
-            discard: [0; KINDS],
-            in_play: [0; KINDS],
+            discard: [0; SLOTS],
+            in_play: [0; SLOTS],
             composition,
         };
         d.reset();
@@ -211,15 +230,10 @@ impl Deck {
 
     /// Puts every card back into the draw pile (a fresh game).
     pub fn reset(&mut self) {
-        self.len = 0;
-        for (kind, &count) in self.composition.iter().enumerate() {
-            for _ in 0..count {
-                self.pile[self.len] = kind as Card;
-                self.len += 1;
-            }
-        }
-        self.discard = [0; KINDS];
-        self.in_play = [0; KINDS];
+        self.pile = self.fresh;
+        self.len = self.composition.iter().map(|&c| usize::from(c)).sum();
+        self.discard = [0; SLOTS];
+        self.in_play = [0; SLOTS];
     }
 
     /// Cards left in the draw pile.
@@ -241,13 +255,13 @@ impl Deck {
     /// Cards of each kind in the discard pile.
     #[inline]
     pub fn discard_counts(&self) -> &[u8; KINDS] {
-        &self.discard
+        self.discard.first_chunk().expect("SLOTS >= KINDS")
     }
 
     /// Cards of each kind in play (in front of players or set aside).
     #[inline]
     pub fn in_play_counts(&self) -> &[u8; KINDS] {
-        &self.in_play
+        self.in_play.first_chunk().expect("SLOTS >= KINDS")
     }
 
     /// Cards of each kind in the whole game.
@@ -271,26 +285,28 @@ impl Deck {
 
     /// Draws a uniformly chosen card of the draw pile into play, or `None`
     /// when the draw pile is empty (the caller decides about reshuffling).
-    #[inline]
+    #[inline(always)]
     pub fn draw<D: Draw>(&mut self, d: &mut D) -> Option<Card> {
         if self.len == 0 {
             return None;
         }
-        let j = d.below(self.len as u32) as usize;
-        let last = self.len - 1;
-        self.pile.swap(j, last);
+        const MASK: usize = PILE_SLOTS - 1;
+        let j = d.below(self.len as u32) as usize & MASK;
+        let last = (self.len - 1) & MASK;
+        let c = self.pile[j];
+        self.pile[j] = self.pile[last];
         self.len = last;
-        let c = self.pile[last];
-        self.in_play[c as usize] += 1;
+        self.in_play[usize::from(c) & (SLOTS - 1)] += 1;
         Some(c)
     }
 
     /// Moves one card from play to the discard pile.
     #[inline]
     pub fn discard(&mut self, c: Card) {
-        debug_assert!(self.in_play[c as usize] > 0);
-        self.in_play[c as usize] -= 1;
-        self.discard[c as usize] += 1;
+        let k = usize::from(c) & (SLOTS - 1);
+        debug_assert!(self.in_play[k] > 0);
+        self.in_play[k] -= 1;
+        self.discard[k] += 1;
     }
 
     /// Moves every card in play to the discard pile (end of a round).

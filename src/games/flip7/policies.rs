@@ -58,7 +58,7 @@ impl fmt::Display for Policy {
 #[inline]
 fn opponents_clockwise(t: &Table, chooser: usize) -> impl Iterator<Item = usize> + '_ {
     let n = t.players();
-    (1..n).map(move |i| (chooser + i) % n).filter(move |&s| t.is_active(s))
+    (chooser + 1..n).chain(0..chooser).filter(move |&s| t.is_active(s))
 }
 
 /// The first opponent clockwise with the greatest `key`, or `None`.
