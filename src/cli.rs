@@ -80,7 +80,10 @@ impl RunArgs {
         if csv_on_stdout && self.trace {
             return Err("--out - and --trace both write to stdout; give --out a file path".into());
         }
-        Ok(Session { output, csv_on_stdout })
+        Ok(Session {
+            output,
+            csv_on_stdout,
+        })
     }
 }
 
@@ -93,7 +96,11 @@ pub struct Session {
 impl Session {
     /// Where the summary goes: stdout, or stderr when the CSV takes stdout.
     pub fn report(&self) -> Box<dyn Write> {
-        if self.csv_on_stdout { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) }
+        if self.csv_on_stdout {
+            Box::new(std::io::stderr())
+        } else {
+            Box::new(std::io::stdout())
+        }
     }
 
     /// Writes the CSV and says where it went.
@@ -108,10 +115,20 @@ impl Session {
 /// A file-name-safe label for a line-up of policies: the spec when every
 /// seat plays the same, else the specs joined by `+`.
 pub fn file_label(names: &[String]) -> String {
-    let joined = if names.iter().all(|n| n == &names[0]) { names[0].clone() } else { names.join("+") };
+    let joined = if names.iter().all(|n| n == &names[0]) {
+        names[0].clone()
+    } else {
+        names.join("+")
+    };
     let mut safe: String = joined
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "._+-".contains(c) { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._+-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     safe.truncate(120);
     safe

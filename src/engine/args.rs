@@ -17,9 +17,7 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ACCEPTED.to_string());
     }
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("too large; {ACCEPTED}"))?;
+    let n: u64 = digits.parse().map_err(|_| format!("too large; {ACCEPTED}"))?;
     let n = n
         .checked_mul(mult)
         .ok_or_else(|| format!("too large; {ACCEPTED}"))?;
@@ -33,7 +31,7 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
 /// `10M`, `250K`, `1500`.
 pub fn format_count(n: u64) -> String {
     for (mult, suffix) in [(1_000_000_000, "B"), (1_000_000, "M"), (1_000, "K")] {
-        if n >= mult && n % mult == 0 {
+        if n >= mult && n.is_multiple_of(mult) {
             return format!("{}{suffix}", n / mult);
         }
     }

@@ -40,15 +40,24 @@ impl Output {
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&parent).map_err(|e| {
-            format!("{flag} '{shown}': cannot create the folder '{}': {e}", parent.display())
+            format!(
+                "{flag} '{shown}': cannot create the folder '{}': {e}",
+                parent.display()
+            )
         })?;
         let tmp = tempfile::Builder::new()
             .prefix(".sim-partial-")
             .tempfile_in(&parent)
             .map_err(|e| {
-                format!("{flag} '{shown}': cannot write in the folder '{}': {e}", parent.display())
+                format!(
+                    "{flag} '{shown}': cannot write in the folder '{}': {e}",
+                    parent.display()
+                )
             })?;
-        Ok(Output::File { path: path.to_path_buf(), tmp })
+        Ok(Output::File {
+            path: path.to_path_buf(),
+            tmp,
+        })
     }
 
     /// Writes `bytes` and moves the file into place. Returns the path written
@@ -96,7 +105,9 @@ mod tests {
 
     #[test]
     fn unwritable_destination_is_refused_up_front() {
-        let err = Output::prepare(Path::new("/proc/nope/out.csv"), "--out").err().unwrap();
+        let err = Output::prepare(Path::new("/proc/nope/out.csv"), "--out")
+            .err()
+            .unwrap();
         assert!(err.starts_with("--out '/proc/nope/out.csv'"), "{err}");
         let dir = tempfile::tempdir().unwrap();
         let err = Output::prepare(dir.path(), "--out").err().unwrap();

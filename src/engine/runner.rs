@@ -119,11 +119,7 @@ pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
 
 /// Plays a whole run on the calling thread, writing a play-by-play of every
 /// game to `out`. Gives exactly the statistics of [`run`] with the same seed.
-pub fn run_traced<S: Simulation>(
-    sim: &S,
-    cfg: &RunConfig,
-    out: &mut dyn Write,
-) -> Result<S::Acc, String> {
+pub fn run_traced<S: Simulation>(sim: &S, cfg: &RunConfig, out: &mut dyn Write) -> Result<S::Acc, String> {
     let mut acc = sim.new_acc();
     for b in 0..batch_count(cfg.games) {
         let mut rng = batch_rng(cfg.seed, b);
@@ -185,7 +181,12 @@ mod tests {
     }
 
     fn cfg(games: u64, threads: usize) -> RunConfig {
-        RunConfig { games, seed: 42, threads, progress: false }
+        RunConfig {
+            games,
+            seed: 42,
+            threads,
+            progress: false,
+        }
     }
 
     #[test]

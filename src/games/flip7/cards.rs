@@ -105,7 +105,10 @@ impl Without {
                 "modifiers" => w.modifiers = true,
                 "" => return Err(format!("empty card kind; accepted: {}", Self::ACCEPTED)),
                 other => {
-                    return Err(format!("unknown card kind '{other}'; accepted: {}", Self::ACCEPTED));
+                    return Err(format!(
+                        "unknown card kind '{other}'; accepted: {}",
+                        Self::ACCEPTED
+                    ));
                 }
             }
         }
@@ -321,13 +324,13 @@ impl Deck {
     /// or in play. Returns a description of the first difference.
     pub fn check_conservation(&self) -> Result<(), String> {
         let pile = self.pile_counts();
-        for k in 0..KINDS {
-            let total = pile[k] + self.discard[k] + self.in_play[k];
+        for (k, &pile_k) in pile.iter().enumerate() {
+            let total = pile_k + self.discard[k] + self.in_play[k];
             if total != self.composition[k] {
                 return Err(format!(
                     "{}: {} in pile + {} discarded + {} in play != {} in the game",
                     name(k as Card),
-                    pile[k],
+                    pile_k,
                     self.discard[k],
                     self.in_play[k],
                     self.composition[k]

@@ -72,7 +72,12 @@ pub struct Flip7 {
 impl Flip7 {
     /// A simulation of `players` players. `policies` holds one policy for
     /// every seat or exactly one per seat.
-    pub fn new(players: usize, policies: &[Policy], single_round: bool, without: Without) -> Result<Flip7, String> {
+    pub fn new(
+        players: usize,
+        policies: &[Policy],
+        single_round: bool,
+        without: Without,
+    ) -> Result<Flip7, String> {
         let policies = match policies.len() {
             1 => vec![policies[0]; players],
             n if n == players => policies.to_vec(),
@@ -82,7 +87,11 @@ impl Flip7 {
                 ));
             }
         };
-        let rules = Rules { players, composition: composition(decks_for(players), without), single_round };
+        let rules = Rules {
+            players,
+            composition: composition(decks_for(players), without),
+            single_round,
+        };
         Ok(Flip7 { rules, policies })
     }
 
@@ -188,11 +197,17 @@ pub fn run(args: &Flip7Args) -> Result<(), String> {
 
     let csv = acc.csv(&names)?;
     let mut report = out.report();
-    writeln!(report, "{describe} ({} threads, {secs:.2} s, {})", cfg.threads, report_line(cfg.games, secs))
-        .map_err(|e| e.to_string())?;
+    writeln!(
+        report,
+        "{describe} ({} threads, {secs:.2} s, {})",
+        cfg.threads,
+        report_line(cfg.games, secs)
+    )
+    .map_err(|e| e.to_string())?;
     summary_table(&mut report, &acc, &names).map_err(|e| e.to_string())?;
     if acc.no_winner > 0 {
-        writeln!(report, "{} games ended without a unique winner", acc.no_winner).map_err(|e| e.to_string())?;
+        writeln!(report, "{} games ended without a unique winner", acc.no_winner)
+            .map_err(|e| e.to_string())?;
     }
     out.finish(&csv, &mut report)
 }
@@ -201,7 +216,16 @@ fn summary_table(w: &mut dyn Write, acc: &Flip7Stats, names: &[String]) -> std::
     writeln!(
         w,
         "{:>4}  {:<14} {:>25}  {:>9}  {:>16}  {:>6} {:>6} {:>6} {:>6}  {:>5}",
-        "seat", "policy", "win rate [95% CI]", "final", "round score", "bust", "stay", "frozen", "flip7", "cards"
+        "seat",
+        "policy",
+        "win rate [95% CI]",
+        "final",
+        "round score",
+        "bust",
+        "stay",
+        "frozen",
+        "flip7",
+        "cards"
     )?;
     for r in acc.rows(names) {
         writeln!(

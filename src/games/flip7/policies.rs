@@ -24,10 +24,9 @@ impl Policy {
     pub fn parse(spec: &str) -> Result<Policy, String> {
         let spec = spec.trim();
         if let Some(n) = spec.strip_prefix("stay-at-") {
-            return n
-                .parse::<u16>()
-                .map(Policy::StayAt)
-                .map_err(|_| format!("'{spec}': N must be a whole number from 0 to 65535; accepted: {ACCEPTED}"));
+            return n.parse::<u16>().map(Policy::StayAt).map_err(|_| {
+                format!("'{spec}': N must be a whole number from 0 to 65535; accepted: {ACCEPTED}")
+            });
         }
         Err(format!("unknown policy '{spec}'; accepted: {ACCEPTED}"))
     }
@@ -58,7 +57,9 @@ impl fmt::Display for Policy {
 #[inline]
 fn opponents_clockwise(t: &Table, chooser: usize) -> impl Iterator<Item = usize> + '_ {
     let n = t.players();
-    (chooser + 1..n).chain(0..chooser).filter(move |&s| t.is_active(s))
+    (chooser + 1..n)
+        .chain(0..chooser)
+        .filter(move |&s| t.is_active(s))
 }
 
 /// The first opponent clockwise with the greatest `key`, or `None`.

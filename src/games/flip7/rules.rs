@@ -23,6 +23,13 @@ pub const FLIP7_CARDS: u32 = 7;
 /// A game still undecided after this many rounds ends with no winner.
 /// (No sensible policy comes near it; it only guarantees termination.)
 pub const MAX_ROUNDS: u32 = 10_000;
+/// Times the discard pile may be shuffled into a new draw pile within one
+/// round. When the draw pile runs out after that, the round ends as if no
+/// card were left. Only players who never stay can get there: a lone player
+/// who keeps hitting can otherwise cycle the same few discarded cards (a
+/// Second Chance and the duplicate it cancels, or Flip Threes drawing
+/// spare Second Chances) forever.
+pub const MAX_RESHUFFLES_PER_ROUND: u8 = 2;
 
 /// Where a player stands in the current round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -293,7 +300,11 @@ struct Pending {
 }
 
 impl Pending {
-    const EMPTY: Pending = Pending { items: [(0, 0); 16], head: 0, len: 0 };
+    const EMPTY: Pending = Pending {
+        items: [(0, 0); 16],
+        head: 0,
+        len: 0,
+    };
 
     fn push(&mut self, card: Card, seat: usize) {
         assert!(self.len < self.items.len(), "too many pending action cards");
@@ -336,6 +347,8 @@ pub struct Table {
     dealer: usize,
     active: u64,
     pending: Pending,
+    reshuffles: u8,
+    in_round: bool,
 }
 
 impl Table {
@@ -351,6 +364,8 @@ impl Table {
             dealer: 0,
             active: 0,
             pending: Pending::EMPTY,
+            reshuffles: 0,
+            in_round: false,
         }
     }
 
@@ -435,20 +450,36 @@ impl Table {
     pub fn check_invariants(&self) -> Result<(), String> {
         self.deck.check_conservation()?;
         let in_play: u32 = self.deck.in_play_counts().iter().map(|&c| u32::from(c)).sum();
-        let fronts: u32 = self.hands[..self.players()].iter().map(|h| u32::from(h.front)).sum();
+        let fronts: u32 = self.hands[..self.players()]
+            .iter()
+            .map(|h| u32::from(h.front))
+            .sum();
         if in_play != fronts {
-            return Err(format!("{in_play} cards in play but {fronts} in front of players"));
+            return Err(format!(
+                "{in_play} cards in play but {fronts} in front of players"
+            ));
         }
         for (s, h) in self.hands[..self.players()].iter().enumerate() {
-            if h.is_active() != self.is_active(s) {
-                return Err(format!("seat {s}: status {:?} but active bit {}", h.status, self.is_active(s)));
+            if self.in_round && h.is_active() != self.is_active(s) {
+                return Err(format!(
+                    "seat {s}: status {:?} but active bit {}",
+                    h.status,
+                    self.is_active(s)
+                ));
             }
             let sum: u16 = (0..=12).filter(|&n| h.has(n)).map(u16::from).sum();
             if h.count as u32 != h.numbers.count_ones() {
-                return Err(format!("seat {s}: count {} but {} number cards", h.count, h.numbers.count_ones()));
+                return Err(format!(
+                    "seat {s}: count {} but {} number cards",
+                    h.count,
+                    h.numbers.count_ones()
+                ));
             }
             if sum != h.number_sum {
-                return Err(format!("seat {s}: number sum {} but cards add to {sum}", h.number_sum));
+                return Err(format!(
+                    "seat {s}: number sum {} but cards add to {sum}",
+                    h.number_sum
+                ));
             }
         }
         Ok(())
@@ -512,8 +543,16 @@ impl Table {
         }
         self.active = (1u64 << n) - 1;
         self.pending = Pending::EMPTY;
+        self.reshuffles = 0;
+        self.in_round = true;
         if O::EVENTS {
-            obs.event(self, Event::RoundStart { round: self.round, dealer: self.dealer });
+            obs.event(
+                self,
+                Event::RoundStart {
+                    round: self.round,
+                    dealer: self.dealer,
+                },
+            );
         }
         // Err means the round ended early; scoring is the same either way.
         let _ = self.play_turns(ch, obs, d);
@@ -526,6 +565,7 @@ impl Table {
             h.front = 0;
         }
         self.active = 0;
+        self.in_round = false;
     }
 
     /// The initial deal and then passes of Hit or Stay, clockwise from the
@@ -561,7 +601,14 @@ impl Table {
     /// player still in with no card in front of them; one who already has
     /// cards (from a Flip Three) is asked Hit or Stay instead (FAQ 18).
     #[inline(always)]
-    fn turn<C: Chooser, O: Observer, D: Draw>(&mut self, s: usize, initial_deal: bool, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+    fn turn<C: Chooser, O: Observer, D: Draw>(
+        &mut self,
+        s: usize,
+        initial_deal: bool,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
         if initial_deal && self.hands[s].front == 0 {
             self.flip_for(s, Via::Deal, ch, obs, d)
         } else if ch.hit(self, s) {
@@ -587,7 +634,13 @@ impl Table {
     /// Flips the next card for `s`, reshuffling the discard pile when the
     /// draw pile is empty; ends the round when there is no card at all.
     #[inline(always)]
-    fn next_card<O: Observer, D: Draw>(&mut self, s: usize, via: Via, obs: &mut O, d: &mut D) -> Result<Card, RoundOver> {
+    fn next_card<O: Observer, D: Draw>(
+        &mut self,
+        s: usize,
+        via: Via,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Result<Card, RoundOver> {
         let card = match self.deck.draw(d) {
             Some(c) => c,
             None => self.reshuffle_and_draw(obs, d)?,
@@ -603,26 +656,42 @@ impl Table {
 
     #[cold]
     #[inline(never)]
-    fn reshuffle_and_draw<O: Observer, D: Draw>(&mut self, obs: &mut O, d: &mut D) -> Result<Card, RoundOver> {
+    fn reshuffle_and_draw<O: Observer, D: Draw>(
+        &mut self,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Result<Card, RoundOver> {
+        let discarded = self.deck.discard_counts().iter().any(|&c| c > 0);
+        if !discarded || self.reshuffles >= MAX_RESHUFFLES_PER_ROUND {
+            if O::EVENTS {
+                obs.event(self, Event::Exhausted);
+            }
+            return Err(RoundOver);
+        }
+        self.reshuffles += 1;
         self.deck.reshuffle();
         if O::EVENTS {
-            obs.event(self, Event::Reshuffle { cards: self.deck.pile_len() });
+            obs.event(
+                self,
+                Event::Reshuffle {
+                    cards: self.deck.pile_len(),
+                },
+            );
         }
-        match self.deck.draw(d) {
-            Some(c) => Ok(c),
-            None => {
-                if O::EVENTS {
-                    obs.event(self, Event::Exhausted);
-                }
-                Err(RoundOver)
-            }
-        }
+        Ok(self.deck.draw(d).expect("a reshuffled pile is not empty"))
     }
 
     /// Flips one card for `s` (deal or hit) and resolves it, including any
     /// action cards it sets off.
     #[inline(always)]
-    fn flip_for<C: Chooser, O: Observer, D: Draw>(&mut self, s: usize, via: Via, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+    fn flip_for<C: Chooser, O: Observer, D: Draw>(
+        &mut self,
+        s: usize,
+        via: Via,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
         let card = self.next_card(s, via, obs, d)?;
         if is_number(card) {
             return self.add_number(s, card, obs);
@@ -633,7 +702,14 @@ impl Table {
     /// A modifier or action card flipped for `s` on a deal or hit (the rarer,
     /// slower path, kept out of line).
     #[inline(never)]
-    fn resolve_special<C: Chooser, O: Observer, D: Draw>(&mut self, s: usize, card: Card, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+    fn resolve_special<C: Chooser, O: Observer, D: Draw>(
+        &mut self,
+        s: usize,
+        card: Card,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
         match card {
             FREEZE | FLIP_THREE => {
                 self.assign(s, card, ch, obs);
@@ -717,9 +793,12 @@ impl Table {
                 }
             }
             None => {
-                let eligible = (0..self.players())
-                    .any(|o| o != s && self.is_active(o) && !self.hands[o].second_chance);
-                assert!(!eligible, "seat {s} discarded a Second Chance that someone could take");
+                let eligible =
+                    (0..self.players()).any(|o| o != s && self.is_active(o) && !self.hands[o].second_chance);
+                assert!(
+                    !eligible,
+                    "seat {s} discarded a Second Chance that someone could take"
+                );
                 self.hands[s].front -= 1;
                 self.deck.discard(SECOND_CHANCE);
                 if O::EVENTS {
@@ -733,7 +812,10 @@ impl Table {
     /// front of the target and waits its turn in the pending queue.
     fn assign<C: Chooser, O: Observer>(&mut self, from: usize, card: Card, ch: &mut C, obs: &mut O) {
         let to = ch.target(self, from, card);
-        assert!(self.is_active(to), "seat {from} assigned {card} to seat {to}, who is out of the round");
+        assert!(
+            self.is_active(to),
+            "seat {from} assigned {card} to seat {to}, who is out of the round"
+        );
         self.hands[from].front -= 1;
         self.hands[to].front += 1;
         self.pending.push(card, to);
@@ -744,7 +826,12 @@ impl Table {
 
     /// Lets every assigned card take effect in the order assigned. A card
     /// whose target has left the round meanwhile is discarded (FAQ 16a, 16b).
-    fn resolve_pending<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+    fn resolve_pending<C: Chooser, O: Observer, D: Draw>(
+        &mut self,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
         while let Some((card, t)) = self.pending.pop() {
             if !self.is_active(t) {
                 self.hands[t].front -= 1;
@@ -771,7 +858,13 @@ impl Table {
     /// A Second Chance is kept or passed at once (FAQ 23, 24); a Freeze or
     /// Flip Three is set aside and, if `t` is still in afterwards, assigned in
     /// the order flipped (FAQ 14-16). Then the Flip Three is discarded.
-    fn flip_three<C: Chooser, O: Observer, D: Draw>(&mut self, t: usize, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+    fn flip_three<C: Chooser, O: Observer, D: Draw>(
+        &mut self,
+        t: usize,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
         if O::EVENTS {
             obs.event(self, Event::FlipThreeStart { seat: t });
         }

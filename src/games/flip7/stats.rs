@@ -50,7 +50,12 @@ impl Flip7Stats {
     /// Empty totals for `players` seats.
     pub fn new(players: usize) -> Flip7Stats {
         assert!(players <= MAX_PLAYERS);
-        Flip7Stats { games: 0, rounds: 0, no_winner: 0, seats: vec![SeatStats::default(); players] }
+        Flip7Stats {
+            games: 0,
+            rounds: 0,
+            no_winner: 0,
+            seats: vec![SeatStats::default(); players],
+        }
     }
 }
 
@@ -212,8 +217,11 @@ impl Flip7Stats {
             .iter()
             .enumerate()
             .map(|(s, st)| {
-                let (mean, se) =
-                    mean_stderr(st.rounds, u128::from(st.round_score_sum), u128::from(st.round_score_sq));
+                let (mean, se) = mean_stderr(
+                    st.rounds,
+                    u128::from(st.round_score_sum),
+                    u128::from(st.round_score_sq),
+                );
                 SeatRow {
                     seat: s,
                     policy: policies[s].clone(),

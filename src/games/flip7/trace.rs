@@ -18,7 +18,11 @@ pub struct Trace<'a> {
 impl<'a> Trace<'a> {
     /// A trace writing to `out`, starting at game `first_game`.
     pub fn new(out: &'a mut dyn Write, first_game: u64) -> Trace<'a> {
-        Trace { out, game: first_game, error: None }
+        Trace {
+            out,
+            game: first_game,
+            error: None,
+        }
     }
 
     fn line(&mut self, text: std::fmt::Arguments<'_>) {
@@ -34,7 +38,14 @@ fn hand_text(t: &Table, s: usize) -> String {
     let h = t.hand(s);
     let mut parts: Vec<String> = (0..=12u8).filter(|&n| h.has(n)).map(|n| n.to_string()).collect();
     if h.times2 > 0 {
-        parts.push(format!("x2{}", if h.times2 > 1 { format!(" ({})", h.times2) } else { String::new() }));
+        parts.push(format!(
+            "x2{}",
+            if h.times2 > 1 {
+                format!(" ({})", h.times2)
+            } else {
+                String::new()
+            }
+        ));
     }
     if h.plus > 0 {
         parts.push(format!("+{}", h.plus));
@@ -56,11 +67,14 @@ impl Observer for Trace<'_> {
                     self.line(format_args!("game {g}: {} players", t.players()));
                 }
                 let left = t.pile_len();
-                self.line(format_args!("  round {} (dealer seat {dealer}, {left} cards in the draw pile)", round + 1));
+                self.line(format_args!(
+                    "  round {} (dealer seat {dealer}, {left} cards in the draw pile)",
+                    round + 1
+                ));
             }
-            Event::Reshuffle { cards } => {
-                self.line(format_args!("    discard pile reshuffled: {cards} cards in the draw pile"))
-            }
+            Event::Reshuffle { cards } => self.line(format_args!(
+                "    discard pile reshuffled: {cards} cards in the draw pile"
+            )),
             Event::Exhausted => self.line(format_args!("    no card left to draw: the round ends")),
             Event::Hit { seat } => self.line(format_args!("    seat {seat} hits")),
             Event::Stay { seat } => {
@@ -86,12 +100,12 @@ impl Observer for Trace<'_> {
             Event::SecondChanceUsed { seat, card } => self.line(format_args!(
                 "    seat {seat} discards the duplicate {card} with their Second Chance"
             )),
-            Event::SecondChanceGiven { from, to } => {
-                self.line(format_args!("    seat {from} passes the extra Second Chance to seat {to}"))
-            }
-            Event::SecondChanceDiscarded { seat } => {
-                self.line(format_args!("    seat {seat} discards the extra Second Chance (nobody can take it)"))
-            }
+            Event::SecondChanceGiven { from, to } => self.line(format_args!(
+                "    seat {from} passes the extra Second Chance to seat {to}"
+            )),
+            Event::SecondChanceDiscarded { seat } => self.line(format_args!(
+                "    seat {seat} discards the extra Second Chance (nobody can take it)"
+            )),
             Event::Assign { from, to, card } => {
                 self.line(format_args!("    seat {from} gives {} to seat {to}", name(card)))
             }
@@ -125,7 +139,12 @@ impl Observer for Trace<'_> {
         let scores: Vec<String> = (0..n)
             .map(|s| {
                 let h = hand_text(t, s);
-                format!("seat {s} {h} {}: {} -> total {}", outcome(s), t.hand(s).score(), t.total(s))
+                format!(
+                    "seat {s} {h} {}: {} -> total {}",
+                    outcome(s),
+                    t.hand(s).score(),
+                    t.total(s)
+                )
             })
             .collect();
         for line in scores {
@@ -139,7 +158,9 @@ impl Observer for Trace<'_> {
         match winner {
             Some(w) => {
                 let total = t.total(w);
-                self.line(format_args!("game {g}: seat {w} wins with {total} after {rounds} rounds"))
+                self.line(format_args!(
+                    "game {g}: seat {w} wins with {total} after {rounds} rounds"
+                ))
             }
             None => self.line(format_args!("game {g}: no unique winner after {rounds} rounds")),
         }

@@ -1,0 +1,235 @@
+//! The `sim` binary: output files, reproducibility and bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn sim(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run sim")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn same_seed_gives_identical_csv_bytes_for_any_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2", "8"] {
+        let out = format!("t{threads}.csv");
+        let o = sim(
+            &[
+                "flip7",
+                "--policy",
+                "stay-at-25",
+                "--games",
+                "20K",
+                "--seed",
+                "42",
+                "--threads",
+                threads,
+                "--out",
+                &out,
+            ],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        outputs.push(std::fs::read(dir.path().join(&out)).unwrap());
+    }
+    assert!(outputs.iter().all(|b| b == &outputs[0]));
+    let text = String::from_utf8(outputs[0].clone()).unwrap();
+    assert!(
+        text.starts_with("seat,policy,players,games,wins,win_rate,win_rate_ci95_low,win_rate_ci95_high,")
+    );
+    assert_eq!(text.lines().count(), 5);
+}
+
+#[test]
+fn default_output_goes_to_results_with_a_descriptive_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(
+        &["flip7", "--games", "2K", "--seed", "9", "--players", "3"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        files_in(&dir.path().join("results")),
+        vec!["flip7_stay-at-25_3p_2K_seed9.csv"]
+    );
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    assert!(stdout.contains("seed 9"), "{stdout}");
+    assert!(
+        stdout.contains("CSV: results/flip7_stay-at-25_3p_2K_seed9.csv"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn seed_is_printed_when_random_and_repeats_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(&["flip7", "--games", "3K", "--out", "a.csv"], dir.path());
+    assert!(o.status.success());
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let seed = stdout
+        .split("seed ")
+        .nth(1)
+        .unwrap()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap();
+    let o = sim(
+        &["flip7", "--games", "3K", "--seed", seed, "--out", "b.csv"],
+        dir.path(),
+    );
+    assert!(o.status.success());
+    assert_eq!(
+        std::fs::read(dir.path().join("a.csv")).unwrap(),
+        std::fs::read(dir.path().join("b.csv")).unwrap()
+    );
+}
+
+#[test]
+fn out_dash_writes_csv_to_stdout_and_summary_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(
+        &["flip7", "--games", "1K", "--seed", "1", "--out", "-"],
+        dir.path(),
+    );
+    assert!(o.status.success());
+    let stdout = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(stdout.starts_with("seat,policy,"));
+    assert_eq!(stdout.lines().count(), 5);
+    assert!(stderr(&o).contains("seed 1"));
+    assert!(files_in(dir.path()).is_empty());
+}
+
+#[test]
+fn trace_plays_the_same_games_as_the_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(
+        &[
+            "flip7",
+            "--games",
+            "5",
+            "--seed",
+            "3",
+            "--trace",
+            "--out",
+            "traced.csv",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let trace = String::from_utf8(o.stdout).unwrap();
+    let o2 = sim(
+        &["flip7", "--games", "5", "--seed", "3", "--out", "plain.csv"],
+        dir.path(),
+    );
+    assert!(o2.status.success());
+    let csv = std::fs::read_to_string(dir.path().join("plain.csv")).unwrap();
+    assert_eq!(
+        csv,
+        std::fs::read_to_string(dir.path().join("traced.csv")).unwrap()
+    );
+    // Wins in the trace agree with the CSV.
+    for (seat, line) in csv.lines().skip(1).enumerate() {
+        let wins: usize = line.split(',').nth(4).unwrap().parse().unwrap();
+        let traced = trace.matches(&format!(": seat {seat} wins with")).count();
+        assert_eq!(traced, wins, "seat {seat}\n{trace}");
+    }
+    assert_eq!(
+        trace
+            .lines()
+            .filter(|l| l.starts_with("game ") && l.ends_with(" players"))
+            .count(),
+        5
+    );
+}
+
+/// Runs a bad command line; checks the exit code, that the message names
+/// every expected fragment, and that nothing was written.
+fn refused(args: &[&str], fragments: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(args, dir.path());
+    assert!(!o.status.success(), "{args:?} was accepted");
+    let err = stderr(&o);
+    for f in fragments {
+        assert!(err.contains(f), "{args:?}: message lacks {f:?}:\n{err}");
+    }
+    assert!(
+        files_in(dir.path()).iter().all(|f| f != "results")
+            || files_in(&dir.path().join("results")).is_empty()
+    );
+    assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
+}
+
+#[test]
+fn unknown_policy_is_refused() {
+    refused(&["flip7", "--policy", "yolo"], &["--policy", "yolo", "stay-at-N"]);
+}
+
+#[test]
+fn wrong_number_of_policies_is_refused() {
+    refused(
+        &["flip7", "--policy", "stay-at-20,stay-at-30", "--players", "3"],
+        &["--policy", "2", "--players", "3"],
+    );
+}
+
+#[test]
+fn zero_games_is_refused() {
+    refused(
+        &["flip7", "--games", "0"],
+        &["--games", "'0'", "at least 1", "10M"],
+    );
+}
+
+#[test]
+fn bad_games_suffix_is_refused() {
+    refused(&["flip7", "--games", "10X"], &["--games", "'10X'", "K, M or B"]);
+}
+
+#[test]
+fn zero_players_is_refused() {
+    refused(&["flip7", "--players", "0"], &["--players", "'0'", "1..=36"]);
+}
+
+#[test]
+fn unknown_without_kind_is_refused() {
+    refused(
+        &["flip7", "--without", "jokers"],
+        &["--without", "jokers", "flip-three", "modifiers"],
+    );
+}
+
+#[test]
+fn unknown_game_is_refused() {
+    refused(&["flip8"], &["flip8", "flip7"]);
+}
+
+#[test]
+fn unwritable_out_is_refused_before_playing() {
+    refused(
+        &["flip7", "--games", "1B", "--out", "/proc/no/such/dir/x.csv"],
+        &["--out", "/proc/no/such/dir/x.csv"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(&["flip7", "--games", "1K", "--out", "."], dir.path());
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("is a folder"));
+}
