@@ -38,7 +38,10 @@ pub const MAX_CARDS: usize = 2 * DECK_SIZE;
 /// Size of the draw-pile array: a power of two above [`MAX_CARDS`], so an
 /// index masked with `PILE_SLOTS - 1` is always in bounds (no bounds checks).
 const PILE_SLOTS: usize = 256;
-const _: () = assert!(MAX_CARDS <= PILE_SLOTS);
+/// Longest run of one kind (two decks of twelve 12s).
+const RUN: usize = 32;
+const _: () = assert!(MAX_CARDS + RUN <= PILE_SLOTS);
+const _: () = assert!(2 * 12 <= RUN);
 
 /// Whether `c` is a number card.
 #[inline]
@@ -277,13 +280,17 @@ impl Deck {
     /// Only called when the draw pile is empty.
     pub fn reshuffle(&mut self) {
         debug_assert_eq!(self.len, 0);
-        for (kind, count) in self.discard.iter_mut().enumerate() {
-            for _ in 0..*count {
-                self.pile[self.len] = kind as Card;
-                self.len += 1;
-            }
-            *count = 0;
+        // Branch-free: write a fixed run of each kind, then advance by its
+        // count (the array has room past MAX_CARDS for the overshoot).
+        let mut len = 0;
+        for kind in 0..KINDS {
+            let count = usize::from(self.discard[kind]);
+            let start = len.min(MAX_CARDS);
+            self.pile[start..start + RUN].fill(kind as Card);
+            len += count.min(RUN);
         }
+        self.len = len;
+        self.discard = [0; SLOTS];
     }
 
     /// Draws a uniformly chosen card of the draw pile into play, or `None`

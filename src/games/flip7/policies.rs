@@ -53,49 +53,52 @@ impl fmt::Display for Policy {
     }
 }
 
-/// Active opponents of `chooser`, clockwise starting at its left.
+/// The first opponent of `chooser` still in the round, clockwise from its
+/// left, with the greatest `key` among those for which `key` is not `None`.
+///
+/// Written without data-dependent branches (the loop runs over every seat,
+/// and the comparison compiles to conditional moves): who is active and
+/// what they hold is unpredictable, and this runs for every action card.
 #[inline]
-fn opponents_clockwise(t: &Table, chooser: usize) -> impl Iterator<Item = usize> + '_ {
+fn best_opponent(t: &Table, chooser: usize, key: impl Fn(usize) -> Option<u64>) -> Option<usize> {
     let n = t.players();
-    (chooser + 1..n)
-        .chain(0..chooser)
-        .filter(move |&s| t.is_active(s))
-}
-
-/// The first opponent clockwise with the greatest `key`, or `None`.
-#[inline]
-fn best_opponent<K: Ord>(t: &Table, chooser: usize, key: impl Fn(usize) -> K) -> Option<usize> {
-    let mut best: Option<(usize, K)> = None;
-    for s in opponents_clockwise(t, chooser) {
-        let k = key(s);
-        if best.as_ref().is_none_or(|(_, bk)| k > *bk) {
-            best = Some((s, k));
-        }
+    let (mut best_seat, mut best_key) = (chooser, 0u64);
+    let mut s = chooser;
+    for _ in 1..n {
+        s = if s + 1 == n { 0 } else { s + 1 };
+        // Keys are shifted up by one so that 0 means "not a candidate".
+        let k = match key(s) {
+            Some(k) if t.is_active(s) => k + 1,
+            _ => 0,
+        };
+        let better = k > best_key;
+        best_seat = if better { s } else { best_seat };
+        best_key = if better { k } else { best_key };
     }
-    best.map(|(s, _)| s)
+    (best_key > 0).then_some(best_seat)
 }
 
 /// Default Freeze target: the active opponent with the highest game total,
 /// ties to the first clockwise from the chooser; the chooser itself when no
 /// opponent is active.
 pub fn default_freeze_target(t: &Table, chooser: usize) -> usize {
-    best_opponent(t, chooser, |s| t.total(s)).unwrap_or(chooser)
+    best_opponent(t, chooser, |s| Some(u64::from(t.total(s)))).unwrap_or(chooser)
 }
 
 /// Default Flip Three target: the active opponent with the most number cards,
 /// ties by highest game total, then first clockwise; the chooser itself when
 /// no opponent is active.
 pub fn default_flip_three_target(t: &Table, chooser: usize) -> usize {
-    best_opponent(t, chooser, |s| (t.hand(s).number_count(), t.total(s))).unwrap_or(chooser)
+    best_opponent(t, chooser, |s| Some((u64::from(t.hand(s).number_count()) << 32) | u64::from(t.total(s))))
+        .unwrap_or(chooser)
 }
 
 /// Default recipient of a spare Second Chance: the active opponent without
 /// one who has the lowest game total, ties first clockwise; `None` (discard)
 /// when there is none.
 pub fn default_second_chance_to(t: &Table, holder: usize) -> Option<usize> {
-    opponents_clockwise(t, holder)
-        .filter(|&s| !t.hand(s).second_chance)
-        .min_by_key(|&s| t.total(s)) // min_by_key keeps the first of equals
+    // Lowest total first: the key falls as the total rises.
+    best_opponent(t, holder, |s| (!t.hand(s).second_chance).then(|| u64::from(u32::MAX - t.total(s))))
 }
 
 /// One policy per seat: the [`Chooser`] used by simulations.

@@ -8,7 +8,7 @@
 //! [`Draw`] source that picks cards (a random generator, or a stacked deck).
 
 use super::cards::{
-    Card, Deck, FLIP_THREE, FREEZE, KINDS, SECOND_CHANCE, TIMES2, is_number, is_plus, plus_value,
+    Card, Deck, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, is_number, is_plus,
 };
 use crate::engine::rng::Draw;
 
@@ -97,11 +97,10 @@ impl Hand {
     /// The round score: 0 for a bust, the bonus for a Flip 7.
     #[inline]
     pub fn score(&self) -> u16 {
-        match self.status {
-            Status::Busted => 0,
-            Status::Flip7 => self.banked() + FLIP7_BONUS,
-            _ => self.banked(),
-        }
+        // Branch-free: the outcome of a round is unpredictable.
+        let kept = u16::from(self.status != Status::Busted);
+        let bonus = u16::from(self.status == Status::Flip7) * FLIP7_BONUS;
+        self.banked() * kept + bonus
     }
 
     /// Whether the player is still in the round.
@@ -572,46 +571,42 @@ impl Table {
     /// dealer's left with the dealer last, until nobody is left in the round.
     fn play_turns<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
         let n = self.players();
-        let all = (1u64 << n) - 1;
-        // A pass visits the seats after the dealer, then seats 0..=dealer.
-        let upto_dealer = (2u64 << self.dealer) - 1;
-        let halves = [all & !upto_dealer, upto_dealer];
-        let mut initial_deal = true;
-        while self.active != 0 {
-            for half in halves {
-                let mut visited = 0u64;
-                loop {
-                    // Re-read the active set each time: a player put out
-                    // earlier in this pass is skipped.
-                    let waiting = self.active & half & !visited;
-                    if waiting == 0 {
-                        break;
-                    }
-                    let s = waiting.trailing_zeros() as usize;
-                    visited = (2u64 << s) - 1;
-                    self.turn(s, initial_deal, ch, obs, d)?;
+        // Clockwise from the dealer's left, the dealer last.
+        let mut order = [0u8; MAX_PLAYERS];
+        for (i, slot) in order[..n].iter_mut().enumerate() {
+            let s = self.dealer + 1 + i;
+            *slot = (if s >= n { s - n } else { s }) as u8;
+        }
+        // The initial deal: one card to every player still in with no card
+        // in front of them; one who already has cards (from a Flip Three)
+        // is asked Hit or Stay instead (FAQ 18).
+        for &s in &order[..n] {
+            let s = usize::from(s);
+            if self.is_active(s) {
+                if self.hands[s].front == 0 {
+                    self.flip_for(s, Via::Deal, ch, obs, d)?;
+                } else {
+                    self.turn(s, ch, obs, d)?;
                 }
             }
-            initial_deal = false;
+        }
+        // Then passes of Hit or Stay until nobody is left in the round.
+        while self.active != 0 {
+            for &s in &order[..n] {
+                let s = usize::from(s);
+                // A player put out earlier in this pass is skipped.
+                if self.is_active(s) {
+                    self.turn(s, ch, obs, d)?;
+                }
+            }
         }
         Ok(())
     }
 
-    /// One player's turn in a pass. The initial deal gives one card to every
-    /// player still in with no card in front of them; one who already has
-    /// cards (from a Flip Three) is asked Hit or Stay instead (FAQ 18).
+    /// `s` is asked Hit or Stay.
     #[inline(always)]
-    fn turn<C: Chooser, O: Observer, D: Draw>(
-        &mut self,
-        s: usize,
-        initial_deal: bool,
-        ch: &mut C,
-        obs: &mut O,
-        d: &mut D,
-    ) -> Step {
-        if initial_deal && self.hands[s].front == 0 {
-            self.flip_for(s, Via::Deal, ch, obs, d)
-        } else if ch.hit(self, s) {
+    fn turn<C: Chooser, O: Observer, D: Draw>(&mut self, s: usize, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+        if ch.hit(self, s) {
             if O::EVENTS {
                 obs.event(self, Event::Hit { seat: s });
             }
@@ -710,19 +705,15 @@ impl Table {
         obs: &mut O,
         d: &mut D,
     ) -> Step {
-        match card {
-            FREEZE | FLIP_THREE => {
-                self.assign(s, card, ch, obs);
-                self.resolve_pending(ch, obs, d)
-            }
-            SECOND_CHANCE => {
-                self.take_second_chance(s, ch, obs);
-                Ok(())
-            }
-            _ => {
-                self.add_modifier(s, card);
-                Ok(())
-            }
+        if card < FREEZE {
+            self.add_modifier(s, card);
+            Ok(())
+        } else if card == SECOND_CHANCE {
+            self.take_second_chance(s, ch, obs);
+            Ok(())
+        } else {
+            self.assign(s, card, ch, obs);
+            self.resolve_pending(ch, obs, d)
         }
     }
 
@@ -763,13 +754,12 @@ impl Table {
 
     #[inline]
     fn add_modifier(&mut self, s: usize, c: Card) {
+        debug_assert!(is_plus(c) || c == TIMES2);
+        // Branch-free: +N adds N (x2 adds 0 there), x2 adds one doubling.
         let h = &mut self.hands[s];
-        if c == TIMES2 {
-            h.times2 += 1;
-        } else {
-            debug_assert!(is_plus(c));
-            h.plus += plus_value(c);
-        }
+        let is_times2 = c == TIMES2;
+        h.times2 += u8::from(is_times2);
+        h.plus += u16::from(c - MAX_NUMBER) * 2 * u16::from(!is_times2);
     }
 
     /// A Second Chance flipped for `s`: kept if `s` has none, else passed to

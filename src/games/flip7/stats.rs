@@ -92,13 +92,12 @@ impl Observer for Flip7Stats {
             st.round_score_sum += score;
             st.round_score_sq += score * score;
             st.cards += u64::from(h.flipped);
-            match h.status {
-                Status::Busted => st.busted += 1,
-                Status::Stayed => st.stayed += 1,
-                Status::Frozen => st.frozen += 1,
-                Status::Flip7 => st.flip7 += 1,
-                Status::Active => st.cut_off += 1,
-            }
+            // Branch-free: how a round ends is unpredictable.
+            st.busted += u64::from(h.status == Status::Busted);
+            st.stayed += u64::from(h.status == Status::Stayed);
+            st.frozen += u64::from(h.status == Status::Frozen);
+            st.flip7 += u64::from(h.status == Status::Flip7);
+            st.cut_off += u64::from(h.status == Status::Active);
         }
     }
 
