@@ -91,7 +91,7 @@ fn play_many(players: usize, policies: &[Policy], without: Without, single_round
     for g in 0..games {
         let mut rng = batch_rng(0xC0FFEE + players as u64, g);
         let mut checker = Checker::default();
-        table.new_game();
+        table.new_game(&mut rng);
         table.play_game(&mut seats, &mut checker, &mut rng);
         assert!(checker.winner_checked && checker.events > 0);
         assert!(

@@ -13,6 +13,9 @@ use tempfile::NamedTempFile;
 pub enum Output {
     /// Standard output (`--out -`).
     Stdout,
+    /// An existing special file (a device such as `/dev/null`, or a pipe),
+    /// written in place: it cannot be replaced by renaming.
+    Special(std::fs::File, PathBuf),
     /// A file, written to a temporary sibling and renamed when complete.
     File {
         /// Final path.
@@ -30,6 +33,16 @@ impl Output {
             return Ok(Output::Stdout);
         }
         let shown = path.display();
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+            && !meta.is_dir()
+        {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| format!("{flag} '{shown}': cannot open for writing: {e}"))?;
+            return Ok(Output::Special(file, path.to_path_buf()));
+        }
         if path.is_dir() {
             return Err(format!(
                 "{flag} '{shown}' is a folder; give a file path such as results/run.csv, or - for stdout"
@@ -71,6 +84,12 @@ impl Output {
                     .map_err(|e| format!("cannot write to stdout: {e}"))?;
                 Ok(None)
             }
+            Output::Special(mut file, path) => {
+                file.write_all(bytes)
+                    .and_then(|_| file.flush())
+                    .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+                Ok(Some(path))
+            }
             Output::File { path, mut tmp } => {
                 let shown = path.display().to_string();
                 tmp.write_all(bytes)
@@ -101,6 +120,15 @@ mod tests {
         out.commit(b"a,b\n1,2\n").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n");
         assert_eq!(std::fs::read_dir(dir.path().join("sub")).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn devices_are_written_in_place_not_replaced() {
+        let out = Output::prepare(Path::new("/dev/null"), "--out").unwrap();
+        assert!(matches!(out, Output::Special(..)));
+        out.commit(b"x\n").unwrap();
+        let meta = std::fs::metadata("/dev/null").unwrap();
+        assert!(!meta.is_file(), "/dev/null must stay a device");
     }
 
     #[test]

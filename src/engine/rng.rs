@@ -30,24 +30,57 @@ pub fn batch_rng(seed: u64, batch: u64) -> SimRng {
 pub trait Draw {
     /// A uniform whole number in `0..n` (`n > 0`).
     fn below(&mut self, n: u32) -> u32;
+
+    /// Shuffles `cards` uniformly (Fisher-Yates from the end: position `i`
+    /// receives a uniform pick among positions `0..=i`).
+    fn shuffle(&mut self, cards: &mut [u8]) {
+        for i in (1..cards.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            cards.swap(i, j);
+        }
+    }
+}
+
+/// Lemire's multiply-and-reject method on a given 32-bit random `x`:
+/// unbiased, and almost never needs a division or a fresh number.
+#[inline(always)]
+fn lemire(rng: &mut SimRng, x: u32, n: u32) -> u32 {
+    debug_assert!(n > 0);
+    let mut m = u64::from(x) * u64::from(n);
+    let mut low = m as u32;
+    if low < n {
+        let threshold = n.wrapping_neg() % n;
+        while low < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+            low = m as u32;
+        }
+    }
+    (m >> 32) as u32
 }
 
 impl Draw for SimRng {
-    /// Lemire's multiply-and-reject method: unbiased, and almost never
-    /// needs a division.
     #[inline]
     fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n > 0);
-        let mut m = u64::from(self.next_u32()) * u64::from(n);
-        let mut low = m as u32;
-        if low < n {
-            let threshold = n.wrapping_neg() % n;
-            while low < threshold {
-                m = u64::from(self.next_u32()) * u64::from(n);
-                low = m as u32;
-            }
+        let x = self.next_u32();
+        lemire(self, x, n)
+    }
+
+    /// The same Fisher-Yates shuffle, with both halves of each 64-bit output
+    /// used: two positions per call of the generator.
+    fn shuffle(&mut self, cards: &mut [u8]) {
+        let mut i = cards.len();
+        while i >= 3 {
+            let x = self.next_u64();
+            let j = lemire(self, (x >> 32) as u32, i as u32) as usize;
+            cards.swap(i - 1, j);
+            let j = lemire(self, x as u32, i as u32 - 1) as usize;
+            cards.swap(i - 2, j);
+            i -= 2;
         }
-        (m >> 32) as u32
+        if i == 2 {
+            let j = self.below(2) as usize;
+            cards.swap(1, j);
+        }
     }
 }
 
@@ -78,6 +111,37 @@ mod tests {
             // expected 100_000, sd about 289
             assert!((98_500..101_500).contains(&c), "{counts:?}");
         }
+    }
+
+    #[test]
+    fn shuffle_is_uniform_over_permutations() {
+        // All 24 orders of 4 cards, each about 1/24 of the time.
+        let mut rng = batch_rng(11, 2);
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..240_000 {
+            let mut v = [0u8, 1, 2, 3];
+            rng.shuffle(&mut v);
+            *counts.entry(v).or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len(), 24);
+        for (perm, c) in counts {
+            // expected 10_000, sd about 98
+            assert!((9_500..10_500).contains(&c), "{perm:?}: {c}");
+        }
+        // Odd lengths and tiny slices too.
+        for len in 0..8 {
+            let mut v: Vec<u8> = (0..len).collect();
+            rng.shuffle(&mut v);
+            v.sort();
+            assert_eq!(v, (0..len).collect::<Vec<u8>>());
+        }
+    }
+
+    #[test]
+    fn stacked_shuffle_keeps_the_order() {
+        let mut v = [5u8, 1, 4, 2];
+        Stacked.shuffle(&mut v);
+        assert_eq!(v, [5, 1, 4, 2]);
     }
 
     #[test]

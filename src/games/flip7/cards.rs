@@ -2,8 +2,8 @@
 //!
 //! A card is one byte naming its kind: `0..=12` are number cards, then the
 //! five `+N` modifiers, `x2`, and the three action cards. Piles are counts
-//! per kind except the draw pile, which is an array drawn by a partial
-//! Fisher-Yates shuffle: each draw picks a uniform card among those left.
+//! per kind except the draw pile, an array shuffled when it is formed (a new
+//! game, or a reshuffle of the discard pile) and then drawn from its end.
 
 use crate::engine::rng::Draw;
 
@@ -188,7 +188,8 @@ pub struct Deck {
 }
 
 impl Deck {
-    /// A deck of the given composition, all of it in the draw pile.
+    /// A deck of the given composition, all of it in the draw pile, in kind
+    /// order (not shuffled: see [`Deck::reset`]).
     pub fn new(composition: [u8; KINDS]) -> Deck {
         let mut fresh = [0; PILE_SLOTS];
         let mut at = 0;
@@ -198,16 +199,14 @@ impl Deck {
                 at += 1;
             }
         }
-        let mut d = Deck {
+        Deck {
             pile: fresh,
             fresh,
-            len: 0,
+            len: composition.iter().map(|&c| usize::from(c)).sum(),
             discard: [0; SLOTS],
             in_play: [0; SLOTS],
             composition,
-        };
-        d.reset();
-        d
+        }
     }
 
     /// A deck whose next draws (with [`crate::engine::rng::Stacked`]) are
@@ -234,12 +233,13 @@ impl Deck {
         d
     }
 
-    /// Puts every card back into the draw pile (a fresh game).
-    pub fn reset(&mut self) {
+    /// Puts every card back into the draw pile and shuffles it (a fresh game).
+    pub fn reset<D: Draw>(&mut self, d: &mut D) {
         self.pile = self.fresh;
         self.len = self.composition.iter().map(|&c| usize::from(c)).sum();
         self.discard = [0; SLOTS];
         self.in_play = [0; SLOTS];
+        d.shuffle(&mut self.pile[..self.len]);
     }
 
     /// Cards left in the draw pile.
@@ -278,7 +278,7 @@ impl Deck {
 
     /// Shuffles the discard pile into a new draw pile. Cards in play stay.
     /// Only called when the draw pile is empty.
-    pub fn reshuffle(&mut self) {
+    pub fn reshuffle<D: Draw>(&mut self, d: &mut D) {
         debug_assert_eq!(self.len, 0);
         // Branch-free: write a fixed run of each kind, then advance by its
         // count (the array has room past MAX_CARDS for the overshoot).
@@ -291,21 +291,18 @@ impl Deck {
         }
         self.len = len;
         self.discard = [0; SLOTS];
+        d.shuffle(&mut self.pile[..len]);
     }
 
-    /// Draws a uniformly chosen card of the draw pile into play, or `None`
+    /// Draws the top card of the (shuffled) draw pile into play, or `None`
     /// when the draw pile is empty (the caller decides about reshuffling).
     #[inline(always)]
-    pub fn draw<D: Draw>(&mut self, d: &mut D) -> Option<Card> {
+    pub fn draw(&mut self) -> Option<Card> {
         if self.len == 0 {
             return None;
         }
-        const MASK: usize = PILE_SLOTS - 1;
-        let j = d.below(self.len as u32) as usize & MASK;
-        let last = (self.len - 1) & MASK;
-        let c = self.pile[j];
-        self.pile[j] = self.pile[last];
-        self.len = last;
+        self.len -= 1;
+        let c = self.pile[self.len & (PILE_SLOTS - 1)];
         self.in_play[usize::from(c) & (SLOTS - 1)] += 1;
         Some(c)
     }
@@ -395,16 +392,16 @@ mod tests {
     fn stacked_deck_draws_in_order_and_reshuffles_discards_only() {
         let comp = composition(1, Without::default());
         let mut d = Deck::stacked(comp, &[7, FREEZE, 12]);
-        assert_eq!(d.draw(&mut Stacked), Some(7));
-        assert_eq!(d.draw(&mut Stacked), Some(FREEZE));
-        assert_eq!(d.draw(&mut Stacked), Some(12));
+        assert_eq!(d.draw(), Some(7));
+        assert_eq!(d.draw(), Some(FREEZE));
+        assert_eq!(d.draw(), Some(12));
         d.discard(FREEZE);
         d.check_conservation().unwrap();
-        while d.draw(&mut Stacked).is_some() {}
+        while d.draw().is_some() {}
         assert_eq!(d.pile_len(), 0);
-        d.reshuffle();
+        d.reshuffle(&mut Stacked);
         assert_eq!(d.pile_len(), 1);
-        assert_eq!(d.draw(&mut Stacked), Some(FREEZE));
+        assert_eq!(d.draw(), Some(FREEZE));
         d.check_conservation().unwrap();
     }
 
@@ -413,8 +410,9 @@ mod tests {
         let comp = composition(1, Without::default());
         let mut d = Deck::new(comp);
         let mut rng = batch_rng(3, 9);
+        d.reset(&mut rng);
         let mut seen = [0u8; KINDS];
-        while let Some(c) = d.draw(&mut rng) {
+        while let Some(c) = d.draw() {
             seen[c as usize] += 1;
         }
         assert_eq!(seen, comp);

@@ -121,14 +121,14 @@ impl Simulation for Flip7 {
         match trace {
             None => {
                 for _ in 0..games {
-                    table.new_game();
+                    table.new_game(rng);
                     table.play_game(&mut seats, acc, rng);
                 }
             }
             Some(out) => {
                 let mut obs = (Trace::new(out, first_game), &mut *acc);
                 for _ in 0..games {
-                    table.new_game();
+                    table.new_game(rng);
                     table.play_game(&mut seats, &mut obs, rng);
                 }
             }

@@ -89,8 +89,10 @@ pub fn default_freeze_target(t: &Table, chooser: usize) -> usize {
 /// ties by highest game total, then first clockwise; the chooser itself when
 /// no opponent is active.
 pub fn default_flip_three_target(t: &Table, chooser: usize) -> usize {
-    best_opponent(t, chooser, |s| Some((u64::from(t.hand(s).number_count()) << 32) | u64::from(t.total(s))))
-        .unwrap_or(chooser)
+    best_opponent(t, chooser, |s| {
+        Some((u64::from(t.hand(s).number_count()) << 32) | u64::from(t.total(s)))
+    })
+    .unwrap_or(chooser)
 }
 
 /// Default recipient of a spare Second Chance: the active opponent without
@@ -98,7 +100,9 @@ pub fn default_flip_three_target(t: &Table, chooser: usize) -> usize {
 /// when there is none.
 pub fn default_second_chance_to(t: &Table, holder: usize) -> Option<usize> {
     // Lowest total first: the key falls as the total rises.
-    best_opponent(t, holder, |s| (!t.hand(s).second_chance).then(|| u64::from(u32::MAX - t.total(s))))
+    best_opponent(t, holder, |s| {
+        (!t.hand(s).second_chance).then(|| u64::from(u32::MAX - t.total(s)))
+    })
 }
 
 /// One policy per seat: the [`Chooser`] used by simulations.

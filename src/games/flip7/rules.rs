@@ -485,8 +485,8 @@ impl Table {
     }
 
     /// Starts a new game: full deck, zero totals, round 0.
-    pub fn new_game(&mut self) {
-        self.deck.reset();
+    pub fn new_game<D: Draw>(&mut self, d: &mut D) {
+        self.deck.reset(d);
         self.totals = [0; MAX_PLAYERS];
         self.round = 0;
     }
@@ -605,7 +605,13 @@ impl Table {
 
     /// `s` is asked Hit or Stay.
     #[inline(always)]
-    fn turn<C: Chooser, O: Observer, D: Draw>(&mut self, s: usize, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+    fn turn<C: Chooser, O: Observer, D: Draw>(
+        &mut self,
+        s: usize,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
         if ch.hit(self, s) {
             if O::EVENTS {
                 obs.event(self, Event::Hit { seat: s });
@@ -636,7 +642,7 @@ impl Table {
         obs: &mut O,
         d: &mut D,
     ) -> Result<Card, RoundOver> {
-        let card = match self.deck.draw(d) {
+        let card = match self.deck.draw() {
             Some(c) => c,
             None => self.reshuffle_and_draw(obs, d)?,
         };
@@ -664,7 +670,7 @@ impl Table {
             return Err(RoundOver);
         }
         self.reshuffles += 1;
-        self.deck.reshuffle();
+        self.deck.reshuffle(d);
         if O::EVENTS {
             obs.event(
                 self,
@@ -673,7 +679,7 @@ impl Table {
                 },
             );
         }
-        Ok(self.deck.draw(d).expect("a reshuffled pile is not empty"))
+        Ok(self.deck.draw().expect("a reshuffled pile is not empty"))
     }
 
     /// Flips one card for `s` (deal or hit) and resolves it, including any
