@@ -39,7 +39,16 @@ pub trait Draw {
             cards.swap(i, j);
         }
     }
+
+    /// Shuffles the first `len` cards of a pile array, as [`Draw::shuffle`].
+    /// The fixed array size lets every index be masked instead of checked.
+    fn shuffle_pile(&mut self, pile: &mut Pile, len: usize) {
+        self.shuffle(&mut pile[..len]);
+    }
 }
+
+/// A pile of at most 256 one-byte cards, stored in a fixed array.
+pub type Pile = [u8; 256];
 
 /// Lemire's multiply-and-reject method on a given 32-bit random `x`:
 /// unbiased, and almost never needs a division or a fresh number.
@@ -80,6 +89,23 @@ impl Draw for SimRng {
         if i == 2 {
             let j = self.below(2) as usize;
             cards.swap(1, j);
+        }
+    }
+
+    fn shuffle_pile(&mut self, pile: &mut Pile, len: usize) {
+        debug_assert!(len <= pile.len());
+        let mut i = len;
+        while i >= 3 {
+            let x = self.next_u64();
+            let j = lemire(self, (x >> 32) as u32, i as u32) as usize;
+            pile.swap((i - 1) & 255, j & 255);
+            let j = lemire(self, x as u32, i as u32 - 1) as usize;
+            pile.swap((i - 2) & 255, j & 255);
+            i -= 2;
+        }
+        if i == 2 {
+            let j = self.below(2) as usize;
+            pile.swap(1, j & 255);
         }
     }
 }
@@ -134,6 +160,17 @@ mod tests {
             rng.shuffle(&mut v);
             v.sort();
             assert_eq!(v, (0..len).collect::<Vec<u8>>());
+        }
+    }
+
+    #[test]
+    fn pile_shuffle_matches_slice_shuffle() {
+        for len in [0, 1, 2, 3, 94, 188, 256] {
+            let mut pile: Pile = std::array::from_fn(|i| i as u8);
+            let mut v: Vec<u8> = pile[..len].to_vec();
+            batch_rng(5, len as u64).shuffle_pile(&mut pile, len);
+            batch_rng(5, len as u64).shuffle(&mut v);
+            assert_eq!(&pile[..len], &v[..], "len {len}");
         }
     }
 

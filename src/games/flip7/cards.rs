@@ -38,6 +38,7 @@ pub const MAX_CARDS: usize = 2 * DECK_SIZE;
 /// Size of the draw-pile array: a power of two above [`MAX_CARDS`], so an
 /// index masked with `PILE_SLOTS - 1` is always in bounds (no bounds checks).
 const PILE_SLOTS: usize = 256;
+const _: () = assert!(PILE_SLOTS == std::mem::size_of::<crate::engine::rng::Pile>());
 /// Longest run of one kind (two decks of twelve 12s).
 const RUN: usize = 32;
 const _: () = assert!(MAX_CARDS + RUN <= PILE_SLOTS);
@@ -239,7 +240,7 @@ impl Deck {
         self.len = self.composition.iter().map(|&c| usize::from(c)).sum();
         self.discard = [0; SLOTS];
         self.in_play = [0; SLOTS];
-        d.shuffle(&mut self.pile[..self.len]);
+        d.shuffle_pile(&mut self.pile, self.len);
     }
 
     /// Cards left in the draw pile.
@@ -291,7 +292,7 @@ impl Deck {
         }
         self.len = len;
         self.discard = [0; SLOTS];
-        d.shuffle(&mut self.pile[..len]);
+        d.shuffle_pile(&mut self.pile, len);
     }
 
     /// Draws the top card of the (shuffled) draw pile into play, or `None`
