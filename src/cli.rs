@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Parser, Subcommand};
 
 use crate::engine::args::parse_count;
-use crate::engine::output::Output;
+use crate::engine::output::{Output, ignore_closed_pipe};
 use crate::engine::runner::RunConfig;
 use crate::games::flip7::Flip7Args;
 
@@ -94,21 +94,20 @@ pub struct Session {
 }
 
 impl Session {
-    /// Where the summary goes: stdout, or stderr when the CSV takes stdout.
-    pub fn report(&self) -> Box<dyn Write> {
-        if self.csv_on_stdout {
-            Box::new(std::io::stderr())
-        } else {
-            Box::new(std::io::stdout())
-        }
-    }
-
-    /// Writes the CSV and says where it went.
-    pub fn finish(self, csv: &[u8], report: &mut dyn Write) -> Result<(), String> {
+    /// Writes the CSV, then shows the summary and where the CSV went: on
+    /// stdout, or on stderr when the CSV itself went to stdout. A closed
+    /// stdout (`| head`) is not an error.
+    pub fn finish(self, csv: &[u8], mut summary: Vec<u8>) -> Result<(), String> {
+        let csv_on_stdout = self.csv_on_stdout;
         if let Some(path) = self.output.commit(csv)? {
-            writeln!(report, "CSV: {}", path.display()).map_err(|e| e.to_string())?;
+            let _ = writeln!(summary, "CSV: {}", path.display());
         }
-        Ok(())
+        if csv_on_stdout {
+            ignore_closed_pipe(std::io::stderr().write_all(&summary))
+        } else {
+            let mut out = std::io::stdout().lock();
+            ignore_closed_pipe(out.write_all(&summary).and_then(|_| out.flush()))
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 //! Output files that are either complete or absent.
 //!
-//! The destination is checked (and a temporary file created beside it) before
-//! any game is played, so a bad `--out` fails at once; the file appears under
-//! its name only when it has been written in full.
+//! The destination is checked before any game is played (a probe file is
+//! created beside it and removed at once), so a bad `--out` fails at once.
+//! Nothing is on disk while the games run, so an interrupted run leaves
+//! nothing behind; at the end the result is written to a temporary sibling
+//! and renamed, so the file appears under its name only when complete.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,8 +22,8 @@ pub enum Output {
     File {
         /// Final path.
         path: PathBuf,
-        /// The temporary file; removed if dropped before [`Output::commit`].
-        tmp: NamedTempFile,
+        /// Its folder, where the temporary file goes.
+        dir: PathBuf,
     },
 }
 
@@ -58,18 +60,16 @@ impl Output {
                 parent.display()
             )
         })?;
-        let tmp = tempfile::Builder::new()
-            .prefix(".sim-partial-")
-            .tempfile_in(&parent)
-            .map_err(|e| {
-                format!(
-                    "{flag} '{shown}': cannot write in the folder '{}': {e}",
-                    parent.display()
-                )
-            })?;
+        let probe = partial_file(&parent).map_err(|e| {
+            format!(
+                "{flag} '{shown}': cannot write in the folder '{}': {e}",
+                parent.display()
+            )
+        })?;
+        drop(probe);
         Ok(Output::File {
             path: path.to_path_buf(),
-            tmp,
+            dir: parent,
         })
     }
 
@@ -79,8 +79,7 @@ impl Output {
         match self {
             Output::Stdout => {
                 let mut out = std::io::stdout().lock();
-                out.write_all(bytes)
-                    .and_then(|_| out.flush())
+                ignore_closed_pipe(out.write_all(bytes).and_then(|_| out.flush()))
                     .map_err(|e| format!("cannot write to stdout: {e}"))?;
                 Ok(None)
             }
@@ -90,8 +89,9 @@ impl Output {
                     .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
                 Ok(Some(path))
             }
-            Output::File { path, mut tmp } => {
+            Output::File { path, dir } => {
                 let shown = path.display().to_string();
+                let mut tmp = partial_file(&dir).map_err(|e| format!("cannot write '{shown}': {e}"))?;
                 tmp.write_all(bytes)
                     .and_then(|_| tmp.as_file().sync_all())
                     .map_err(|e| format!("cannot write '{shown}': {e}"))?;
@@ -100,6 +100,29 @@ impl Output {
                 Ok(Some(path))
             }
         }
+    }
+}
+
+/// A temporary file in `dir`, removed unless persisted. Readable by all
+/// (like any file a command writes), not private like most temporary files.
+fn partial_file(dir: &Path) -> std::io::Result<NamedTempFile> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".sim-partial-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    b.tempfile_in(dir)
+}
+
+/// Treats a closed stdout (`sim ... | head`) as the reader's choice, not an
+/// error: whatever was not read is simply not shown.
+pub fn ignore_closed_pipe(r: std::io::Result<()>) -> Result<(), String> {
+    match r {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e.to_string()),
+        Ok(()) => Ok(()),
     }
 }
 
@@ -113,9 +136,10 @@ mod tests {
         let path = dir.path().join("sub/out.csv");
         let out = Output::prepare(&path, "--out").unwrap();
         assert!(!path.exists());
+        // Nothing at all is on disk while the games run.
+        assert_eq!(std::fs::read_dir(dir.path().join("sub")).unwrap().count(), 0);
         drop(out);
         assert!(!path.exists());
-        assert_eq!(std::fs::read_dir(dir.path().join("sub")).unwrap().count(), 0);
         let out = Output::prepare(&path, "--out").unwrap();
         out.commit(b"a,b\n1,2\n").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n");

@@ -131,7 +131,7 @@ pub fn run_traced<S: Simulation>(sim: &S, cfg: &RunConfig, out: &mut dyn Write) 
             Some(&mut *out),
         );
     }
-    out.flush().map_err(|e| format!("cannot write the trace: {e}"))?;
+    super::output::ignore_closed_pipe(out.flush()).map_err(|e| format!("cannot write the trace: {e}"))?;
     Ok(acc)
 }
 

@@ -196,20 +196,20 @@ pub fn run(args: &Flip7Args) -> Result<(), String> {
     let secs = start.elapsed().as_secs_f64();
 
     let csv = acc.csv(&names)?;
-    let mut report = out.report();
-    writeln!(
-        report,
+    // The summary is composed in memory (writing to a Vec cannot fail) and
+    // shown after the CSV is safely written.
+    let mut summary = Vec::new();
+    let _ = writeln!(
+        summary,
         "{describe} ({} threads, {secs:.2} s, {})",
         cfg.threads,
         report_line(cfg.games, secs)
-    )
-    .map_err(|e| e.to_string())?;
-    summary_table(&mut report, &acc, &names).map_err(|e| e.to_string())?;
+    );
+    let _ = summary_table(&mut summary, &acc, &names);
     if acc.no_winner > 0 {
-        writeln!(report, "{} games ended without a unique winner", acc.no_winner)
-            .map_err(|e| e.to_string())?;
+        let _ = writeln!(summary, "{} games ended without a unique winner", acc.no_winner);
     }
-    out.finish(&csv, &mut report)
+    out.finish(&csv, summary)
 }
 
 fn summary_table(w: &mut dyn Write, acc: &Flip7Stats, names: &[String]) -> std::io::Result<()> {

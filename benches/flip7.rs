@@ -1,0 +1,72 @@
+//! Criterion benches of the Flip 7 hot paths: one round, one whole game, and
+//! a batch through the runner (the unit of parallel work).
+//!
+//! Run: `cargo bench --bench flip7`. Figures are medians; compare runs made
+//! on the same machine in the same session.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sim::engine::rng::batch_rng;
+use sim::engine::runner::{BATCH_GAMES, Simulation};
+use sim::games::flip7::Flip7;
+use sim::games::flip7::cards::{Without, composition};
+use sim::games::flip7::policies::{Policy, Seats};
+use sim::games::flip7::rules::{Rules, Silent, Table};
+
+fn rules(players: usize) -> Rules {
+    Rules {
+        players,
+        composition: composition(1, Without::default()),
+        single_round: false,
+    }
+}
+
+fn bench_round(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip7");
+    g.throughput(Throughput::Elements(1));
+    let mut rng = batch_rng(1, 0);
+    let mut table = Table::new(rules(4));
+    let mut seats = Seats::new(vec![Policy::StayAt(25); 4]);
+    table.new_game(&mut rng);
+    g.bench_function("round_4p_stay-at-25", |b| {
+        b.iter(|| {
+            // Fresh deck every 8 rounds so reshuffles weigh as in real games.
+            if table.round().is_multiple_of(8) {
+                table.new_game(&mut rng);
+            }
+            table.play_round(&mut seats, &mut Silent, &mut rng);
+            black_box(table.total(0))
+        })
+    });
+    g.bench_function("game_4p_stay-at-25", |b| {
+        b.iter(|| {
+            table.new_game(&mut rng);
+            black_box(table.play_game(&mut seats, &mut Silent, &mut rng))
+        })
+    });
+    g.finish();
+}
+
+fn bench_batch(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip7_batch");
+    g.throughput(Throughput::Elements(BATCH_GAMES));
+    g.sample_size(20);
+    for players in [2, 4, 6] {
+        let sim = Flip7::new(players, &[Policy::StayAt(25)], false, Without::default()).unwrap();
+        g.bench_function(format!("batch_{players}p_stay-at-25"), |b| {
+            let mut n = 0;
+            b.iter(|| {
+                let mut acc = sim.new_acc();
+                let mut rng = batch_rng(7, n);
+                n += 1;
+                sim.play_batch(&mut rng, 0, BATCH_GAMES, &mut acc, None);
+                black_box(acc.games)
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_round, bench_batch);
+criterion_main!(benches);
