@@ -7,9 +7,7 @@
 //! in tests), the [`Observer`] that records statistics and the trace, and the
 //! [`Draw`] source that picks cards (a random generator, or a stacked deck).
 
-use super::cards::{
-    Card, Deck, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, is_number, is_plus,
-};
+use super::cards::{Card, Deck, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, PLUS10, SECOND_CHANCE, TIMES2};
 use crate::engine::rng::Draw;
 
 /// Most players at one table (two decks are used above 18).
@@ -281,6 +279,40 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.1.game_end(t, w);
     }
 }
+
+/// Per card kind (index masked to 32 slots): the bit a number card sets in
+/// [`Hand::numbers`] (0 for other kinds).
+const NUMBER_BIT: [u16; 32] = {
+    let mut t = [0u16; 32];
+    let mut c = 0;
+    while c <= MAX_NUMBER as usize {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
+
+/// Per card kind: what it adds to [`Hand::number_sum`].
+const NUMBER_VALUE: [u16; 32] = {
+    let mut t = [0u16; 32];
+    let mut c = 0;
+    while c <= MAX_NUMBER as usize {
+        t[c] = c as u16;
+        c += 1;
+    }
+    t
+};
+
+/// Per card kind: what it adds to [`Hand::plus`] (+2 .. +10).
+const PLUS_VALUE: [u16; 32] = {
+    let mut t = [0u16; 32];
+    let mut c = PLUS2 as usize;
+    while c <= PLUS10 as usize {
+        t[c] = (c as u16 - MAX_NUMBER as u16) * 2;
+        c += 1;
+    }
+    t
+};
 
 /// The round is over (a Flip 7, or no card left to draw).
 #[derive(Debug)]
@@ -694,14 +726,14 @@ impl Table {
         d: &mut D,
     ) -> Step {
         let card = self.next_card(s, via, obs, d)?;
-        if is_number(card) {
-            return self.add_number(s, card, obs);
+        if card < FREEZE {
+            return self.add_card(s, card, obs);
         }
         self.resolve_special(s, card, ch, obs, d)
     }
 
-    /// A modifier or action card flipped for `s` on a deal or hit (the rarer,
-    /// slower path, kept out of line).
+    /// An action card flipped for `s` on a deal or hit (the rarer, slower
+    /// path, kept out of line).
     #[inline(never)]
     fn resolve_special<C: Chooser, O: Observer, D: Draw>(
         &mut self,
@@ -711,10 +743,7 @@ impl Table {
         obs: &mut O,
         d: &mut D,
     ) -> Step {
-        if card < FREEZE {
-            self.add_modifier(s, card);
-            Ok(())
-        } else if card == SECOND_CHANCE {
+        if card == SECOND_CHANCE {
             self.take_second_chance(s, ch, obs);
             Ok(())
         } else {
@@ -723,19 +752,27 @@ impl Table {
         }
     }
 
-    /// Adds a number card just flipped for `s`: a duplicate busts unless a
-    /// Second Chance cancels it; a seventh different number is a Flip 7.
+    /// Adds a number or modifier card just flipped for `s`: a duplicate
+    /// number busts unless a Second Chance cancels it; a seventh different
+    /// number is a Flip 7. Modifiers never bust.
+    ///
+    /// Numbers and modifiers share one path without branching on the kind
+    /// (per-kind tables give each field's increment), because which kind
+    /// comes next is as unpredictable to the processor as to the player.
     #[inline(always)]
-    fn add_number<O: Observer>(&mut self, s: usize, n: Card, obs: &mut O) -> Step {
+    fn add_card<O: Observer>(&mut self, s: usize, c: Card, obs: &mut O) -> Step {
+        debug_assert!(c < FREEZE);
+        let k = usize::from(c) & 31;
         let h = &mut self.hands[s];
-        if h.has(n) {
+        let bit = NUMBER_BIT[k];
+        if h.numbers & bit != 0 {
             if h.second_chance {
                 h.second_chance = false;
                 h.front -= 2;
-                self.deck.discard(n);
+                self.deck.discard(c);
                 self.deck.discard(SECOND_CHANCE);
                 if O::EVENTS {
-                    obs.event(self, Event::SecondChanceUsed { seat: s, card: n });
+                    obs.event(self, Event::SecondChanceUsed { seat: s, card: c });
                 }
             } else {
                 self.set_out(s, Status::Busted);
@@ -745,9 +782,11 @@ impl Table {
             }
             return Ok(());
         }
-        h.numbers |= 1 << n;
-        h.number_sum += u16::from(n);
-        h.count += 1;
+        h.numbers |= bit;
+        h.number_sum += NUMBER_VALUE[k];
+        h.count += u8::from(bit != 0);
+        h.plus += PLUS_VALUE[k];
+        h.times2 += u8::from(c == TIMES2);
         if u32::from(h.count) >= FLIP7_CARDS {
             self.set_out(s, Status::Flip7);
             if O::EVENTS {
@@ -756,16 +795,6 @@ impl Table {
             return Err(RoundOver);
         }
         Ok(())
-    }
-
-    #[inline]
-    fn add_modifier(&mut self, s: usize, c: Card) {
-        debug_assert!(is_plus(c) || c == TIMES2);
-        // Branch-free: +N adds N (x2 adds 0 there), x2 adds one doubling.
-        let h = &mut self.hands[s];
-        let is_times2 = c == TIMES2;
-        h.times2 += u8::from(is_times2);
-        h.plus += u16::from(c - MAX_NUMBER) * 2 * u16::from(!is_times2);
     }
 
     /// A Second Chance flipped for `s`: kept if `s` has none, else passed to
@@ -868,22 +897,18 @@ impl Table {
         let mut n_aside = 0;
         for k in 1..=3u8 {
             let card = self.next_card(t, Via::FlipThree(k), obs, d)?;
-            if is_number(card) {
-                self.add_number(t, card, obs)?;
+            if card < FREEZE {
+                self.add_card(t, card, obs)?;
                 if !self.is_active(t) {
                     break; // busted (FAQ 20)
                 }
+            } else if card == SECOND_CHANCE {
+                self.take_second_chance(t, ch, obs);
             } else {
-                match card {
-                    FREEZE | FLIP_THREE => {
-                        aside[n_aside] = card;
-                        n_aside += 1;
-                        if O::EVENTS {
-                            obs.event(self, Event::SetAside { seat: t, card });
-                        }
-                    }
-                    SECOND_CHANCE => self.take_second_chance(t, ch, obs),
-                    _ => self.add_modifier(t, card),
+                aside[n_aside] = card;
+                n_aside += 1;
+                if O::EVENTS {
+                    obs.event(self, Event::SetAside { seat: t, card });
                 }
             }
         }
