@@ -9,6 +9,7 @@
 pub mod cards;
 pub mod policies;
 pub mod rules;
+pub mod solve;
 pub mod stats;
 pub mod trace;
 
