@@ -295,6 +295,12 @@ impl Deck {
         d.shuffle_pile(&mut self.pile, len);
     }
 
+    /// Shuffles the cards left in the draw pile again. Nothing a player can
+    /// see changes; used to check that decisions never depend on the order.
+    pub fn shuffle_draw_pile<D: Draw>(&mut self, d: &mut D) {
+        d.shuffle_pile(&mut self.pile, self.len);
+    }
+
     /// Draws the top card of the (shuffled) draw pile into play, or `None`
     /// when the draw pile is empty (the caller decides about reshuffling).
     #[inline(always)]

@@ -32,7 +32,7 @@ use crate::engine::runner::{self, Simulation};
 #[derive(Args, Debug, Clone)]
 pub struct Flip7Args {
     /// Policy for every seat, or a comma-separated list with one per seat.
-    /// Accepted: stay-at-N (stay once the cards in front are worth N or more).
+    /// Accepted: stay-at-N, cards-N, bust-prob:P, ev (see the README).
     #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "stay-at-25", value_parser = parse_policies)]
     pub policy: PolicyList,
 

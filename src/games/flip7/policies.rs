@@ -5,19 +5,32 @@
 
 use std::fmt;
 
-use super::cards::{Card, FREEZE};
-use super::rules::{Chooser, Table};
+use super::cards::{Card, FREEZE, KINDS, MAX_NUMBER, TIMES2, plus_value};
+use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, Table};
 
 /// A Hit-or-Stay rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Policy {
     /// `stay-at-N`: stay once the cards in front (numbers, `x2`, modifiers)
     /// are worth at least N; otherwise hit.
     StayAt(u16),
+    /// `cards-N`: stay once holding N number cards; otherwise hit.
+    Cards(u8),
+    /// `bust-prob:P`: hit while the chance that the next card busts is below
+    /// P, counting every card seen (see [`next_card_counts`]); a held Second
+    /// Chance makes that chance 0.
+    BustProb(f64),
+    /// `ev`: hit while the expected round score after one more card, from
+    /// the counted draw pile, exceeds the score banked by staying.
+    Ev,
 }
 
 /// Spec forms accepted by [`Policy::parse`], for error messages and help.
-pub const ACCEPTED: &str = "stay-at-N (N a whole number of points, e.g. stay-at-25)";
+pub const ACCEPTED: &str = "stay-at-N (stay once the cards are worth N points, e.g. stay-at-25), \
+                            cards-N (stay once holding N number cards, e.g. cards-4), \
+                            bust-prob:P (hit while the chance of busting on the next card is below P, \
+                            0 < P <= 1, e.g. bust-prob:0.3), ev (hit while one more card is worth more \
+                            on average)";
 
 impl Policy {
     /// Parses a spec string such as `stay-at-25`.
@@ -27,6 +40,25 @@ impl Policy {
             return n.parse::<u16>().map(Policy::StayAt).map_err(|_| {
                 format!("'{spec}': N must be a whole number from 0 to 65535; accepted: {ACCEPTED}")
             });
+        }
+        if let Some(n) = spec.strip_prefix("cards-") {
+            return match n.parse::<u8>() {
+                Ok(n @ 1..=7) => Ok(Policy::Cards(n)),
+                _ => Err(format!(
+                    "'{spec}': N must be a whole number from 1 to 7; accepted: {ACCEPTED}"
+                )),
+            };
+        }
+        if let Some(p) = spec.strip_prefix("bust-prob:") {
+            return match p.parse::<f64>() {
+                Ok(p) if p > 0.0 && p <= 1.0 => Ok(Policy::BustProb(p)),
+                _ => Err(format!(
+                    "'{spec}': P must be a number above 0 and at most 1; accepted: {ACCEPTED}"
+                )),
+            };
+        }
+        if spec == "ev" {
+            return Ok(Policy::Ev);
         }
         Err(format!("unknown policy '{spec}'; accepted: {ACCEPTED}"))
     }
@@ -41,6 +73,9 @@ impl Policy {
     pub fn hit(&self, t: &Table, seat: usize) -> bool {
         match *self {
             Policy::StayAt(n) => t.hand(seat).banked() < n,
+            Policy::Cards(n) => t.hand(seat).count < n,
+            Policy::BustProb(p) => bust_chance(t, seat) < p,
+            Policy::Ev => expected_after_hit(t, seat) > f64::from(t.hand(seat).banked()),
         }
     }
 }
@@ -49,8 +84,90 @@ impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Policy::StayAt(n) => write!(f, "stay-at-{n}"),
+            Policy::Cards(n) => write!(f, "cards-{n}"),
+            Policy::BustProb(p) => write!(f, "bust-prob:{p}"),
+            Policy::Ev => write!(f, "ev"),
         }
     }
+}
+
+/// What a player who tracks every card seen knows of the next card: the
+/// count of each kind it may be, and their total. Cards in front of players
+/// and in the discard pile are public, so the draw pile holds the rest;
+/// when the draw pile is empty the next card comes from the reshuffled
+/// discard pile. Never looks at the draw pile's order.
+pub fn next_card_counts(t: &Table) -> ([u8; KINDS], u32) {
+    let mut counts = [0u8; KINDS];
+    if t.pile_len() == 0 {
+        counts = *t.discard_counts();
+    } else {
+        let comp = t.rules().composition;
+        for (k, c) in counts.iter_mut().enumerate() {
+            *c = comp[k] - t.discard_counts()[k] - t.in_play_counts()[k];
+        }
+    }
+    let total = counts.iter().map(|&c| u32::from(c)).sum();
+    (counts, total)
+}
+
+/// The chance that the next card busts `seat`: a number it holds, unless it
+/// holds a Second Chance.
+pub fn bust_chance(t: &Table, seat: usize) -> f64 {
+    let h = t.hand(seat);
+    if h.second_chance {
+        return 0.0;
+    }
+    let (counts, total) = next_card_counts(t);
+    if total == 0 {
+        return 0.0;
+    }
+    let dup: u32 = (0..=MAX_NUMBER)
+        .filter(|&n| h.has(n))
+        .map(|n| u32::from(counts[usize::from(n)]))
+        .sum();
+    f64::from(dup) / f64::from(total)
+}
+
+/// Expected round score of `seat` after one more card from the counted draw
+/// pile, scoring the round as if it ended right after: a new number adds
+/// (doubled by x2, with the Flip 7 bonus for a seventh), a duplicate scores
+/// 0 (or is cancelled by a held Second Chance), a modifier adds or doubles,
+/// and an action card leaves the score unchanged (it is passed on).
+pub fn expected_after_hit(t: &Table, seat: usize) -> f64 {
+    let h = t.hand(seat);
+    let (counts, total) = next_card_counts(t);
+    let banked = f64::from(h.banked());
+    if total == 0 {
+        return banked;
+    }
+    let mut sum = 0.0;
+    for (k, &c) in counts.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let card = k as Card;
+        let after = if card <= MAX_NUMBER {
+            if h.has(card) {
+                if h.second_chance { banked } else { 0.0 }
+            } else {
+                let numbers = (h.number_sum + u16::from(card)) << h.times2;
+                let bonus = if u32::from(h.count) + 1 >= FLIP7_CARDS {
+                    FLIP7_BONUS
+                } else {
+                    0
+                };
+                f64::from(numbers + h.plus + bonus)
+            }
+        } else if card == TIMES2 {
+            f64::from((h.number_sum << (h.times2 + 1)) + h.plus)
+        } else if card < TIMES2 {
+            banked + f64::from(plus_value(card))
+        } else {
+            banked
+        };
+        sum += f64::from(c) * after;
+    }
+    sum / f64::from(total)
 }
 
 /// The first opponent of `chooser` still in the round, clockwise from its

@@ -405,6 +405,12 @@ impl Table {
         self.deck = deck;
     }
 
+    /// Shuffles the unseen draw pile again (for tests: no decision may
+    /// depend on its order).
+    pub fn shuffle_draw_pile<D: Draw>(&mut self, d: &mut D) {
+        self.deck.shuffle_draw_pile(d);
+    }
+
     /// Sets the game totals (for tests of end-of-game rules and choices).
     pub fn set_totals(&mut self, totals: &[u32]) {
         self.totals[..totals.len()].copy_from_slice(totals);
