@@ -6,3 +6,4 @@ pub mod output;
 pub mod rng;
 pub mod runner;
 pub mod stats;
+pub mod strategies;
