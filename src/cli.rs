@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::engine::args::parse_count;
 use crate::engine::output::{Output, ignore_closed_pipe};
 use crate::engine::runner::RunConfig;
+use crate::games::flip_flush::FlipFlushArgs;
 use crate::games::flip7::Flip7Args;
 
 /// Monte Carlo strategy simulator for the Flip family of card games.
@@ -25,6 +26,9 @@ pub struct Cli {
 pub enum Command {
     /// Flip 7: press your luck to 200 points.
     Flip7(Flip7Args),
+    /// Flip-Flush: place and flip on a 3x3 grid; call the Flush.
+    #[command(name = "flip-flush")]
+    FlipFlush(FlipFlushArgs),
 }
 
 /// Options shared by every simulation run.
@@ -149,5 +153,6 @@ pub fn report_line(games: u64, secs: f64) -> String {
 pub fn main_with(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Flip7(args) => crate::games::flip7::run(&args),
+        Command::FlipFlush(args) => crate::games::flip_flush::run(&args),
     }
 }

@@ -2,3 +2,4 @@
 //! `policies`, `stats`, `trace` and a `mod.rs` that plugs it into the engine.
 
 pub mod flip7;
+pub mod flip_flush;

@@ -1,0 +1,292 @@
+//! Flip-Flush: the complete game (`sim flip-flush`).
+//!
+//! - [`cards`]: cards, card sets, the deck and the bit-packed grid.
+//! - [`rules`]: one game, generic over decisions, observers and the deck
+//!   order; the [`rules::View`] a player decides from.
+//! - [`policies`]: call rules and Place/Flip heuristics, parsed from specs.
+//! - [`stats`]: integer accumulators and the CSV.
+//! - [`trace`]: the play-by-play.
+//!
+//! One batch of the engine ([`crate::engine::runner::BATCH_GAMES`] games
+//! played in order) is one table: with `--gambling` the pot a tied game
+//! leaves carries over to the next game of the same batch, and every batch
+//! starts with an empty pot. Results therefore depend on the seed and the
+//! number of games only, never on `--threads`.
+
+pub mod cards;
+pub mod policies;
+pub mod rules;
+pub mod stats;
+pub mod trace;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+
+use self::policies::{Policy, Seats};
+use self::rules::{MAX_PLAYERS, MEMORY_ONE, MIN_PLAYERS, Rules, Table};
+use self::stats::FlipFlushStats;
+use self::trace::Trace;
+use crate::cli::{RunArgs, file_label, report_line};
+use crate::engine::rng::SimRng;
+use crate::engine::runner::{self, Simulation};
+use crate::engine::strategies::{self, Resolved, Source};
+
+/// The game's name: subcommand and strategy-file prefix.
+pub const GAME: &str = "flip-flush";
+
+/// `sim flip-flush`: simulate games of Flip-Flush.
+#[derive(Args, Debug, Clone)]
+pub struct FlipFlushArgs {
+    /// Policy for every seat, or a comma-separated list with one per seat.
+    /// Each is a spec (e.g. call-at:0.6+flip-safe+place-build, or default),
+    /// a strategy name (strategies/flip-flush-NAME.toml) or a .toml path.
+    /// See docs/flip-flush.md.
+    #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "default", value_parser = parse_policies)]
+    pub policy: PolicyList,
+
+    /// Players at the table (2 to 6).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
+    pub players: u16,
+
+    /// Gambling variant: antes, a stake paid instead of a knock-out, the
+    /// winner takes the pot, a tie leaves it for the next game of the table.
+    #[arg(long)]
+    pub gambling: bool,
+
+    /// Chance (0 to 1) that a player remembers each card they place
+    /// face-down, decided when it is placed.
+    #[arg(long, value_name = "P", default_value = "1", value_parser = parse_memory)]
+    pub memory: u32,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The parsed `--policy` list: one resolved policy per item.
+#[derive(Clone, Debug)]
+pub struct PolicyList(pub Vec<Resolved<Policy>>);
+
+fn parse_policies(text: &str) -> Result<PolicyList, String> {
+    let dir = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    parse_policy_list(text, &dir)
+}
+
+/// Resolves a comma-separated `--policy` list, strategy files looked up
+/// under `dir`.
+pub fn parse_policy_list(text: &str, dir: &Path) -> Result<PolicyList, String> {
+    text.split(',')
+        .map(|word| strategies::resolve(GAME, word, dir, Policy::parse))
+        .collect::<Result<Vec<_>, _>>()
+        .map(PolicyList)
+}
+
+fn parse_memory(text: &str) -> Result<u32, String> {
+    policies::parse_probability(text.trim())
+        .map_err(|_| "expected a probability from 0 to 1 (at most six decimals), e.g. 0.5".to_string())
+}
+
+/// A configured Flip-Flush simulation: rules and one policy per seat.
+#[derive(Clone, Debug)]
+pub struct FlipFlush {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// `policies[s]` plays seat `s`.
+    pub policies: Vec<Policy>,
+}
+
+impl FlipFlush {
+    /// A simulation of `rules.players` players; `policies` holds one policy
+    /// for every seat or exactly one per seat.
+    pub fn new(rules: Rules, policies: &[Policy]) -> Result<FlipFlush, String> {
+        let players = rules.players;
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(format!("--players {players}: Flip-Flush is for 2 to 6 players"));
+        }
+        if rules.memory > MEMORY_ONE {
+            return Err("--memory must be from 0 to 1".into());
+        }
+        let policies = match policies.len() {
+            1 => vec![policies[0]; players],
+            n if n == players => policies.to_vec(),
+            n => {
+                return Err(format!(
+                    "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
+                ));
+            }
+        };
+        Ok(FlipFlush { rules, policies })
+    }
+}
+
+impl Simulation for FlipFlush {
+    type Acc = FlipFlushStats;
+
+    fn new_acc(&self) -> FlipFlushStats {
+        FlipFlushStats::new(self.rules.players, self.rules.gambling)
+    }
+
+    /// One batch is one table: the pot starts empty and carries over from
+    /// game to game within the batch.
+    fn play_batch(
+        &self,
+        rng: &mut SimRng,
+        first_game: u64,
+        games: u64,
+        acc: &mut FlipFlushStats,
+        trace: Option<&mut dyn Write>,
+    ) {
+        let mut table = Table::new(self.rules);
+        let mut seats = Seats::new(self.policies.clone());
+        match trace {
+            None => {
+                for _ in 0..games {
+                    table.new_game(rng);
+                    table.play_game(&mut seats, acc, rng);
+                }
+            }
+            Some(out) => {
+                let mut obs = (Trace::new(out, first_game), &mut *acc);
+                for _ in 0..games {
+                    table.new_game(rng);
+                    table.play_game(&mut seats, &mut obs, rng);
+                }
+            }
+        }
+    }
+}
+
+/// A probability held in millionths, written shortest: `1`, `0.5`, `0.25`.
+fn probability_label(p: u32) -> String {
+    if p.is_multiple_of(MEMORY_ONE) {
+        return (p / MEMORY_ONE).to_string();
+    }
+    format!("0.{:06}", p % MEMORY_ONE)
+        .trim_end_matches('0')
+        .to_string()
+}
+
+/// Runs `sim flip-flush` with parsed arguments.
+pub fn run(args: &FlipFlushArgs) -> Result<(), String> {
+    let players = usize::from(args.players);
+    let rules = Rules {
+        players,
+        gambling: args.gambling,
+        memory: args.memory,
+    };
+    let chosen: Vec<Policy> = args.policy.0.iter().map(|r| r.policy).collect();
+    let sim = FlipFlush::new(rules, &chosen)?;
+    let labels: Vec<String> = if args.policy.0.len() == 1 {
+        vec![args.policy.0[0].label.clone(); players]
+    } else {
+        args.policy.0.iter().map(|r| r.label.clone()).collect()
+    };
+    let cfg = args.run.config();
+
+    let default_name = {
+        let mut parts = vec![GAME.to_string(), file_label(&labels), format!("{players}p")];
+        parts.push(crate::engine::args::format_count(cfg.games));
+        if args.gambling {
+            parts.push("gambling".into());
+        }
+        if args.memory != MEMORY_ONE {
+            parts.push(format!("memory{}", probability_label(args.memory)));
+        }
+        parts.push(format!("seed{}", cfg.seed));
+        PathBuf::from("results").join(format!("{}.csv", parts.join("_")))
+    };
+    let out = args.run.prepare_output(&default_name)?;
+
+    let mut describe = format!(
+        "sim flip-flush: {players} players, {} games, seed {}",
+        crate::engine::args::format_count(cfg.games),
+        cfg.seed
+    );
+    if args.gambling {
+        describe.push_str(", gambling (one table per batch of 1024 games)");
+    }
+    if args.memory != MEMORY_ONE {
+        describe.push_str(&format!(", memory {}", probability_label(args.memory)));
+    }
+
+    let start = Instant::now();
+    let acc = if args.run.trace {
+        let mut stdout = std::io::stdout().lock();
+        runner::run_traced(&sim, &cfg, &mut stdout)?
+    } else {
+        runner::run(&sim, &cfg)?
+    };
+    let secs = start.elapsed().as_secs_f64();
+
+    let csv = acc.csv(&labels)?;
+    // The summary is composed in memory (writing to a Vec cannot fail) and
+    // shown after the CSV is safely written.
+    let mut summary = Vec::new();
+    let _ = writeln!(
+        summary,
+        "{describe} ({} threads, {secs:.2} s, {})",
+        cfg.threads,
+        report_line(cfg.games, secs)
+    );
+    let mut listed = Vec::new();
+    for r in &args.policy.0 {
+        if listed.contains(&r.label) {
+            continue;
+        }
+        listed.push(r.label.clone());
+        let from = match &r.source {
+            Source::Spec => String::new(),
+            Source::File(s) => format!(" (from {})", s.path.display()),
+        };
+        if r.policy.to_string() != r.label || !from.is_empty() {
+            let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
+        }
+    }
+    let _ = summary_table(&mut summary, &acc, &labels);
+    out.finish(&csv, summary)
+}
+
+fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> std::io::Result<()> {
+    let width = names.iter().map(String::len).max().unwrap_or(6).clamp(6, 40);
+    write!(
+        w,
+        "{:>4}  {:<width$} {:>25}  {:>6} {:>6} {:>6}  {:>6} {:>6}  {:>5} {:>5}",
+        "seat", "policy", "win rate [95% CI]", "tie", "call", "last", "wrong", "missed", "turns", "calls"
+    )?;
+    if acc.gambling {
+        write!(w, "  {:>24}", "net stakes/game [95% CI]")?;
+    }
+    writeln!(w)?;
+    let pct = |k: u64| 100.0 * k as f64 / acc.games.max(1) as f64;
+    for r in acc.rows(names) {
+        write!(
+            w,
+            "{:>4}  {:<width$} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.1}% {:>5.1}%  {:>5.1} {:>5.2}",
+            r.seat,
+            r.policy,
+            100.0 * r.win_rate,
+            100.0 * r.win_ci.0,
+            100.0 * r.win_ci.1,
+            100.0 * r.tie_rate,
+            pct(r.wins_by_call),
+            pct(r.wins_last_standing),
+            pct(r.wrong_calls),
+            pct(r.missed_flushes),
+            r.mean_turns,
+            r.mean_calls,
+        )?;
+        if let Some((m, lo, hi)) = r.net {
+            write!(w, "  {m:>+7.3} [{lo:>+7.3}, {hi:>+7.3}]")?;
+        }
+        writeln!(w)?;
+    }
+    writeln!(
+        w,
+        "tied games: {:.2}%, mean turns per game: {:.2} (wrong/missed: per game, knock-outs{})",
+        pct(acc.tied_games),
+        acc.turns as f64 / acc.games.max(1) as f64,
+        if acc.gambling { " or stakes paid" } else { "" }
+    )
+}

@@ -1,0 +1,1215 @@
+//! Flip-Flush policies: when to call a Flush, which card to flip, where to
+//! place. A policy is parsed from a spec string and sees the game only
+//! through a [`View`] (what its player knows).
+//!
+//! # Spec grammar
+//!
+//! ```text
+//! SPEC  = "default" | PART ("+" PART)*
+//! PART  = CALL | STEP
+//! CALL  = "call-at:" P | "never-call" | "sure-only"      (at most one)
+//! STEP  = "flip-likely" | "flip-own" | "flip-safe"
+//!       | "place-block" | "place-build" | "place-random"  (each at most once)
+//! ```
+//!
+//! With no CALL part the call rule is `call-at:0.5`; with no STEP the steps
+//! are those of the default policy. `default` is [`DEFAULT_SPEC`].
+//!
+//! # Odds
+//!
+//! For each face-down cell the policy computes, by exact counting, the
+//! chance `p` that flipping it makes a new Flush. A Flush needs all three
+//! cards of a line face-up, so only lines whose other two cells are face-up
+//! and of one suit matter; the flip makes a Flush exactly when its card has
+//! one of those suits. If the player remembers the card, `p` is 0 or 1;
+//! otherwise the card is equally likely to be any unseen card
+//! ([`View::unseen`]), so `p` = unseen cards of those suits / unseen cards.
+//! Other face-down cards cannot complete a line through this cell (they stay
+//! face-down), so they do not enter the count; the unit tests check this
+//! against a brute-force enumeration of every way the unseen cards can lie
+//! on the unknown cells.
+//!
+//! # Call rules (used on every flip, whichever step chose it)
+//!
+//! - `call-at:P`: call when `p >= P` (P from 0 to 1, up to six decimals;
+//!   `call-at:0` always calls).
+//! - `never-call`: never call.
+//! - `sure-only`: call only when `p = 1`.
+//!
+//! # Steps, tried in the order written; the first that proposes a move wins
+//!
+//! - `flip-likely`: flip the face-down cell with the highest `p`, if the call
+//!   rule calls there (and `p > 0`): going for the win.
+//! - `flip-own`: flip a remembered card that completes a Flush for certain
+//!   (if the call rule calls at `p = 1`); otherwise make progress on an own
+//!   known line (a line whose three cards are all known to the player, of
+//!   one suit, face-up or remembered) by flipping one of its remembered
+//!   face-down cards while at least one other stays face-down (a safe flip,
+//!   lines with more face-up cards first).
+//! - `flip-safe`: flip a cell with `p = 0`: the one least likely to leave a
+//!   hot cell behind (a line with two face-up cards of one suit whose third
+//!   cell is not face-up, which the next players can attack), counted
+//!   exactly like `p`; ties to cards the player does not know (keeping
+//!   remembered, safe-to-flip cards for later).
+//! - `place-block`: when a line has two face-up cards of one suit and its
+//!   third cell (a hot cell) is empty or holds a face-down card placed by an
+//!   opponent still in the game (who may know it completes the line), cover
+//!   that cell: with a card of that suit when the player has one (a certain
+//!   Flush next turn), else with the card the build score likes best there.
+//!   Opponents' cards come first, the most suspicious first: 1 point, plus
+//!   one per face-up card of the hot line(s) the same opponent placed, plus
+//!   4 if the card was placed on the cell while it was already hot (public
+//!   history); ties go to the opponent who plays soonest. Empty hot cells
+//!   come last.
+//! - `place-build`: place the card and cell that most raise the player's
+//!   build score, if anything raises it. Each line scores 0, 1, 4 or 16 for
+//!   0, 1, 2 or 3 cards the player knows to be of one suit (face-up or
+//!   remembered; 0 as soon as it holds known cards of two suits); the score
+//!   is the sum over the eight lines, less 1 for covering a face-down card
+//!   the player does not know. A card goes on an empty cell, or covers a
+//!   card only to extend a line in which the player already knows cards,
+//!   all of the placed card's suit; so once the grid is full and nothing
+//!   extends, `place-build` passes to the next step. The lowest card of the
+//!   suit is used.
+//! - `place-random`: a uniformly random hand card on a uniformly random cell.
+//!
+//! When no step proposes a move the player still must move: a flip with
+//! `p = 0` if there is one (as `flip-safe`), else a Place by the build score
+//! if the hand is not empty, else the flip with the lowest `p`. Every flip
+//! then gets the call rule's answer. Ties go to the lowest cell, then the
+//! lowest suit.
+
+use std::fmt;
+
+use super::cards::{ALL_CELLS, CELLS, Card, CardSet, LINES, LINES_THROUGH, SUITS, suit, suit_set};
+use super::rules::{Chooser, MEMORY_ONE, Move, View};
+use crate::engine::rng::Draw;
+
+/// The default policy, also spelled `default`.
+pub const DEFAULT_SPEC: &str = "call-at:0.5+flip-likely+flip-safe+place-block+place-build";
+
+/// Spec forms accepted by [`Policy::parse`], for error messages and help.
+pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-at:P with P from 0 \
+                            to 1, never-call, sure-only) and steps tried in order (flip-likely, \
+                            flip-own, flip-safe, place-block, place-build, place-random), \
+                            e.g. call-at:0.6+flip-safe+place-build";
+
+/// When to call a Flush before a flip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// `call-at:P`: call when the chance is at least P (in millionths).
+    At(u32),
+    /// `never-call`.
+    Never,
+    /// `sure-only`: call only when certain.
+    SureOnly,
+}
+
+impl Call {
+    /// Whether to call when the chance of a new Flush is `num / den`.
+    #[inline(always)]
+    pub fn calls(self, num: u32, den: u32) -> bool {
+        match self {
+            Call::At(p) => u64::from(num) * u64::from(MEMORY_ONE) >= u64::from(p) * u64::from(den),
+            Call::Never => false,
+            Call::SureOnly => num == den && den > 0,
+        }
+    }
+}
+
+/// One move heuristic (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `flip-likely`.
+    FlipLikely,
+    /// `flip-own`.
+    FlipOwn,
+    /// `flip-safe`.
+    FlipSafe,
+    /// `place-block`.
+    PlaceBlock,
+    /// `place-build`.
+    PlaceBuild,
+    /// `place-random`.
+    PlaceRandom,
+}
+
+const STEP_NAMES: [(Step, &str); 6] = [
+    (Step::FlipLikely, "flip-likely"),
+    (Step::FlipOwn, "flip-own"),
+    (Step::FlipSafe, "flip-safe"),
+    (Step::PlaceBlock, "place-block"),
+    (Step::PlaceBuild, "place-build"),
+    (Step::PlaceRandom, "place-random"),
+];
+
+/// Most steps in one policy (each at most once).
+pub const MAX_STEPS: usize = STEP_NAMES.len();
+
+/// A policy: a call rule and an ordered list of steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// The call rule.
+    pub call: Call,
+    steps: [Step; MAX_STEPS],
+    len: u8,
+}
+
+impl Policy {
+    /// A policy from its parts.
+    pub fn new(call: Call, steps: &[Step]) -> Policy {
+        assert!(steps.len() <= MAX_STEPS);
+        let mut s = [Step::FlipSafe; MAX_STEPS];
+        s[..steps.len()].copy_from_slice(steps);
+        Policy {
+            call,
+            steps: s,
+            len: steps.len() as u8,
+        }
+    }
+
+    /// The steps, in order.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps[..usize::from(self.len)]
+    }
+
+    /// The default policy ([`DEFAULT_SPEC`]).
+    pub fn default_policy() -> Policy {
+        Policy::parse(DEFAULT_SPEC).expect("the default spec parses")
+    }
+
+    /// Parses a spec (see the module docs).
+    pub fn parse(spec: &str) -> Result<Policy, String> {
+        let spec = spec.trim();
+        if spec == "default" {
+            return Policy::parse(DEFAULT_SPEC);
+        }
+        let mut call = None;
+        let mut steps = Vec::new();
+        for part in spec.split('+').map(str::trim) {
+            let this_call = if let Some(p) = part.strip_prefix("call-at:") {
+                Some(Call::At(parse_probability(p).map_err(|e| {
+                    format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}")
+                })?))
+            } else if part == "never-call" {
+                Some(Call::Never)
+            } else if part == "sure-only" {
+                Some(Call::SureOnly)
+            } else {
+                None
+            };
+            if let Some(c) = this_call {
+                if call.is_some() {
+                    return Err(format!(
+                        "'{spec}' has two call rules; give at most one; accepted: {ACCEPTED}"
+                    ));
+                }
+                call = Some(c);
+                continue;
+            }
+            let Some(&(step, _)) = STEP_NAMES.iter().find(|(_, n)| *n == part) else {
+                let shown = if part.is_empty() { "an empty part" } else { part };
+                let what = if spec == part {
+                    format!("unknown policy '{spec}'")
+                } else {
+                    format!("unknown part '{shown}' in policy '{spec}'")
+                };
+                return Err(format!("{what}; accepted: {ACCEPTED}"));
+            };
+            if steps.contains(&step) {
+                return Err(format!(
+                    "'{part}' appears twice in '{spec}'; accepted: {ACCEPTED}"
+                ));
+            }
+            steps.push(step);
+        }
+        let call = call.unwrap_or(Call::At(MEMORY_ONE / 2));
+        if steps.is_empty() {
+            steps = Policy::default_policy().steps().to_vec();
+        }
+        Ok(Policy::new(call, &steps))
+    }
+
+    /// Parses a comma-separated list of specs (one per seat, or one for all).
+    pub fn parse_list(text: &str) -> Result<Vec<Policy>, String> {
+        text.split(',').map(Policy::parse).collect()
+    }
+
+    /// The move of the player whose view is `v`.
+    #[inline]
+    pub fn choose<D: Draw>(&self, v: &View<'_>, d: &mut D) -> Move {
+        // The odds are worked out only when a step needs them.
+        let mut sight: Option<Sight<'_>> = None;
+        for &step in self.steps() {
+            if step == Step::PlaceRandom {
+                if let Some(m) = place_random(v.hand(), d) {
+                    return m;
+                }
+                continue;
+            }
+            let s = sight.get_or_insert_with(|| Sight::new(v));
+            let m = match step {
+                Step::FlipLikely => s.flip_likely(self.call),
+                Step::FlipOwn => s.flip_own(self.call),
+                Step::FlipSafe => s.flip_safe(self.call),
+                Step::PlaceBlock => s.place_block(),
+                Step::PlaceBuild => s.place_build(false),
+                Step::PlaceRandom => None,
+            };
+            if let Some(m) = m {
+                return m;
+            }
+        }
+        sight.unwrap_or_else(|| Sight::new(v)).forced(self.call)
+    }
+}
+
+/// Parses a probability from 0 to 1 with up to six decimals, in millionths
+/// (also used for `--memory`).
+pub fn parse_probability(text: &str) -> Result<u32, String> {
+    let bad = || format!("P must be a number from 0 to 1 with at most six decimals, found '{text}'");
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if (whole.is_empty() && frac.is_empty())
+        || frac.len() > 6
+        || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+        || whole.len() > 1
+    {
+        return Err(bad());
+    }
+    let w: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| bad())?
+    };
+    let f: u32 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse::<u32>().map_err(|_| bad())? * 10u32.pow(6 - frac.len() as u32)
+    };
+    let p = w * MEMORY_ONE + f;
+    if p > MEMORY_ONE {
+        return Err(bad());
+    }
+    Ok(p)
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.call {
+            Call::At(p) => {
+                let whole = p / MEMORY_ONE;
+                let frac = p % MEMORY_ONE;
+                if frac == 0 {
+                    write!(f, "call-at:{whole}")?;
+                } else {
+                    let digits = format!("{frac:06}");
+                    write!(f, "call-at:{whole}.{}", digits.trim_end_matches('0'))?;
+                }
+            }
+            Call::Never => write!(f, "never-call")?,
+            Call::SureOnly => write!(f, "sure-only")?,
+        }
+        for step in self.steps() {
+            let name = STEP_NAMES.iter().find(|(s, _)| s == step).expect("named").1;
+            write!(f, "+{name}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Bits set in a 9-bit cell mask (a table: cheaper than a software popcount).
+const POP9: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn pop9(m: u16) -> u32 {
+    u32::from(POP9[usize::from(m) & 511])
+}
+
+/// Build score of a line by the number of cards the player knows in it.
+const LINE_WEIGHT: [i32; 4] = [0, 1, 4, 16];
+
+/// Build score lost by covering a face-down card the player does not know.
+const COVER_COST: i32 = 1;
+
+/// Cards set in each 13-bit suit slice of a card set.
+const POP13: [u8; 1 << 13] = {
+    let mut t = [0u8; 1 << 13];
+    let mut i = 0;
+    while i < 1 << 13 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The three cells of each line of [`LINES`], in order.
+const LINE_CELLS: [[usize; 3]; 8] = {
+    let mut t = [[0usize; 3]; 8];
+    let mut l = 0;
+    while l < 8 {
+        let mut j = 0;
+        let mut c = 0;
+        while c < CELLS {
+            if LINES[l] & (1 << c) != 0 {
+                t[l][j] = c;
+                j += 1;
+            }
+            c += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// For a line whose three cells have face-up codes `a`, `b`, `c` (0: not
+/// face-up, else 1 + suit), indexed by `a | b << 3 | c << 6`: for each
+/// position `j`, byte `j` holds in its low four bits the suits that would
+/// complete the line there (the other two face-up and of that suit), and in
+/// its high four bits the suits that, flipped there, would leave the line
+/// with two face-up cards of one suit and a third cell not face-up.
+const LINE_TABLE: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut key = 0;
+    while key < 512 {
+        let codes = [key & 7, (key >> 3) & 7, (key >> 6) & 7];
+        let mut valid = true;
+        let mut j = 0;
+        while j < 3 {
+            if codes[j] > 4 {
+                valid = false;
+            }
+            j += 1;
+        }
+        if valid {
+            let mut entry = 0u32;
+            let mut j = 0;
+            while j < 3 {
+                if codes[j] == 0 {
+                    let (x, y) = (codes[(j + 1) % 3], codes[(j + 2) % 3]);
+                    if x != 0 && x == y {
+                        entry |= 1 << (x - 1) << (8 * j);
+                    }
+                    if (x == 0) != (y == 0) {
+                        let s = x + y - 1;
+                        entry |= 1 << s << (8 * j + 4);
+                    }
+                }
+                j += 1;
+            }
+            t[key] = entry;
+        }
+        key += 1;
+    }
+    t
+};
+
+/// What a player knows at the start of a turn, and the exact odds of every
+/// flip, computed once per decision.
+#[derive(Clone, Copy)]
+pub struct Sight<'a> {
+    v: View<'a>,
+    hand: CardSet,
+    up: u16,
+    down: u16,
+    empty: u16,
+    /// Remembered face-down cells.
+    known: u16,
+    /// Cells the player knows hold suit `s` (face-up or remembered).
+    mine: [u16; SUITS],
+    /// Suit of each remembered face-down card.
+    known_suit: [u8; CELLS],
+    /// For each cell, the suits (bit mask) that would complete a line
+    /// through it whose other two cells are face-up.
+    demand: [u8; CELLS],
+    /// For each cell, the suits (bit mask) that, flipped there, would leave
+    /// a hot cell: a line through it has exactly one face-up card, of that
+    /// suit.
+    expose: [u8; CELLS],
+    /// Unseen cards of each set of suits (indexed by a suit bit mask).
+    unseen: [u32; 16],
+    unseen_total: u32,
+}
+
+impl<'a> Sight<'a> {
+    /// Everything the policies use, from the player's view.
+    #[inline]
+    pub fn new(v: &View<'a>) -> Sight<'a> {
+        let up = v.up();
+        let down = v.down();
+        let known = v.known();
+        let mut mine: [u16; SUITS] = std::array::from_fn(|s| v.suit_up(s));
+        let mut demand = [0u8; CELLS];
+        let mut expose = [0u8; CELLS];
+        let code = v.up_code();
+        for (l, cells) in LINE_CELLS.iter().enumerate() {
+            let key = cells
+                .iter()
+                .enumerate()
+                .fold(0, |k, (j, &c)| k | ((code >> (3 * c)) & 7) << (3 * j));
+            let t = LINE_TABLE[key as usize];
+            if t == 0 {
+                continue;
+            }
+            let _ = l;
+            for (j, &c) in cells.iter().enumerate() {
+                demand[c] |= (t >> (8 * j)) as u8 & 0xF;
+                expose[c] |= (t >> (8 * j + 4)) as u8 & 0xF;
+            }
+        }
+        let mut known_suit = [0u8; CELLS];
+        let mut k = known;
+        while k != 0 {
+            let cell = k.trailing_zeros() as usize;
+            k &= k - 1;
+            if let Some(c) = v.known_card(cell) {
+                let su = suit(c);
+                mine[su] |= 1 << cell;
+                known_suit[cell] = su as u8;
+            }
+        }
+        let u = v.unseen();
+        let mut unseen = [0u32; 16];
+        for s in 0..SUITS {
+            unseen[1 << s] = u32::from(POP13[(u >> (13 * s)) as usize & 0x1FFF]);
+        }
+        for m in 3..16 {
+            if m & (m - 1) != 0 {
+                unseen[m] = unseen[m & (m - 1)] + unseen[m & m.wrapping_neg()];
+            }
+        }
+        Sight {
+            v: *v,
+            hand: v.hand(),
+            up,
+            down,
+            empty: ALL_CELLS & !(up | down),
+            known,
+            mine,
+            known_suit,
+            demand,
+            expose,
+            unseen,
+            unseen_total: unseen[15],
+        }
+    }
+
+    /// The exact chance, as `(num, den)`, that flipping the face-down `cell`
+    /// makes a new Flush, given what the player knows.
+    #[inline(always)]
+    pub fn chance(&self, cell: usize) -> (u32, u32) {
+        let want = self.demand[cell];
+        if self.known & (1 << cell) != 0 {
+            let s = self.known_suit(cell);
+            return (u32::from(want >> s & 1), 1);
+        }
+        (self.unseen[usize::from(want)], self.unseen_total)
+    }
+
+    #[inline(always)]
+    fn known_suit(&self, cell: usize) -> usize {
+        usize::from(self.known_suit[cell])
+    }
+
+    /// A flip of `cell` with the call rule's answer.
+    #[inline(always)]
+    fn flip(&self, cell: usize, call: Call) -> Move {
+        let (n, d) = self.chance(cell);
+        Move::Flip {
+            cell,
+            call: call.calls(n, d),
+        }
+    }
+
+    /// `flip-likely`.
+    fn flip_likely(&self, call: Call) -> Option<Move> {
+        let mut best: Option<(usize, u32, u32)> = None;
+        let mut m = self.down;
+        while m != 0 {
+            let cell = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (n, d) = self.chance(cell);
+            if n == 0 {
+                continue;
+            }
+            if best.is_none_or(|(_, bn, bd)| u64::from(n) * u64::from(bd) > u64::from(bn) * u64::from(d)) {
+                best = Some((cell, n, d));
+            }
+        }
+        let (cell, n, d) = best?;
+        call.calls(n, d).then_some(Move::Flip { cell, call: true })
+    }
+
+    /// `flip-own`.
+    fn flip_own(&self, call: Call) -> Option<Move> {
+        let known = self.known & self.down;
+        if known == 0 {
+            return None;
+        }
+        // A remembered card that completes a Flush for certain.
+        let mut m = known;
+        while m != 0 {
+            let cell = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.chance(cell).0 == 1 && call.calls(1, 1) {
+                return Some(Move::Flip { cell, call: true });
+            }
+        }
+        // Progress on an own known line, leaving a face-down card in it.
+        let mut best: Option<(u32, usize)> = None;
+        for su in 0..SUITS {
+            let mine = self.mine[su];
+            if mine & known == 0 {
+                continue;
+            }
+            for &l in &LINES {
+                let hidden = l & self.down;
+                if l & mine != l || hidden & hidden.wrapping_sub(1) == 0 {
+                    continue;
+                }
+                let faceup = pop9(l & self.up);
+                let mut c = l & known;
+                while c != 0 {
+                    let cell = c.trailing_zeros() as usize;
+                    c &= c - 1;
+                    if self.chance(cell).0 == 0
+                        && best.is_none_or(|(f, bc)| faceup > f || (faceup == f && cell < bc))
+                    {
+                        best = Some((faceup, cell));
+                    }
+                }
+            }
+        }
+        best.map(|(_, cell)| self.flip(cell, call))
+    }
+
+    /// The `p = 0` flip `flip-safe` prefers, if any: the one least likely
+    /// to leave a hot cell (a line with two face-up cards of one suit and a
+    /// third cell not face-up), ties to cards the player does not know, then
+    /// to the lowest cell.
+    #[inline]
+    fn safest_zero(&self) -> Option<usize> {
+        // (risk numerator, risk denominator, known, cell)
+        let mut best: Option<(u32, u32, bool, usize)> = None;
+        let mut m = self.down;
+        while m != 0 {
+            let cell = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.chance(cell).0 != 0 {
+                continue;
+            }
+            let (n, d) = self.exposure(cell);
+            let known = self.known & (1 << cell) != 0;
+            let better = best.is_none_or(|(bn, bd, bk, _)| {
+                let (a, b) = (u64::from(n) * u64::from(bd), u64::from(bn) * u64::from(d));
+                a < b || (a == b && !known && bk)
+            });
+            if better {
+                best = Some((n, d, known, cell));
+            }
+        }
+        best.map(|(_, _, _, cell)| cell)
+    }
+
+    /// The chance, as `(num, den)`, that flipping `cell` leaves a hot cell:
+    /// some line through it has one face-up card, of the suit the flipped
+    /// card turns out to be, and a third cell that is not face-up.
+    #[inline(always)]
+    fn exposure(&self, cell: usize) -> (u32, u32) {
+        let suits = self.expose[cell];
+        if self.known & (1 << cell) != 0 {
+            return (u32::from(suits >> self.known_suit(cell) & 1), 1);
+        }
+        (self.unseen[usize::from(suits)], self.unseen_total)
+    }
+
+    /// `flip-safe`.
+    fn flip_safe(&self, call: Call) -> Option<Move> {
+        self.safest_zero().map(|cell| self.flip(cell, call))
+    }
+
+    /// The build score gained by putting a card of suit `su` on `cell`.
+    #[inline(always)]
+    fn build_gain(&self, before: &[i32; 8], cell: usize, su: usize) -> i32 {
+        let cb = 1u16 << cell;
+        let knownany = self.up | (self.known & self.down);
+        let unknown = self.down & !self.known;
+        let mut gain = 0;
+        let mut ls = LINES_THROUGH[cell];
+        while ls != 0 {
+            let l = ls.trailing_zeros() as usize;
+            ls &= ls - 1;
+            let line = LINES[l];
+            let others = line & knownany & !cb;
+            let after = if others & !self.mine[su] == 0 {
+                LINE_WEIGHT[pop9(others) as usize + 1]
+            } else {
+                0
+            };
+            gain += after - before[l];
+        }
+        // Covering a card the player does not know throws away a card that
+        // may be anyone's; an empty cell of equal worth is better.
+        gain - COVER_COST * i32::from(unknown & cb != 0)
+    }
+
+    /// Whether `place-build` may put suit `su` on `cell`: not a hot cell,
+    /// and an empty cell or one on a line holding cards the player knows,
+    /// all of suit `su`.
+    #[inline(always)]
+    fn extends(&self, cell: usize, su: usize) -> bool {
+        let cb = 1u16 << cell;
+        if self.demand[cell] != 0 {
+            return false;
+        }
+        if self.empty & cb != 0 {
+            return true;
+        }
+        let knownany = (self.up | (self.known & self.down)) & !cb;
+        let mut ls = LINES_THROUGH[cell];
+        while ls != 0 {
+            let l = ls.trailing_zeros() as usize;
+            ls &= ls - 1;
+            let k = LINES[l] & knownany;
+            if k != 0 && k & !self.mine[su] == 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Each line's build score now.
+    #[inline]
+    fn line_scores(&self) -> [i32; 8] {
+        let knownany = self.up | (self.known & self.down);
+        std::array::from_fn(|l| {
+            let k = LINES[l] & knownany;
+            if k == 0 {
+                return 0;
+            }
+            let live = self.mine.iter().any(|&m| k & !m == 0);
+            if live { LINE_WEIGHT[pop9(k) as usize] } else { 0 }
+        })
+    }
+
+    /// Suits held, as a bit mask.
+    #[inline(always)]
+    fn held_suits(&self) -> u8 {
+        let mut s = 0;
+        for su in 0..SUITS {
+            s |= u8::from(self.hand & suit_set(su) != 0) << su;
+        }
+        s
+    }
+
+    /// The lowest card of suit `su` in the hand.
+    #[inline(always)]
+    fn card_of(&self, su: usize) -> Card {
+        (self.hand & suit_set(su)).trailing_zeros() as Card
+    }
+
+    /// `place-build`; when `forced`, the best placement even if it gains
+    /// nothing.
+    fn place_build(&self, forced: bool) -> Option<Move> {
+        if self.hand == 0 {
+            return None;
+        }
+        let before = self.line_scores();
+        let held = self.held_suits();
+        let mut best: Option<(i32, usize, usize)> = None;
+        for cell in 0..CELLS {
+            for su in 0..SUITS {
+                if held >> su & 1 == 0 || !(forced || self.extends(cell, su)) {
+                    continue;
+                }
+                let g = self.build_gain(&before, cell, su);
+                if best.is_none_or(|(bg, _, _)| g > bg) {
+                    best = Some((g, cell, su));
+                }
+            }
+        }
+        let (g, cell, su) = best?;
+        (forced || g > 0).then(|| Move::Place {
+            card: self.card_of(su),
+            cell,
+        })
+    }
+
+    /// How strongly `cell` (hot, face-down, placed by an opponent still in)
+    /// looks like that opponent's Flush: the cards of the hot line(s) the
+    /// same opponent placed, plus 4 if the card went on the cell while it
+    /// was already hot. 0 when the cell is no such threat.
+    #[inline]
+    fn threat(&self, cell: usize) -> u32 {
+        let cb = 1u16 << cell;
+        if self.demand[cell] == 0 || self.down & self.known & cb != 0 || self.down & cb == 0 {
+            return 0;
+        }
+        let opponents = self.v.alive_mask() & !(1 << self.v.seat());
+        let Some(p) = self.v.placer(cell) else {
+            return 0;
+        };
+        if opponents >> p & 1 == 0 {
+            return 0;
+        }
+        let mut same = 0;
+        let mut ls = LINES_THROUGH[cell];
+        while ls != 0 {
+            let l = LINES[ls.trailing_zeros() as usize];
+            ls &= ls - 1;
+            let pair = l & !cb;
+            if self.mine.iter().any(|&m| m & self.up & pair == pair) {
+                same += (0..CELLS)
+                    .filter(|&i| pair >> i & 1 != 0 && self.v.placer(i) == Some(p))
+                    .count() as u32;
+            }
+        }
+        1 + same + 4 * u32::from(self.v.placed_hot() & cb != 0)
+    }
+
+    /// `place-block`.
+    fn place_block(&self) -> Option<Move> {
+        if self.hand == 0 {
+            return None;
+        }
+        // The strongest threat; ties to the opponent who plays soonest after
+        // this player. Failing any, an empty hot cell.
+        let n = self.v.players() as u32;
+        let me = self.v.seat() as u32;
+        let mut best: Option<(u32, u32, usize)> = None;
+        let mut empty_hot = None;
+        for cell in 0..CELLS {
+            if self.demand[cell] == 0 {
+                continue;
+            }
+            let t = self.threat(cell);
+            if t > 0 {
+                let p = self.v.placer(cell).map_or(me, |p| p as u32);
+                let wait = (p + n - me) % n;
+                if best.is_none_or(|(bt, bw, _)| t > bt || (t == bt && wait < bw)) {
+                    best = Some((t, wait, cell));
+                }
+            } else if self.empty & (1 << cell) != 0 && empty_hot.is_none() {
+                empty_hot = Some(cell);
+            }
+        }
+        let cell = best.map(|(_, _, c)| c).or(empty_hot)?;
+        let safe = self.held_suits() & !self.demand[cell];
+        let su = if safe == 0 {
+            (self.held_suits() & self.demand[cell]).trailing_zeros() as usize
+        } else {
+            let before = self.line_scores();
+            let held = safe;
+            let mut best: Option<(i32, usize)> = None;
+            for su in 0..SUITS {
+                if held >> su & 1 != 0 {
+                    let g = self.build_gain(&before, cell, su);
+                    if best.is_none_or(|(bg, _)| g > bg) {
+                        best = Some((g, su));
+                    }
+                }
+            }
+            best?.1
+        };
+        Some(Move::Place {
+            card: self.card_of(su),
+            cell,
+        })
+    }
+
+    /// The move when no step proposed one.
+    fn forced(&self, call: Call) -> Move {
+        if let Some(cell) = self.safest_zero() {
+            return self.flip(cell, call);
+        }
+        if let Some(m) = self.place_build(true) {
+            return m;
+        }
+        // Lowest chance; cross-multiplied so known and unknown cells compare.
+        let mut best: Option<(usize, u32, u32)> = None;
+        let mut m = self.down;
+        while m != 0 {
+            let cell = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (n, d) = self.chance(cell);
+            if best.is_none_or(|(_, bn, bd)| u64::from(n) * u64::from(bd) < u64::from(bn) * u64::from(d)) {
+                best = Some((cell, n, d));
+            }
+        }
+        let (cell, _, _) = best.expect("a player who cannot place has a card to flip");
+        self.flip(cell, call)
+    }
+}
+
+/// `place-random`: a uniformly random card of `hand` on a uniformly random
+/// cell, from one draw of `below(cards * 9)`.
+#[inline]
+fn place_random<D: Draw>(hand: CardSet, d: &mut D) -> Option<Move> {
+    if hand == 0 {
+        return None;
+    }
+    let r = d.below(hand.count_ones() * CELLS as u32);
+    let (k, cell) = (r / CELLS as u32, (r % CELLS as u32) as usize);
+    // The k-th card, without a data-dependent loop (a hand holds at most 8).
+    let mut h = hand;
+    for i in 0..7 {
+        h &= h - u64::from(i < k);
+    }
+    let card = h.trailing_zeros() as Card;
+    Some(Move::Place { card, cell })
+}
+
+/// One policy per seat: the [`Chooser`] of simulations.
+#[derive(Clone, Debug)]
+pub struct Seats {
+    policies: Vec<Policy>,
+}
+
+impl Seats {
+    /// `policies[s]` plays seat `s`.
+    pub fn new(policies: Vec<Policy>) -> Seats {
+        Seats { policies }
+    }
+}
+
+impl Chooser for Seats {
+    #[inline]
+    fn choose<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Move {
+        self.policies[v.seat()].choose(v, d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::cards::{Cell, Deck, parse as card};
+    use super::super::rules::{Rules, Silent, Table};
+    use super::*;
+    use crate::engine::rng::{SimRng, Stacked, batch_rng};
+
+    #[test]
+    fn parses_specs_and_prints_them_back() {
+        let p = Policy::parse("call-at:0.6+flip-safe+place-build").unwrap();
+        assert_eq!(p.call, Call::At(600_000));
+        assert_eq!(p.steps(), [Step::FlipSafe, Step::PlaceBuild]);
+        assert_eq!(p.to_string(), "call-at:0.6+flip-safe+place-build");
+        assert_eq!(Policy::parse("default").unwrap().to_string(), DEFAULT_SPEC);
+        assert_eq!(
+            Policy::parse("sure-only").unwrap().steps(),
+            Policy::default_policy().steps()
+        );
+        assert_eq!(Policy::parse("place-random").unwrap().call, Call::At(500_000));
+        for (p, shown) in [
+            ("1", "1"),
+            ("0", "0"),
+            (".25", "0.25"),
+            ("0.000001", "0.000001"),
+            ("1.0", "1"),
+        ] {
+            let policy = Policy::parse(&format!("call-at:{p}+flip-safe")).unwrap();
+            assert_eq!(policy.to_string(), format!("call-at:{shown}+flip-safe"));
+        }
+        assert_eq!(Policy::parse_list("default,never-call").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn bad_specs_are_refused_with_what_is_accepted() {
+        for (bad, says) in [
+            ("yolo", "unknown policy 'yolo'"),
+            ("call-at:0.5+yolo", "unknown part 'yolo'"),
+            ("call-at:1.5", "P must be a number from 0 to 1"),
+            ("call-at:-1", "P must be"),
+            ("call-at:0.1234567", "at most six decimals"),
+            ("call-at:", "P must be"),
+            ("never-call+sure-only", "two call rules"),
+            ("flip-safe+flip-safe", "appears twice"),
+            ("flip-safe+", "an empty part"),
+        ] {
+            let e = Policy::parse(bad).unwrap_err();
+            assert!(e.contains(says) && e.contains("call-at:P"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn call_rules_compare_exactly() {
+        assert!(Call::At(500_000).calls(1, 2));
+        assert!(!Call::At(500_000).calls(49, 99));
+        assert!(Call::At(0).calls(0, 7));
+        assert!(Call::SureOnly.calls(3, 3));
+        assert!(!Call::SureOnly.calls(2, 3));
+        assert!(!Call::Never.calls(1, 1));
+    }
+
+    // ----- Exact odds against brute force -----
+
+    /// Whether the grid `cards` (face-up flags `up`) has a line through
+    /// `cell` of three face-up cards of one suit: written independently of
+    /// the engine's line tables.
+    fn naive_flush(cards: &[Card; 9], up: &[bool; 9], cell: usize) -> bool {
+        let lines = [
+            [0, 1, 2],
+            [3, 4, 5],
+            [6, 7, 8],
+            [0, 3, 6],
+            [1, 4, 7],
+            [2, 5, 8],
+            [0, 4, 8],
+            [2, 4, 6],
+        ];
+        lines
+            .iter()
+            .filter(|l| l.contains(&cell))
+            .any(|l| l.iter().all(|&i| up[i]) && l.iter().all(|&i| cards[i] / 13 == cards[l[0]] / 13))
+    }
+
+    /// Every way to lay distinct unseen cards on the cells the player does
+    /// not know, and in how many of them flipping `target` makes a Flush.
+    fn brute_force(t: &Table, seat: usize, target: usize) -> (u64, u64) {
+        let v = t.view(seat);
+        let unseen: Vec<Card> = super::super::cards::cards_of(v.unseen()).collect();
+        let mut cards = [0 as Card; 9];
+        let mut up = [false; 9];
+        let mut unknown = Vec::new();
+        for i in 0..9 {
+            match t.grid().cell(i) {
+                Cell::Up(c) => {
+                    cards[i] = c;
+                    up[i] = true;
+                }
+                Cell::Down(c) => match v.known_card(i) {
+                    Some(k) => {
+                        assert_eq!(k, c);
+                        cards[i] = c;
+                    }
+                    None => unknown.push(i),
+                },
+                Cell::Empty => cards[i] = 63,
+            }
+        }
+        /// The recursion: lays a card on each unknown cell in turn.
+        struct Walk<'a> {
+            unknown: &'a [usize],
+            unseen: &'a [Card],
+            used: Vec<bool>,
+            cards: [Card; 9],
+            up: [bool; 9],
+            target: usize,
+            out: (u64, u64),
+        }
+        impl Walk<'_> {
+            fn walk(&mut self, k: usize) {
+                if k == self.unknown.len() {
+                    let mut up = self.up;
+                    up[self.target] = true;
+                    self.out.0 += u64::from(naive_flush(&self.cards, &up, self.target));
+                    self.out.1 += 1;
+                    return;
+                }
+                for j in 0..self.unseen.len() {
+                    if !self.used[j] {
+                        self.used[j] = true;
+                        self.cards[self.unknown[k]] = self.unseen[j];
+                        self.walk(k + 1);
+                        self.used[j] = false;
+                    }
+                }
+            }
+        }
+        let mut w = Walk {
+            unknown: &unknown,
+            unseen: &unseen,
+            used: vec![false; unseen.len()],
+            cards,
+            up,
+            target,
+            out: (0, 0),
+        };
+        w.walk(0);
+        w.out
+    }
+
+    fn assert_matches_brute_force(t: &Table, seat: usize) -> (usize, usize) {
+        let v = t.view(seat);
+        let s = Sight::new(&v);
+        let (mut checked, mut nonzero) = (0, 0);
+        for cell in 0..9 {
+            if !matches!(t.grid().cell(cell), Cell::Down(_)) {
+                continue;
+            }
+            let (num, den) = s.chance(cell);
+            let (hits, all) = brute_force(t, seat, cell);
+            assert!(den > 0 && all > 0);
+            assert_eq!(
+                u64::from(num) * all,
+                hits * u64::from(den),
+                "seat {seat} cell {cell}: computed {num}/{den}, brute force {hits}/{all}; grid {:?}",
+                t.grid()
+            );
+            checked += 1;
+            nonzero += usize::from(num > 0);
+        }
+        (checked, nonzero)
+    }
+
+    fn table_with_hands(players: usize, memory: u32, hands: &[&[&str]]) -> Table {
+        let mut t = Table::new(Rules {
+            players,
+            gambling: false,
+            memory,
+        });
+        let mut top = Vec::new();
+        for k in 0..8 {
+            for h in hands {
+                top.push(card(h[k]).unwrap());
+            }
+        }
+        t.set_deck(Deck::stacked(&top));
+        t.deal(&mut Stacked);
+        t
+    }
+
+    fn place(t: &mut Table, seat: usize, c: &str, cell: usize) {
+        let card = card(c).unwrap();
+        assert!(
+            t.apply(seat, Move::Place { card, cell }, &mut Silent, &mut Stacked)
+                .is_none()
+        );
+    }
+
+    fn flip(t: &mut Table, seat: usize, cell: usize) {
+        assert!(
+            t.apply(seat, Move::Flip { cell, call: false }, &mut Silent, &mut Stacked)
+                .is_none()
+        );
+    }
+
+    /// A fixed position: two face-up hearts on the top row, an opponent's
+    /// card on its third cell; hearts on the middle column; unknown cards in
+    /// lines through the target that cannot complete them.
+    #[test]
+    fn chance_matches_brute_force_on_a_fixed_position() {
+        let hands: [&[&str]; 3] = [
+            &["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9H"],
+            &["AH", "2H", "3H", "4H", "5D", "6D", "7D", "8D"],
+            &["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S"],
+        ];
+        let mut t = table_with_hands(3, MEMORY_ONE, &hands);
+        place(&mut t, 1, "AH", 0);
+        place(&mut t, 1, "2H", 1);
+        place(&mut t, 2, "AS", 2);
+        place(&mut t, 1, "3H", 4);
+        place(&mut t, 0, "9H", 7);
+        place(&mut t, 2, "2S", 8);
+        place(&mut t, 1, "5D", 3);
+        flip(&mut t, 2, 0);
+        flip(&mut t, 2, 1);
+        flip(&mut t, 2, 4);
+        // Seat 0: cell 2 completes the top row if a heart (unknown card),
+        // cell 7 holds its own 9H (completes the middle column: certain),
+        // cell 8 would complete the diagonal 0-4-8 if a heart.
+        let s = Sight::new(&t.view(0));
+        let unseen = t.view(0).unseen();
+        let hearts = (unseen & suit_set(2)).count_ones();
+        assert_eq!(s.chance(2), (hearts, unseen.count_ones()));
+        assert_eq!(s.chance(7), (1, 1));
+        assert_eq!(s.chance(3), (0, unseen.count_ones()));
+        assert_eq!(assert_matches_brute_force(&t, 0), (4, 3));
+        // Seat 2 knows cells 2 and 8 (spades): no Flush there for certain.
+        let s2 = Sight::new(&t.view(2));
+        assert_eq!(s2.chance(2), (0, 1));
+        assert_eq!(s2.chance(8), (0, 1));
+        assert_eq!(
+            assert_matches_brute_force(&t, 2),
+            (4, 1),
+            "only cell 7 (its 9H) is unknown and hot"
+        );
+        assert_eq!(assert_matches_brute_force(&t, 1).0, 4);
+    }
+
+    /// A cell with two lines demanding different suits: the chance adds the
+    /// two suits' unseen cards. A forgetful owner does not know its card.
+    #[test]
+    fn two_demanded_suits_and_forgotten_cards() {
+        let hands: [&[&str]; 2] = [
+            &["AH", "2H", "AS", "2S", "3C", "4C", "5C", "6C"],
+            &["3H", "4H", "3S", "4S", "5D", "6D", "7D", "8D"],
+        ];
+        // Memory 0: nobody remembers anything placed.
+        let mut t = table_with_hands(2, 0, &hands);
+        place(&mut t, 0, "AH", 1);
+        place(&mut t, 0, "2H", 2);
+        place(&mut t, 1, "3S", 3);
+        place(&mut t, 1, "4S", 6);
+        place(&mut t, 0, "3C", 0);
+        for c in [1, 2, 3, 6] {
+            flip(&mut t, 1, c);
+        }
+        let v = t.view(0);
+        let s = Sight::new(&v);
+        let u = v.unseen();
+        assert_eq!(v.known(), 0, "memory 0 forgets");
+        assert!(u & (1 << card("3C").unwrap()) != 0, "a forgotten card is unseen");
+        let hs = (u & (suit_set(2) | suit_set(3))).count_ones();
+        assert_eq!(s.chance(0), (hs, u.count_ones()));
+        assert_eq!(assert_matches_brute_force(&t, 0), (1, 1));
+    }
+
+    /// Positions reached by random legal play, from fixed seeds: every
+    /// face-down cell of every player with at most three unknown cells.
+    #[test]
+    fn chance_matches_brute_force_on_random_positions() {
+        let (mut checked, mut nonzero) = (0, 0);
+        for seed in 0..60u64 {
+            let mut rng: SimRng = batch_rng(seed, 99);
+            let players = 2 + (seed % 3) as usize;
+            let mut t = Table::new(Rules {
+                players,
+                gambling: true,
+                memory: 700_000,
+            });
+            t.new_game(&mut rng);
+            for turn in 0..60 {
+                let seat = turn % players;
+                let hand = t.hand(seat);
+                let (_, down) = t.grid().masks();
+                let mv = if hand != 0 && (down == 0 || rng.below(3) > 0) {
+                    let k = rng.below(hand.count_ones());
+                    let card = super::super::cards::cards_of(hand).nth(k as usize).unwrap();
+                    Move::Place {
+                        card,
+                        cell: rng.below(9) as usize,
+                    }
+                } else if down != 0 {
+                    let cells: Vec<usize> = (0..9).filter(|&i| down & (1 << i) != 0).collect();
+                    Move::Flip {
+                        cell: cells[rng.below(cells.len() as u32) as usize],
+                        call: false,
+                    }
+                } else {
+                    break;
+                };
+                let _ = t.apply(seat, mv, &mut Silent, &mut rng);
+                t.check_invariants().unwrap();
+                for s in 0..players {
+                    let v = t.view(s);
+                    let unknown = (t.grid().masks().1 & !v.known()).count_ones();
+                    if unknown <= 3 && t.grid().masks().0 != 0 {
+                        let (c, z) = assert_matches_brute_force(&t, s);
+                        checked += c;
+                        nonzero += z;
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 1000 && nonzero > 100,
+            "only {checked} cells checked, {nonzero} with odds"
+        );
+    }
+}
