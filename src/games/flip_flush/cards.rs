@@ -150,13 +150,34 @@ pub const PAIRS: [[u16; 4]; CELLS] = {
     t
 };
 
+/// For each set of cells (a 9-bit mask), the cells that some line would
+/// complete: a line through the cell has both its other cells in the set.
+pub const COMPLETES: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut set = 0;
+    while set < 512 {
+        let mut c = 0;
+        while c < CELLS {
+            let mut k = 0;
+            while k < 4 {
+                let m = PAIRS[c][k];
+                // An unused pair (0) must not count.
+                if m != 0 && m & set as u16 == m {
+                    t[set] |= 1 << c;
+                }
+                k += 1;
+            }
+            c += 1;
+        }
+        set += 1;
+    }
+    t
+};
+
 /// Whether some line through `cell` has both other cells in `cells`.
 #[inline(always)]
 pub fn pairs_complete(cell: usize, cells: u16) -> bool {
-    let p = &PAIRS[cell];
-    // An unused pair (0) must not count: require it to be non-zero.
-    let hit = |m: u16| m != 0 && m & cells == m;
-    hit(p[0]) | hit(p[1]) | hit(p[2]) | hit(p[3])
+    COMPLETES[usize::from(cells) & 511] >> cell & 1 != 0
 }
 
 /// What a cell holds.
@@ -397,6 +418,13 @@ mod tests {
         assert!(pairs_complete(4, 0b100_000_001));
         assert!(!pairs_complete(4, 0b000_000_011));
         assert!(!pairs_complete(0, 0));
+        // The table against the pairs, for every set and cell.
+        for set in 0..512u16 {
+            for (c, pairs) in PAIRS.iter().enumerate() {
+                let by_pairs = pairs.iter().any(|&m| m != 0 && m & set == m);
+                assert_eq!(pairs_complete(c, set), by_pairs, "{set:09b} {c}");
+            }
+        }
     }
 
     #[test]

@@ -238,29 +238,30 @@ impl Policy {
     /// The move of the player whose view is `v`.
     #[inline]
     pub fn choose<D: Draw>(&self, v: &View<'_>, d: &mut D) -> Move {
-        // The odds are worked out only when a step needs them.
-        let mut sight: Option<Sight<'_>> = None;
-        for &step in self.steps() {
-            if step == Step::PlaceRandom {
-                if let Some(m) = place_random(v.hand(), d) {
-                    return m;
-                }
-                continue;
+        // Leading place-random steps need no odds: try them first.
+        let steps = self.steps();
+        let mut first = 0;
+        while first < steps.len() && steps[first] == Step::PlaceRandom {
+            if let Some(m) = place_random(v.hand(), d) {
+                return m;
             }
-            let s = sight.get_or_insert_with(|| Sight::new(v));
+            first += 1;
+        }
+        let s = Sight::new(v);
+        for &step in &steps[first..] {
             let m = match step {
                 Step::FlipLikely => s.flip_likely(self.call),
                 Step::FlipOwn => s.flip_own(self.call),
                 Step::FlipSafe => s.flip_safe(self.call),
                 Step::PlaceBlock => s.place_block(),
                 Step::PlaceBuild => s.place_build(false),
-                Step::PlaceRandom => None,
+                Step::PlaceRandom => place_random(s.hand, d),
             };
             if let Some(m) = m {
                 return m;
             }
         }
-        sight.unwrap_or_else(|| Sight::new(v)).forced(self.call)
+        s.forced(self.call)
     }
 }
 
@@ -433,6 +434,8 @@ pub struct Sight<'a> {
     /// a hot cell: a line through it has exactly one face-up card, of that
     /// suit.
     expose: [u8; CELLS],
+    /// Cells with a non-empty `demand`: hot cells.
+    hot: u16,
     /// Unseen cards of each set of suits (indexed by a suit bit mask).
     unseen: [u32; 16],
     unseen_total: u32,
@@ -449,7 +452,7 @@ impl<'a> Sight<'a> {
         let mut demand = [0u8; CELLS];
         let mut expose = [0u8; CELLS];
         let code = v.up_code();
-        for (l, cells) in LINE_CELLS.iter().enumerate() {
+        for cells in &LINE_CELLS {
             let key = cells
                 .iter()
                 .enumerate()
@@ -458,11 +461,14 @@ impl<'a> Sight<'a> {
             if t == 0 {
                 continue;
             }
-            let _ = l;
             for (j, &c) in cells.iter().enumerate() {
                 demand[c] |= (t >> (8 * j)) as u8 & 0xF;
                 expose[c] |= (t >> (8 * j + 4)) as u8 & 0xF;
             }
+        }
+        let mut hot = 0u16;
+        for (c, &d) in demand.iter().enumerate() {
+            hot |= u16::from(d != 0) << c;
         }
         let mut known_suit = [0u8; CELLS];
         let mut k = known;
@@ -496,6 +502,7 @@ impl<'a> Sight<'a> {
             known_suit,
             demand,
             expose,
+            hot,
             unseen,
             unseen_total: unseen[15],
         }
@@ -531,7 +538,7 @@ impl<'a> Sight<'a> {
     /// `flip-likely`.
     fn flip_likely(&self, call: Call) -> Option<Move> {
         let mut best: Option<(usize, u32, u32)> = None;
-        let mut m = self.down;
+        let mut m = self.down & self.hot;
         while m != 0 {
             let cell = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -660,43 +667,21 @@ impl<'a> Sight<'a> {
         gain - COVER_COST * i32::from(unknown & cb != 0)
     }
 
-    /// Whether `place-build` may put suit `su` on `cell`: not a hot cell,
-    /// and an empty cell or one on a line holding cards the player knows,
-    /// all of suit `su`.
-    #[inline(always)]
-    fn extends(&self, cell: usize, su: usize) -> bool {
-        let cb = 1u16 << cell;
-        if self.demand[cell] != 0 {
-            return false;
-        }
-        if self.empty & cb != 0 {
-            return true;
-        }
-        let knownany = (self.up | (self.known & self.down)) & !cb;
-        let mut ls = LINES_THROUGH[cell];
-        while ls != 0 {
-            let l = ls.trailing_zeros() as usize;
-            ls &= ls - 1;
-            let k = LINES[l] & knownany;
-            if k != 0 && k & !self.mine[su] == 0 {
-                return true;
-            }
-        }
-        false
-    }
-
     /// Each line's build score now.
     #[inline]
     fn line_scores(&self) -> [i32; 8] {
         let knownany = self.up | (self.known & self.down);
-        std::array::from_fn(|l| {
-            let k = LINES[l] & knownany;
-            if k == 0 {
-                return 0;
-            }
-            let live = self.mine.iter().any(|&m| k & !m == 0);
-            if live { LINE_WEIGHT[pop9(k) as usize] } else { 0 }
-        })
+        let mut scores = [0; 8];
+        for (score, &line) in scores.iter_mut().zip(&LINES) {
+            let k = line & knownany;
+            let live = k != 0
+                && (k & !self.mine[0] == 0
+                    || k & !self.mine[1] == 0
+                    || k & !self.mine[2] == 0
+                    || k & !self.mine[3] == 0);
+            *score = if live { LINE_WEIGHT[pop9(k) as usize] } else { 0 };
+        }
+        scores
     }
 
     /// Suits held, as a bit mask.
@@ -723,15 +708,39 @@ impl<'a> Sight<'a> {
         }
         let before = self.line_scores();
         let held = self.held_suits();
+        let knownany = self.up | (self.known & self.down);
+        let unknown = self.down & !self.known;
         let mut best: Option<(i32, usize, usize)> = None;
-        for cell in 0..CELLS {
-            for su in 0..SUITS {
-                if held >> su & 1 == 0 || !(forced || self.extends(cell, su)) {
-                    continue;
+        for (cell, &through) in LINES_THROUGH.iter().enumerate() {
+            let cb = 1u16 << cell;
+            if !forced && self.hot & cb != 0 {
+                continue;
+            }
+            // Per suit: the gain, and whether a line through the cell holds
+            // known cards, all of that suit (so covering extends it).
+            let mut gains = [0i32; SUITS];
+            let mut extends = 0u8;
+            let mut ls = through;
+            while ls != 0 {
+                let l = ls.trailing_zeros() as usize;
+                ls &= ls - 1;
+                let others = LINES[l] & knownany & !cb;
+                let after = LINE_WEIGHT[pop9(others) as usize + 1];
+                for (su, g) in gains.iter_mut().enumerate() {
+                    let live = others & !self.mine[su] == 0;
+                    *g += if live { after } else { 0 } - before[l];
+                    extends |= u8::from(live && others != 0) << su;
                 }
-                let g = self.build_gain(&before, cell, su);
-                if best.is_none_or(|(bg, _, _)| g > bg) {
-                    best = Some((g, cell, su));
+            }
+            let allowed = if forced || self.empty & cb != 0 {
+                held
+            } else {
+                held & extends
+            };
+            let cover = COVER_COST * i32::from(unknown & cb != 0);
+            for (su, &g) in gains.iter().enumerate() {
+                if allowed >> su & 1 != 0 && best.is_none_or(|(bg, _, _)| g - cover > bg) {
+                    best = Some((g - cover, cell, su));
                 }
             }
         }
@@ -759,6 +768,7 @@ impl<'a> Sight<'a> {
         if opponents >> p & 1 == 0 {
             return 0;
         }
+        let by = self.v.placed_by(p);
         let mut same = 0;
         let mut ls = LINES_THROUGH[cell];
         while ls != 0 {
@@ -766,9 +776,7 @@ impl<'a> Sight<'a> {
             ls &= ls - 1;
             let pair = l & !cb;
             if self.mine.iter().any(|&m| m & self.up & pair == pair) {
-                same += (0..CELLS)
-                    .filter(|&i| pair >> i & 1 != 0 && self.v.placer(i) == Some(p))
-                    .count() as u32;
+                same += pop9(pair & by);
             }
         }
         1 + same + 4 * u32::from(self.v.placed_hot() & cb != 0)
@@ -785,10 +793,10 @@ impl<'a> Sight<'a> {
         let me = self.v.seat() as u32;
         let mut best: Option<(u32, u32, usize)> = None;
         let mut empty_hot = None;
-        for cell in 0..CELLS {
-            if self.demand[cell] == 0 {
-                continue;
-            }
+        let mut cells = self.hot & ((self.down & !self.known) | self.empty);
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
             let t = self.threat(cell);
             if t > 0 {
                 let p = self.v.placer(cell).map_or(me, |p| p as u32);

@@ -224,6 +224,8 @@ pub struct Table {
     up_code: u32,
     /// Seat that placed the card on each cell ([`NOBODY`] when empty).
     placer: [u8; CELLS],
+    /// The same as cell masks: the cells holding a card each seat placed.
+    placed_by: [u16; MAX_PLAYERS],
     /// Cells whose card was placed while the cell was hot: the other two
     /// cells of a line through it face-up and of one suit (public).
     placed_hot: u16,
@@ -266,6 +268,7 @@ impl Table {
             suit_up: [0; SUITS],
             up_code: 0,
             placer: [NOBODY; CELLS],
+            placed_by: [0; MAX_PLAYERS],
             placed_hot: 0,
             hands: [0; MAX_PLAYERS],
             in_hands: 0,
@@ -311,6 +314,7 @@ impl Table {
         self.suit_up = [0; SUITS];
         self.up_code = 0;
         self.placer = [NOBODY; CELLS];
+        self.placed_by = [0; MAX_PLAYERS];
         self.placed_hot = 0;
         self.hands = [0; MAX_PLAYERS];
         self.alive = ((1u16 << n) - 1) as u8;
@@ -445,7 +449,15 @@ impl Table {
             self.mem_cards[s] |= bit;
         }
         self.placer[cell] = s as u8;
-        let hot = pairs_complete(cell, self.up) && self.suit_up.iter().any(|&u| pairs_complete(cell, u));
+        for m in &mut self.placed_by {
+            *m &= !cb;
+        }
+        self.placed_by[s] |= cb;
+        let hot = pairs_complete(cell, self.up)
+            && (pairs_complete(cell, self.suit_up[0])
+                | pairs_complete(cell, self.suit_up[1])
+                | pairs_complete(cell, self.suit_up[2])
+                | pairs_complete(cell, self.suit_up[3]));
         self.placed_hot = (self.placed_hot & !cb) | (u16::from(hot) << cell);
         if O::EVENTS {
             obs.event(
@@ -662,6 +674,11 @@ impl Table {
             } else if self.placer(i).is_some() {
                 return Err(format!("empty cell {i} has a placer"));
             }
+            for s in 0..n {
+                if (self.placed_by[s] >> i & 1 != 0) != (self.placer(i) == Some(s)) {
+                    return Err(format!("cell {i}: placed-by masks disagree with the placer"));
+                }
+            }
         }
         let parts = [
             ("the grid", on_grid),
@@ -824,6 +841,13 @@ impl View<'_> {
     #[inline]
     pub fn placer(&self, cell: usize) -> Option<usize> {
         self.t.placer(cell)
+    }
+
+    /// Cell mask of the cards `seat` placed that are still on the grid
+    /// (public).
+    #[inline(always)]
+    pub fn placed_by(&self, seat: usize) -> u16 {
+        self.t.placed_by[seat]
     }
 
     /// Cell mask of the cards placed while their cell was hot (public):
