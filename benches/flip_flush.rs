@@ -1,0 +1,64 @@
+//! Criterion benches of Flip-Flush: one whole game and one batch through the
+//! runner (the unit of parallel work), 4 players, with the default policy
+//! and with the cheap `call-at:0.5+place-random` baseline.
+//!
+//! Run: `cargo bench --bench flip_flush`. Figures are medians; compare runs
+//! made on the same machine in the same session.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sim::engine::rng::batch_rng;
+use sim::engine::runner::{BATCH_GAMES, Simulation};
+use sim::games::flip_flush::FlipFlush;
+use sim::games::flip_flush::policies::{Policy, Seats};
+use sim::games::flip_flush::rules::{Rules, Silent, Table};
+
+const SPECS: [(&str, &str); 2] = [("default", "default"), ("random", "call-at:0.5+place-random")];
+
+fn bench_game(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip_flush");
+    g.throughput(Throughput::Elements(1));
+    for (label, spec) in SPECS {
+        let mut rng = batch_rng(1, 0);
+        let mut table = Table::new(Rules::standard(4));
+        let mut seats = Seats::new(vec![Policy::parse(spec).unwrap(); 4]);
+        g.bench_function(format!("game_4p_{label}"), |b| {
+            b.iter(|| {
+                table.new_game(&mut rng);
+                black_box(table.play_game(&mut seats, &mut Silent, &mut rng))
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_batch(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip_flush_batch");
+    g.throughput(Throughput::Elements(BATCH_GAMES));
+    g.sample_size(20);
+    for (label, spec) in SPECS {
+        for gambling in [false, true] {
+            let rules = Rules {
+                gambling,
+                ..Rules::standard(4)
+            };
+            let sim = FlipFlush::new(rules, &[Policy::parse(spec).unwrap()]).unwrap();
+            let name = format!("batch_4p_{label}{}", if gambling { "_gambling" } else { "" });
+            g.bench_function(name, |b| {
+                let mut n = 0;
+                b.iter(|| {
+                    let mut acc = sim.new_acc();
+                    let mut rng = batch_rng(7, n);
+                    n += 1;
+                    sim.play_batch(&mut rng, 0, BATCH_GAMES, &mut acc, None);
+                    black_box(acc.games)
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_game, bench_batch);
+criterion_main!(benches);
