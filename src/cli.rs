@@ -6,9 +6,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::engine::args::parse_count;
+use std::time::Instant;
+
+use crate::engine::args::{format_count, parse_count};
 use crate::engine::output::{Output, ignore_closed_pipe};
 use crate::engine::runner::RunConfig;
+use crate::engine::runner::{self, Simulation};
 use crate::games::flip_flush::FlipFlushArgs;
 use crate::games::flip7::Flip7Args;
 
@@ -112,6 +115,86 @@ impl Session {
             let mut out = std::io::stdout().lock();
             ignore_closed_pipe(out.write_all(&summary).and_then(|_| out.flush()))
         }
+    }
+}
+
+/// What a game tells [`execute`] about a run, for the file name and the
+/// summary's first line.
+pub struct RunLabel<'a> {
+    /// Subcommand name, first in the file name (`flip7`).
+    pub game: &'a str,
+    /// Each seat's policy as shown to the user.
+    pub policies: &'a [String],
+    /// Players at the table.
+    pub players: usize,
+    /// Options that change the game, for the file name (`single-round`).
+    pub name_extras: Vec<String>,
+    /// The same options in words, for the summary (`single rounds`).
+    pub describe_extras: Vec<String>,
+}
+
+/// The run every game subcommand shares: check the output first, play the
+/// games (with the trace if asked), then write the CSV and the summary.
+/// `report` turns the statistics into the CSV bytes and appends the game's
+/// summary table to the text it is given.
+pub fn execute<S: Simulation>(
+    sim: &S,
+    args: &RunArgs,
+    label: RunLabel<'_>,
+    report: impl FnOnce(&S::Acc, &mut Vec<u8>) -> Result<Vec<u8>, String>,
+) -> Result<(), String> {
+    let cfg = args.config();
+    let games = format_count(cfg.games);
+    let mut parts = vec![
+        label.game.to_string(),
+        file_label(label.policies),
+        format!("{}p", label.players),
+    ];
+    parts.push(games.clone());
+    parts.extend(label.name_extras);
+    parts.push(format!("seed{}", cfg.seed));
+    let default_name = PathBuf::from("results").join(format!("{}.csv", parts.join("_")));
+    let out = args.prepare_output(&default_name)?;
+
+    let start = Instant::now();
+    let acc = if args.trace {
+        let mut stdout = std::io::stdout().lock();
+        runner::run_traced(sim, &cfg, &mut stdout)?
+    } else {
+        runner::run(sim, &cfg)?
+    };
+    let secs = start.elapsed().as_secs_f64();
+
+    // The summary is composed in memory (writing to a Vec cannot fail) and
+    // shown after the CSV is safely written.
+    let mut summary = Vec::new();
+    let mut describe = format!(
+        "sim {}: {} players, {games} games, seed {}",
+        label.game, label.players, cfg.seed
+    );
+    for extra in label.describe_extras {
+        describe.push_str(", ");
+        describe.push_str(&extra);
+    }
+    let _ = writeln!(
+        summary,
+        "{describe} ({} threads, {secs:.2} s, {})",
+        cfg.threads,
+        report_line(cfg.games, secs)
+    );
+    let csv = report(&acc, &mut summary)?;
+    out.finish(&csv, summary)
+}
+
+/// One policy per seat from a `--policy` list that names one for every
+/// seat or exactly one per seat.
+pub fn seat_policies<P: Clone>(policies: &[P], players: usize) -> Result<Vec<P>, String> {
+    match policies.len() {
+        1 => Ok(vec![policies[0].clone(); players]),
+        n if n == players => Ok(policies.to_vec()),
+        n => Err(format!(
+            "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
+        )),
     }
 }
 

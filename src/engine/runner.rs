@@ -75,13 +75,14 @@ fn progress_bar(cfg: &RunConfig) -> ProgressBar {
     }
     let pb = ProgressBar::with_draw_target(Some(cfg.games), ProgressDrawTarget::stderr());
     pb.set_style(
-        ProgressStyle::with_template(
-            "{bar:40.cyan/blue} {human_pos}/{human_len} games  {rate}  ETA {eta}",
-        )
-        .expect("valid template")
-        .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{:.0}K games/s", s.per_sec() / 1000.0);
-        }),
+        ProgressStyle::with_template("{bar:40.cyan/blue} {human_pos}/{human_len} games  {rate}  ETA {eta}")
+            .expect("valid template")
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}K games/s", s.per_sec() / 1000.0);
+                },
+            ),
     );
     pb
 }

@@ -14,8 +14,6 @@ pub mod stats;
 pub mod trace;
 
 use std::io::Write;
-use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::Args;
 
@@ -24,9 +22,9 @@ use self::policies::{Policy, Seats};
 use self::rules::{MAX_PLAYERS, Rules, Table};
 use self::stats::Flip7Stats;
 use self::trace::Trace;
-use crate::cli::{RunArgs, file_label, report_line};
+use crate::cli::{RunArgs, RunLabel, execute, seat_policies};
 use crate::engine::rng::SimRng;
-use crate::engine::runner::{self, Simulation};
+use crate::engine::runner::Simulation;
 
 /// `sim flip7`: simulate games of Flip 7.
 #[derive(Args, Debug, Clone)]
@@ -79,15 +77,7 @@ impl Flip7 {
         single_round: bool,
         without: Without,
     ) -> Result<Flip7, String> {
-        let policies = match policies.len() {
-            1 => vec![policies[0]; players],
-            n if n == players => policies.to_vec(),
-            n => {
-                return Err(format!(
-                    "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
-                ));
-            }
-        };
+        let policies = seat_policies(policies, players)?;
         let rules = Rules {
             players,
             composition: composition(decks_for(players), without),
@@ -159,58 +149,30 @@ pub fn run(args: &Flip7Args) -> Result<(), String> {
     let without = args.without.unwrap_or_default();
     let sim = Flip7::new(players, &args.policy.0, args.single_round, without)?;
     let names = sim.policy_names();
-    let cfg = args.run.config();
-
-    let default_name = {
-        let mut parts = vec!["flip7".to_string(), file_label(&names), format!("{players}p")];
-        parts.push(crate::engine::args::format_count(cfg.games));
-        if args.single_round {
-            parts.push("single-round".into());
-        }
-        if without != Without::default() {
-            parts.push(format!("without-{}", without.label()));
-        }
-        parts.push(format!("seed{}", cfg.seed));
-        PathBuf::from("results").join(format!("{}.csv", parts.join("_")))
-    };
-    let out = args.run.prepare_output(&default_name)?;
-
-    let mut describe = format!(
-        "sim flip7: {players} players, {} games, seed {}",
-        crate::engine::args::format_count(cfg.games),
-        cfg.seed
-    );
+    let mut name_extras = Vec::new();
+    let mut describe_extras = Vec::new();
     if args.single_round {
-        describe.push_str(", single rounds");
+        name_extras.push("single-round".to_string());
+        describe_extras.push("single rounds".to_string());
     }
     if without != Without::default() {
-        describe.push_str(&format!(", without {}", without.label()));
+        name_extras.push(format!("without-{}", without.label()));
+        describe_extras.push(format!("without {}", without.label()));
     }
-
-    let start = Instant::now();
-    let acc = if args.run.trace {
-        let mut stdout = std::io::stdout().lock();
-        runner::run_traced(&sim, &cfg, &mut stdout)?
-    } else {
-        runner::run(&sim, &cfg)?
+    let label = RunLabel {
+        game: "flip7",
+        policies: &names,
+        players,
+        name_extras,
+        describe_extras,
     };
-    let secs = start.elapsed().as_secs_f64();
-
-    let csv = acc.csv(&names)?;
-    // The summary is composed in memory (writing to a Vec cannot fail) and
-    // shown after the CSV is safely written.
-    let mut summary = Vec::new();
-    let _ = writeln!(
-        summary,
-        "{describe} ({} threads, {secs:.2} s, {})",
-        cfg.threads,
-        report_line(cfg.games, secs)
-    );
-    let _ = summary_table(&mut summary, &acc, &names);
-    if acc.no_winner > 0 {
-        let _ = writeln!(summary, "{} games ended without a unique winner", acc.no_winner);
-    }
-    out.finish(&csv, summary)
+    execute(&sim, &args.run, label, |acc, summary| {
+        let _ = summary_table(summary, acc, &names);
+        if acc.no_winner > 0 {
+            let _ = writeln!(summary, "{} games ended without a unique winner", acc.no_winner);
+        }
+        acc.csv(&names)
+    })
 }
 
 fn summary_table(w: &mut dyn Write, acc: &Flip7Stats, names: &[String]) -> std::io::Result<()> {

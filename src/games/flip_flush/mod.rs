@@ -20,8 +20,7 @@ pub mod stats;
 pub mod trace;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::Path;
 
 use clap::Args;
 
@@ -29,9 +28,9 @@ use self::policies::{Policy, Seats};
 use self::rules::{MAX_PLAYERS, MEMORY_ONE, MIN_PLAYERS, Rules, Table};
 use self::stats::FlipFlushStats;
 use self::trace::Trace;
-use crate::cli::{RunArgs, file_label, report_line};
+use crate::cli::{RunArgs, RunLabel, execute, seat_policies};
 use crate::engine::rng::SimRng;
-use crate::engine::runner::{self, Simulation};
+use crate::engine::runner::Simulation;
 use crate::engine::strategies::{self, Resolved, Source};
 
 /// The game's name: subcommand and strategy-file prefix.
@@ -108,15 +107,7 @@ impl FlipFlush {
         if rules.memory > MEMORY_ONE {
             return Err("--memory must be from 0 to 1".into());
         }
-        let policies = match policies.len() {
-            1 => vec![policies[0]; players],
-            n if n == players => policies.to_vec(),
-            n => {
-                return Err(format!(
-                    "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
-                ));
-            }
-        };
+        let policies = seat_policies(policies, players)?;
         Ok(FlipFlush { rules, policies })
     }
 }
@@ -183,69 +174,41 @@ pub fn run(args: &FlipFlushArgs) -> Result<(), String> {
     } else {
         args.policy.0.iter().map(|r| r.label.clone()).collect()
     };
-    let cfg = args.run.config();
-
-    let default_name = {
-        let mut parts = vec![GAME.to_string(), file_label(&labels), format!("{players}p")];
-        parts.push(crate::engine::args::format_count(cfg.games));
-        if args.gambling {
-            parts.push("gambling".into());
-        }
-        if args.memory != MEMORY_ONE {
-            parts.push(format!("memory{}", probability_label(args.memory)));
-        }
-        parts.push(format!("seed{}", cfg.seed));
-        PathBuf::from("results").join(format!("{}.csv", parts.join("_")))
-    };
-    let out = args.run.prepare_output(&default_name)?;
-
-    let mut describe = format!(
-        "sim flip-flush: {players} players, {} games, seed {}",
-        crate::engine::args::format_count(cfg.games),
-        cfg.seed
-    );
+    let mut name_extras = Vec::new();
+    let mut describe_extras = Vec::new();
     if args.gambling {
-        describe.push_str(", gambling (one table per batch of 1024 games)");
+        name_extras.push("gambling".to_string());
+        describe_extras.push("gambling (one table per batch of 1024 games)".to_string());
     }
     if args.memory != MEMORY_ONE {
-        describe.push_str(&format!(", memory {}", probability_label(args.memory)));
+        name_extras.push(format!("memory{}", probability_label(args.memory)));
+        describe_extras.push(format!("memory {}", probability_label(args.memory)));
     }
-
-    let start = Instant::now();
-    let acc = if args.run.trace {
-        let mut stdout = std::io::stdout().lock();
-        runner::run_traced(&sim, &cfg, &mut stdout)?
-    } else {
-        runner::run(&sim, &cfg)?
+    let label = RunLabel {
+        game: GAME,
+        policies: &labels,
+        players,
+        name_extras,
+        describe_extras,
     };
-    let secs = start.elapsed().as_secs_f64();
-
-    let csv = acc.csv(&labels)?;
-    // The summary is composed in memory (writing to a Vec cannot fail) and
-    // shown after the CSV is safely written.
-    let mut summary = Vec::new();
-    let _ = writeln!(
-        summary,
-        "{describe} ({} threads, {secs:.2} s, {})",
-        cfg.threads,
-        report_line(cfg.games, secs)
-    );
-    let mut listed = Vec::new();
-    for r in &args.policy.0 {
-        if listed.contains(&r.label) {
-            continue;
+    execute(&sim, &args.run, label, |acc, summary| {
+        let mut listed = Vec::new();
+        for r in &args.policy.0 {
+            if listed.contains(&r.label) {
+                continue;
+            }
+            listed.push(r.label.clone());
+            let from = match &r.source {
+                Source::Spec => String::new(),
+                Source::File(s) => format!(" (from {})", s.path.display()),
+            };
+            if r.policy.to_string() != r.label || !from.is_empty() {
+                let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
+            }
         }
-        listed.push(r.label.clone());
-        let from = match &r.source {
-            Source::Spec => String::new(),
-            Source::File(s) => format!(" (from {})", s.path.display()),
-        };
-        if r.policy.to_string() != r.label || !from.is_empty() {
-            let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
-        }
-    }
-    let _ = summary_table(&mut summary, &acc, &labels);
-    out.finish(&csv, summary)
+        let _ = summary_table(summary, acc, &labels);
+        acc.csv(&labels)
+    })
 }
 
 fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> std::io::Result<()> {
