@@ -226,7 +226,7 @@ fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> s
     for r in acc.rows(names) {
         write!(
             w,
-            "{:>4}  {:<width$} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.1}% {:>5.1}%  {:>5.1} {:>5.2}",
+            "{:>4}  {:<width$} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>5.1}% {:>5.1}% {:>5.1}%  {:>6.3} {:>6.3}  {:>5.1} {:>5.2}",
             r.seat,
             r.policy,
             100.0 * r.win_rate,
@@ -235,8 +235,8 @@ fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> s
             100.0 * r.tie_rate,
             pct(r.wins_by_call),
             pct(r.wins_last_standing),
-            pct(r.wrong_calls),
-            pct(r.missed_flushes),
+            r.wrong_calls as f64 / acc.games.max(1) as f64,
+            r.missed_flushes as f64 / acc.games.max(1) as f64,
             r.mean_turns,
             r.mean_calls,
         )?;
@@ -247,7 +247,7 @@ fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> s
     }
     writeln!(
         w,
-        "tied games: {:.2}%, mean turns per game: {:.2} (wrong/missed: per game, knock-outs{})",
+        "tied games: {:.2}%, mean turns per game: {:.2} (wrong, missed: wrong calls and missed Flushes per game, knock-outs{})",
         pct(acc.tied_games),
         acc.turns as f64 / acc.games.max(1) as f64,
         if acc.gambling { " or stakes paid" } else { "" }
