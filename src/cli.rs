@@ -12,6 +12,7 @@ use crate::engine::args::{format_count, parse_count};
 use crate::engine::output::{Output, ignore_closed_pipe};
 use crate::engine::runner::RunConfig;
 use crate::engine::runner::{self, Simulation};
+use crate::engine::strategies::{Resolved, Source};
 use crate::games::flip_flush::FlipFlushArgs;
 use crate::games::flip7::Flip7Args;
 
@@ -184,6 +185,25 @@ pub fn execute<S: Simulation>(
     );
     let csv = report(&acc, &mut summary)?;
     out.finish(&csv, summary)
+}
+
+/// Adds to the summary, once per policy, what a strategy name or a label
+/// stands for and the file it came from.
+pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary: &mut Vec<u8>) {
+    let mut listed: Vec<&str> = Vec::new();
+    for r in resolved {
+        if listed.contains(&r.label.as_str()) {
+            continue;
+        }
+        listed.push(&r.label);
+        let from = match &r.source {
+            Source::Spec => String::new(),
+            Source::File(s) => format!(" (from {})", s.path.display()),
+        };
+        if r.policy.to_string() != r.label || !from.is_empty() {
+            let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
+        }
+    }
 }
 
 /// One policy per seat from a `--policy` list that names one for every

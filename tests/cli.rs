@@ -233,3 +233,99 @@ fn unwritable_out_is_refused_before_playing() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("is a folder"));
 }
+
+#[test]
+fn named_strategies_resolve_from_the_strategies_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("strategies")).unwrap();
+    std::fs::write(
+        dir.path().join("strategies/flip7-mine.toml"),
+        "game = \"flip7\"\npolicy = \"stay-at-21\"\ndescription = \"mine\"\n",
+    )
+    .unwrap();
+    let o = sim(
+        &[
+            "flip7",
+            "--policy",
+            "mine,stay-at-30",
+            "--players",
+            "2",
+            "--games",
+            "2K",
+            "--seed",
+            "4",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        stdout.contains("policy mine = stay-at-21 (from strategies/flip7-mine.toml)"),
+        "{stdout}"
+    );
+    let csv_name = "results/flip7_mine+stay-at-30_2p_2K_seed4.csv";
+    let csv = std::fs::read_to_string(dir.path().join(csv_name)).unwrap();
+    assert!(csv.lines().nth(1).unwrap().starts_with("0,mine,2,2000,"), "{csv}");
+    // The same strategy as a path.
+    let o = sim(
+        &[
+            "flip7",
+            "--policy",
+            "strategies/flip7-mine.toml",
+            "--games",
+            "1K",
+            "--out",
+            "-",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn shipped_flip7_strategies_all_load() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = 0;
+    for entry in std::fs::read_dir(root.join("strategies")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_prefix("flip7-").and_then(|n| n.strip_suffix(".toml")) else {
+            continue;
+        };
+        found += 1;
+        let o = sim(
+            &[
+                "flip7", "--policy", stem, "--games", "1K", "--seed", "1", "--out", "-",
+            ],
+            root,
+        );
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+    assert!(found >= 5, "only {found} flip7 strategies shipped");
+}
+
+#[test]
+fn malformed_strategy_file_is_refused_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("strategies")).unwrap();
+    std::fs::write(
+        dir.path().join("strategies/flip7-bad.toml"),
+        "game = \"flip7\"\npolicy = stay-at-20\n",
+    )
+    .unwrap();
+    let o = sim(&["flip7", "--policy", "bad", "--games", "1K"], dir.path());
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("--policy") && err.contains("strategies/flip7-bad.toml:2:") && err.contains("expected"),
+        "{err}"
+    );
+    assert!(!dir.path().join("results").exists());
+    std::fs::write(
+        dir.path().join("strategies/flip7-bad.toml"),
+        "game = \"flip7\"\npolicy = \"stay-at-x\"\n",
+    )
+    .unwrap();
+    let o = sim(&["flip7", "--policy", "bad", "--games", "1K"], dir.path());
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("stay-at-x"), "{}", stderr(&o));
+}

@@ -22,15 +22,17 @@ use self::policies::{Policy, Seats};
 use self::rules::{MAX_PLAYERS, Rules, Table};
 use self::stats::Flip7Stats;
 use self::trace::Trace;
-use crate::cli::{RunArgs, RunLabel, execute, seat_policies};
+use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
 use crate::engine::rng::SimRng;
 use crate::engine::runner::Simulation;
+use crate::engine::strategies::{self, Resolved};
 
 /// `sim flip7`: simulate games of Flip 7.
 #[derive(Args, Debug, Clone)]
 pub struct Flip7Args {
     /// Policy for every seat, or a comma-separated list with one per seat.
-    /// Accepted: stay-at-N, cards-N, bust-prob:P, ev (see the README).
+    /// Each is a spec (stay-at-N, cards-N, bust-prob:P, ev; see the README),
+    /// a strategy name (strategies/flip7-NAME.toml) or a .toml path.
     #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "stay-at-25", value_parser = parse_policies)]
     pub policy: PolicyList,
 
@@ -51,12 +53,19 @@ pub struct Flip7Args {
     pub run: RunArgs,
 }
 
-/// The parsed `--policy` list.
+/// The game's name: subcommand and strategy-file prefix.
+pub const GAME: &str = "flip7";
+
+/// The parsed `--policy` list: one resolved policy per item.
 #[derive(Clone, Debug)]
-pub struct PolicyList(pub Vec<Policy>);
+pub struct PolicyList(pub Vec<Resolved<Policy>>);
 
 fn parse_policies(text: &str) -> Result<PolicyList, String> {
-    Policy::parse_list(text).map(PolicyList)
+    let dir = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    text.split(',')
+        .map(|word| strategies::resolve(GAME, word, &dir, Policy::parse))
+        .collect::<Result<Vec<_>, _>>()
+        .map(PolicyList)
 }
 
 /// A configured Flip 7 simulation: rules and one policy per seat.
@@ -147,8 +156,10 @@ impl<O: rules::Observer> rules::Observer for &mut O {
 pub fn run(args: &Flip7Args) -> Result<(), String> {
     let players = usize::from(args.players);
     let without = args.without.unwrap_or_default();
-    let sim = Flip7::new(players, &args.policy.0, args.single_round, without)?;
-    let names = sim.policy_names();
+    let chosen: Vec<Policy> = args.policy.0.iter().map(|r| r.policy).collect();
+    let sim = Flip7::new(players, &chosen, args.single_round, without)?;
+    let labels: Vec<String> = args.policy.0.iter().map(|r| r.label.clone()).collect();
+    let names = seat_policies(&labels, players)?;
     let mut name_extras = Vec::new();
     let mut describe_extras = Vec::new();
     if args.single_round {
@@ -167,6 +178,7 @@ pub fn run(args: &Flip7Args) -> Result<(), String> {
         describe_extras,
     };
     execute(&sim, &args.run, label, |acc, summary| {
+        describe_sources(&args.policy.0, summary);
         let _ = summary_table(summary, acc, &names);
         if acc.no_winner > 0 {
             let _ = writeln!(summary, "{} games ended without a unique winner", acc.no_winner);

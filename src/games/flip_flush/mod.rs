@@ -28,10 +28,10 @@ use self::policies::{Policy, Seats};
 use self::rules::{MAX_PLAYERS, MEMORY_ONE, MIN_PLAYERS, Rules, Table};
 use self::stats::FlipFlushStats;
 use self::trace::Trace;
-use crate::cli::{RunArgs, RunLabel, execute, seat_policies};
+use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
 use crate::engine::rng::SimRng;
 use crate::engine::runner::Simulation;
-use crate::engine::strategies::{self, Resolved, Source};
+use crate::engine::strategies::{self, Resolved};
 
 /// The game's name: subcommand and strategy-file prefix.
 pub const GAME: &str = "flip-flush";
@@ -192,20 +192,7 @@ pub fn run(args: &FlipFlushArgs) -> Result<(), String> {
         describe_extras,
     };
     execute(&sim, &args.run, label, |acc, summary| {
-        let mut listed = Vec::new();
-        for r in &args.policy.0 {
-            if listed.contains(&r.label) {
-                continue;
-            }
-            listed.push(r.label.clone());
-            let from = match &r.source {
-                Source::Spec => String::new(),
-                Source::File(s) => format!(" (from {})", s.path.display()),
-            };
-            if r.policy.to_string() != r.label || !from.is_empty() {
-                let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
-            }
-        }
+        describe_sources(&args.policy.0, summary);
         let _ = summary_table(summary, acc, &labels);
         acc.csv(&labels)
     })
