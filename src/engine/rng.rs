@@ -23,6 +23,16 @@ pub fn batch_rng(seed: u64, batch: u64) -> SimRng {
     SimRng::seed_from_u64(splitmix64(seed ^ splitmix64(batch)))
 }
 
+/// The generator of the next game of a batch: seeded from the batch's
+/// generator, so that a game's deal depends only on the seed, the batch and
+/// its place in the batch, never on how earlier games were played. That is
+/// what lets a tournament replay the same deals under other seatings
+/// (common random numbers).
+#[inline]
+pub fn game_rng(batch: &mut SimRng) -> SimRng {
+    SimRng::seed_from_u64(batch.next_u64())
+}
+
 /// A source of uniform indices: how a game picks the next card from a pile.
 ///
 /// The simulator uses [`SimRng`]; tests use [`Stacked`] to play a deck in a

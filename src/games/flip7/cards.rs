@@ -287,7 +287,10 @@ impl Deck {
         for kind in 0..KINDS {
             let count = usize::from(self.discard[kind]);
             let start = len.min(MAX_CARDS);
-            self.pile[start..start + RUN].fill(kind as Card);
+            let run: &mut [Card; RUN] = (&mut self.pile[start..start + RUN])
+                .try_into()
+                .expect("RUN cards");
+            *run = [kind as Card; RUN];
             len += count.min(RUN);
         }
         self.len = len;

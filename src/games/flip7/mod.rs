@@ -23,7 +23,7 @@ use self::rules::{MAX_PLAYERS, Rules, Table};
 use self::stats::Flip7Stats;
 use self::trace::Trace;
 use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
-use crate::engine::rng::SimRng;
+use crate::engine::rng::{SimRng, game_rng};
 use crate::engine::runner::Simulation;
 use crate::engine::strategies::{self, Resolved};
 
@@ -121,15 +121,17 @@ impl Simulation for Flip7 {
         match trace {
             None => {
                 for _ in 0..games {
-                    table.new_game(rng);
-                    table.play_game(&mut seats, acc, rng);
+                    let mut rng = game_rng(rng);
+                    table.new_game(&mut rng);
+                    table.play_game(&mut seats, acc, &mut rng);
                 }
             }
             Some(out) => {
                 let mut obs = (Trace::new(out, first_game), &mut *acc);
                 for _ in 0..games {
-                    table.new_game(rng);
-                    table.play_game(&mut seats, &mut obs, rng);
+                    let mut rng = game_rng(rng);
+                    table.new_game(&mut rng);
+                    table.play_game(&mut seats, &mut obs, &mut rng);
                 }
             }
         }

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::cards::{Card, FREEZE, KINDS, MAX_NUMBER, TIMES2, plus_value};
-use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, Table};
+use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Table};
 
 /// A Hit-or-Stay rule.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,8 +74,18 @@ impl Policy {
         match *self {
             Policy::StayAt(n) => t.hand(seat).banked() < n,
             Policy::Cards(n) => t.hand(seat).count < n,
+            _ => self.hit_counting(t, seat),
+        }
+    }
+
+    /// The card-counting rules, kept out of line so that the cheap ones stay
+    /// small inside the game loop.
+    #[inline(never)]
+    fn hit_counting(&self, t: &Table, seat: usize) -> bool {
+        match *self {
             Policy::BustProb(p) => bust_chance(t, seat) < p,
             Policy::Ev => expected_after_hit(t, seat) > f64::from(t.hand(seat).banked()),
+            Policy::StayAt(_) | Policy::Cards(_) => unreachable!("handled in Policy::hit"),
         }
     }
 }
@@ -225,20 +235,24 @@ pub fn default_second_chance_to(t: &Table, holder: usize) -> Option<usize> {
 /// One policy per seat: the [`Chooser`] used by simulations.
 #[derive(Clone, Debug)]
 pub struct Seats {
-    policies: Vec<Policy>,
+    /// Indexed by seat masked to 64 slots: no bounds check in the hot loop.
+    policies: Box<[Policy; 64]>,
 }
 
 impl Seats {
     /// `policies[s]` plays seat `s`.
     pub fn new(policies: Vec<Policy>) -> Seats {
-        Seats { policies }
+        assert!(policies.len() <= MAX_PLAYERS);
+        let mut all = Box::new([Policy::StayAt(0); 64]);
+        all[..policies.len()].copy_from_slice(&policies);
+        Seats { policies: all }
     }
 }
 
 impl Chooser for Seats {
     #[inline]
     fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        self.policies[seat].hit(t, seat)
+        self.policies[seat & 63].hit(t, seat)
     }
 
     #[inline]
