@@ -378,6 +378,8 @@ pub struct Table {
     dealer: usize,
     active: u64,
     pending: Pending,
+    /// `orders[d]`: the seats in turn order when seat `d` deals.
+    orders: [[u8; MAX_PLAYERS]; MAX_PLAYERS],
     reshuffles: u8,
     in_round: bool,
 }
@@ -395,6 +397,9 @@ impl Table {
             dealer: 0,
             active: 0,
             pending: Pending::EMPTY,
+            orders: std::array::from_fn(|dealer| {
+                std::array::from_fn(|i| ((dealer + 1 + i) % rules.players) as u8)
+            }),
             reshuffles: 0,
             in_round: false,
         }
@@ -610,11 +615,7 @@ impl Table {
     fn play_turns<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
         let n = self.players();
         // Clockwise from the dealer's left, the dealer last.
-        let mut order = [0u8; MAX_PLAYERS];
-        for (i, slot) in order[..n].iter_mut().enumerate() {
-            let s = self.dealer + 1 + i;
-            *slot = (if s >= n { s - n } else { s }) as u8;
-        }
+        let order = self.orders[self.dealer];
         // The initial deal: one card to every player still in with no card
         // in front of them; one who already has cards (from a Flip Three)
         // is asked Hit or Stay instead (FAQ 18).
