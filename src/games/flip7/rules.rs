@@ -29,20 +29,22 @@ pub const MAX_ROUNDS: u32 = 10_000;
 /// spare Second Chances) forever.
 pub const MAX_RESHUFFLES_PER_ROUND: u8 = 2;
 
-/// Where a player stands in the current round.
+/// Where a player stands in the current round. The discriminants index
+/// per-outcome counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Status {
     /// Still in the round.
     #[default]
-    Active,
+    Active = 0,
     /// Chose to stay; banks their cards.
-    Stayed,
+    Stayed = 1,
     /// Frozen by a Freeze card; banks their cards.
-    Frozen,
+    Frozen = 2,
     /// Drew a duplicate number without a Second Chance; scores 0.
-    Busted,
+    Busted = 3,
     /// Collected seven different numbers; banks their cards plus 15.
-    Flip7,
+    Flip7 = 4,
 }
 
 /// The cards in front of one player in the current round. 16 bytes, so a

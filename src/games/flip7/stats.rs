@@ -12,25 +12,24 @@ pub struct SeatStats {
     pub wins: u64,
     /// Sum of final game totals.
     pub final_score_sum: u64,
-    /// Rounds played.
-    pub rounds: u64,
     /// Sum of round scores (bust = 0, Flip 7 bonus included).
     pub round_score_sum: u64,
     /// Sum of squared round scores.
     pub round_score_sq: u64,
-    /// Rounds ended busted.
-    pub busted: u64,
-    /// Rounds ended by staying.
-    pub stayed: u64,
-    /// Rounds ended frozen.
-    pub frozen: u64,
-    /// Rounds ended with this seat's Flip 7.
-    pub flip7: u64,
-    /// Rounds in which this seat was still in when the round ended (another
-    /// player's Flip 7, or no card left to draw).
-    pub cut_off: u64,
+    /// Rounds by how this seat ended them, indexed by [`Status`]: still in
+    /// when the round ended (cut off by another player's Flip 7, or no card
+    /// left), stayed, frozen, busted, own Flip 7. Every seat plays every
+    /// round, so these add up to [`Flip7Stats::rounds`].
+    pub outcomes: [u64; 5],
     /// Cards flipped from the deck for this seat.
     pub cards: u64,
+}
+
+impl SeatStats {
+    /// Rounds this seat ended as `status`.
+    pub fn ended(&self, status: Status) -> u64 {
+        self.outcomes[status as usize]
+    }
 }
 
 /// Totals for a run (or one batch of it).
@@ -67,14 +66,11 @@ impl Accumulator for Flip7Stats {
         for (a, b) in self.seats.iter_mut().zip(&o.seats) {
             a.wins += b.wins;
             a.final_score_sum += b.final_score_sum;
-            a.rounds += b.rounds;
             a.round_score_sum += b.round_score_sum;
             a.round_score_sq += b.round_score_sq;
-            a.busted += b.busted;
-            a.stayed += b.stayed;
-            a.frozen += b.frozen;
-            a.flip7 += b.flip7;
-            a.cut_off += b.cut_off;
+            for (x, y) in a.outcomes.iter_mut().zip(b.outcomes) {
+                *x += y;
+            }
             a.cards += b.cards;
         }
     }
@@ -88,16 +84,10 @@ impl Observer for Flip7Stats {
         for (s, st) in self.seats.iter_mut().enumerate() {
             let h = t.hand(s);
             let score = u64::from(h.score());
-            st.rounds += 1;
             st.round_score_sum += score;
             st.round_score_sq += score * score;
             st.cards += u64::from(h.flipped);
-            // Branch-free: how a round ends is unpredictable.
-            st.busted += u64::from(h.status == Status::Busted);
-            st.stayed += u64::from(h.status == Status::Stayed);
-            st.frozen += u64::from(h.status == Status::Frozen);
-            st.flip7 += u64::from(h.status == Status::Flip7);
-            st.cut_off += u64::from(h.status == Status::Active);
+            st.outcomes[h.status as usize] += 1;
         }
     }
 
@@ -216,8 +206,9 @@ impl Flip7Stats {
             .iter()
             .enumerate()
             .map(|(s, st)| {
+                let rounds = self.rounds;
                 let (mean, se) = mean_stderr(
-                    st.rounds,
+                    rounds,
                     u128::from(st.round_score_sum),
                     u128::from(st.round_score_sq),
                 );
@@ -231,15 +222,15 @@ impl Flip7Stats {
                     win_ci: wilson95(st.wins, self.games),
                     mean_final_score: ratio(st.final_score_sum, self.games),
                     mean_rounds_per_game: ratio(self.rounds, self.games),
-                    rounds: st.rounds,
+                    rounds,
                     mean_round_score: mean,
                     round_score_stderr: se,
-                    bust_rate: ratio(st.busted, st.rounds),
-                    stayed_rate: ratio(st.stayed, st.rounds),
-                    frozen_rate: ratio(st.frozen, st.rounds),
-                    flip7_rate: ratio(st.flip7, st.rounds),
-                    cut_off_rate: ratio(st.cut_off, st.rounds),
-                    mean_cards_per_round: ratio(st.cards, st.rounds),
+                    bust_rate: ratio(st.ended(Status::Busted), rounds),
+                    stayed_rate: ratio(st.ended(Status::Stayed), rounds),
+                    frozen_rate: ratio(st.ended(Status::Frozen), rounds),
+                    flip7_rate: ratio(st.ended(Status::Flip7), rounds),
+                    cut_off_rate: ratio(st.ended(Status::Active), rounds),
+                    mean_cards_per_round: ratio(st.cards, rounds),
                 }
             })
             .collect()
