@@ -196,3 +196,76 @@ fn counting_policies_against_the_exact_solo_optimum() {
         "ev {ev} far below the optimum {optimum}"
     );
 }
+
+/// Two players: seat 1 is served first, then seat 0 (the dealer).
+/// `cards` are dealt/hit in that order; `hits[s]` is how many cards seat s
+/// takes in all; `totals` are the game totals before the round.
+fn two_player_state(cards: &[Card], hits: [u8; 2], totals: [u32; 2]) -> Table {
+    let mut t = table_with_hand(cards, 2);
+    t.set_totals(&totals);
+    let mut snap = Snapshot(None);
+    t.play_round(&mut HitsUntil(hits.to_vec()), &mut snap, &mut Stacked);
+    let mut end = snap.0.unwrap();
+    // The snapshot is taken after scoring: put the totals back as they
+    // were during the round.
+    end.set_totals(&totals);
+    end
+}
+
+#[test]
+fn endgame_stays_when_banking_wins_the_game() {
+    // Seat 0 holds 12 (worth 12) at 190: banking makes 202, beyond seat 1
+    // (100 + 5 in front).
+    let t = two_player_state(&[5, 12], [1, 1], [190, 100]);
+    assert_eq!(t.hand(0).banked(), 12);
+    assert!(!Policy::Endgame(25).hit(&t, 0));
+    assert!(Policy::StayAt(25).hit(&t, 0), "a plain threshold would hit");
+}
+
+#[test]
+fn endgame_presses_when_an_opponent_is_about_to_win() {
+    // Seat 1 stands at 190 with 10 in front; seat 0 at 120 holds 9 + 8 + 11
+    // = 28: stay-at-25 would stay, endgame needs 71 to pass and hits (the
+    // threshold is capped at 25 + 25 = 50).
+    let t = two_player_state(&[10, 9, 8, 11], [3, 1], [120, 190]);
+    assert_eq!(t.hand(0).banked(), 28);
+    assert_eq!(sim::games::flip7::policies::endgame_threshold(&t, 0, 25), 50);
+    assert!(Policy::Endgame(25).hit(&t, 0));
+    assert!(!Policy::StayAt(25).hit(&t, 0));
+}
+
+#[test]
+fn endgame_plays_safe_when_far_ahead() {
+    // Seat 0 at 150, seat 1 at 90: threshold 20; holding 12 + 10 = 22 it
+    // stays where stay-at-25 would hit.
+    let t = two_player_state(&[3, 12, 10], [2, 1], [150, 90]);
+    assert_eq!(t.hand(0).banked(), 22);
+    assert_eq!(sim::games::flip7::policies::endgame_threshold(&t, 0, 25), 20);
+    assert!(!Policy::Endgame(25).hit(&t, 0));
+    assert!(Policy::StayAt(25).hit(&t, 0));
+}
+
+#[test]
+fn endgame_beats_its_base_threshold_head_to_head() {
+    let sim = Flip7::new(
+        2,
+        &Policy::parse_list("endgame:25,stay-at-25").unwrap(),
+        false,
+        Without::default(),
+    )
+    .unwrap();
+    let acc = run(
+        &sim,
+        &RunConfig {
+            games: 200_000,
+            seed: 8,
+            threads: 2,
+            progress: false,
+        },
+    )
+    .unwrap();
+    let rows = acc.rows(&sim.policy_names());
+    // Seat advantage is small in 2-player games; the endgame rule must win
+    // clearly more than half (lower end of its 95% interval above 0.5).
+    assert!(rows[0].win_ci.0 > 0.5, "endgame win rate {:?}", rows[0].win_ci);
+}

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::cards::{Card, FREEZE, KINDS, MAX_NUMBER, TIMES2, plus_value};
-use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Table};
+use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, TARGET, Table};
 
 /// A Hit-or-Stay rule.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,6 +23,9 @@ pub enum Policy {
     /// `ev`: hit while the expected round score after one more card, from
     /// the counted draw pile, exceeds the score banked by staying.
     Ev,
+    /// `endgame:N` (`endgame` = `endgame:25`): a threshold that looks at
+    /// the game scores; see [`endgame_threshold`].
+    Endgame(u16),
 }
 
 /// Spec forms accepted by [`Policy::parse`], for error messages and help.
@@ -30,7 +33,9 @@ pub const ACCEPTED: &str = "stay-at-N (stay once the cards are worth N points, e
                             cards-N (stay once holding N number cards, e.g. cards-4), \
                             bust-prob:P (hit while the chance of busting on the next card is below P, \
                             0 < P <= 1, e.g. bust-prob:0.3), ev (hit while one more card is worth more \
-                            on average)";
+                            on average), endgame:N (stay-at-N that looks at the game scores: stays \
+                            when banking wins the game, presses when an opponent is close to 200, \
+                            plays safe when far ahead; endgame = endgame:25)";
 
 impl Policy {
     /// Parses a spec string such as `stay-at-25`.
@@ -60,6 +65,14 @@ impl Policy {
         if spec == "ev" {
             return Ok(Policy::Ev);
         }
+        if spec == "endgame" {
+            return Ok(Policy::Endgame(25));
+        }
+        if let Some(n) = spec.strip_prefix("endgame:") {
+            return n.parse::<u16>().map(Policy::Endgame).map_err(|_| {
+                format!("'{spec}': N must be a whole number from 0 to 65535; accepted: {ACCEPTED}")
+            });
+        }
         Err(format!("unknown policy '{spec}'; accepted: {ACCEPTED}"))
     }
 
@@ -85,6 +98,7 @@ impl Policy {
         match *self {
             Policy::BustProb(p) => bust_chance(t, seat) < p,
             Policy::Ev => expected_after_hit(t, seat) > f64::from(t.hand(seat).banked()),
+            Policy::Endgame(n) => t.hand(seat).banked() < endgame_threshold(t, seat, n),
             Policy::StayAt(_) | Policy::Cards(_) => unreachable!("handled in Policy::hit"),
         }
     }
@@ -97,8 +111,52 @@ impl fmt::Display for Policy {
             Policy::Cards(n) => write!(f, "cards-{n}"),
             Policy::BustProb(p) => write!(f, "bust-prob:{p}"),
             Policy::Ev => write!(f, "ev"),
+            Policy::Endgame(n) => write!(f, "endgame:{n}"),
         }
     }
+}
+
+/// The threshold `endgame:N` plays in the current state: N, adjusted by the
+/// game scores (all public):
+///
+/// - **banking wins:** when the game total plus the cards in front reach 200
+///   and beat every opponent's total plus what they have in front, stay
+///   (threshold 0 above that point: the banked score is enough);
+/// - **an opponent is close:** when an opponent could end the game this
+///   round (their total plus their cards in front reach 200) or already
+///   stands at 200 - N or more, and this player cannot catch them by
+///   staying, the threshold rises to what it takes to pass them (at most
+///   N + 25);
+/// - **far ahead:** at least 50 points ahead of every opponent, the
+///   threshold drops to N - 5 (play safe).
+pub fn endgame_threshold(t: &Table, seat: usize, n: u16) -> u16 {
+    let me = t.total(seat);
+    let banked = u32::from(t.hand(seat).banked());
+    let mut best_other = 0u32; // an opponent's total plus cards in front
+    let mut best_total = 0u32; // an opponent's game total
+    for s in (0..t.players()).filter(|&s| s != seat) {
+        let h = t.hand(s);
+        let in_front = if h.status == super::rules::Status::Busted {
+            0
+        } else {
+            u32::from(h.banked())
+        };
+        best_other = best_other.max(t.total(s) + in_front);
+        best_total = best_total.max(t.total(s));
+    }
+    if me + banked >= TARGET && me + banked > best_other {
+        return 0;
+    }
+    let n32 = u32::from(n);
+    let threatened = best_other >= TARGET || best_total + n32 >= TARGET;
+    if threatened && me + banked <= best_other {
+        let to_pass = best_other + 1 - me;
+        return to_pass.clamp(n32, n32 + 25) as u16;
+    }
+    if t.players() > 1 && me >= best_total + 50 {
+        return n.saturating_sub(5);
+    }
+    n
 }
 
 /// What a player who tracks every card seen knows of the next card: the
