@@ -33,6 +33,14 @@ pub enum Command {
     /// Flip-Flush: place and flip on a 3x3 grid; call the Flush.
     #[command(name = "flip-flush")]
     FlipFlush(FlipFlushArgs),
+    /// Tournament: policies play every seat on the same deals; standings,
+    /// head-to-head table, ratings, charts (see docs/tournament.md).
+    #[command(subcommand)]
+    Tournament(crate::tournament::cli::TournamentGame),
+    /// Sweep: one run per value of a policy parameter, e.g.
+    /// --policy 'stay-at-{10..40}'; CSV and charts.
+    #[command(subcommand)]
+    Sweep(crate::tournament::cli::SweepGame),
 }
 
 /// Options shared by every simulation run.
@@ -257,5 +265,7 @@ pub fn main_with(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Flip7(args) => crate::games::flip7::run(&args),
         Command::FlipFlush(args) => crate::games::flip_flush::run(&args),
+        Command::Tournament(game) => crate::tournament::cli::tournament(&game),
+        Command::Sweep(game) => crate::tournament::cli::sweep(&game),
     }
 }

@@ -6,3 +6,5 @@
 pub mod cli;
 pub mod engine;
 pub mod games;
+pub mod report;
+pub mod tournament;

@@ -65,7 +65,8 @@ pub fn batch_count(games: u64) -> u64 {
     games.div_ceil(BATCH_GAMES)
 }
 
-fn batch_len(games: u64, batch: u64) -> u64 {
+/// The number of games in batch `batch` of a run of `games` games.
+pub fn batch_len(games: u64, batch: u64) -> u64 {
     (games - batch * BATCH_GAMES).min(BATCH_GAMES)
 }
 

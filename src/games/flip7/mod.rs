@@ -229,3 +229,74 @@ fn summary_table(w: &mut dyn Write, acc: &Flip7Stats, names: &[String]) -> std::
     }
     Ok(())
 }
+
+/// The table options of `sim tournament flip7` and `sim sweep flip7`.
+#[derive(Args, Debug, Clone)]
+pub struct Flip7Table {
+    /// Players at the table (2 to 36 in a tournament; two decks above 18).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
+    pub players: u16,
+
+    /// Every game is a single round from a fresh, full deck.
+    #[arg(long)]
+    pub single_round: bool,
+
+    /// House rule: remove card kinds (freeze, flip-three, second-chance,
+    /// actions, modifiers).
+    #[arg(long, value_name = "KINDS", value_parser = Without::parse)]
+    pub without: Option<Without>,
+}
+
+impl crate::tournament::Contest for Flip7Table {
+    type Policy = Policy;
+    type Sim = Flip7;
+
+    fn game(&self) -> &'static str {
+        GAME
+    }
+    fn players(&self) -> usize {
+        usize::from(self.players)
+    }
+    fn name_extras(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if self.single_round {
+            v.push("single-round".to_string());
+        }
+        if let Some(w) = self.without.filter(|w| *w != Without::default()) {
+            v.push(format!("without-{}", w.label()));
+        }
+        v
+    }
+    fn score_name(&self) -> Option<&'static str> {
+        Some("final score")
+    }
+    fn has_rounds(&self) -> bool {
+        true
+    }
+    fn default_policy(&self) -> &'static str {
+        "stay-at-25"
+    }
+    fn resolve(&self, word: &str, dir: &std::path::Path) -> Result<Resolved<Policy>, String> {
+        strategies::resolve(GAME, word, dir, Policy::parse)
+    }
+    fn simulation(&self, seats: &[Policy]) -> Result<Flip7, String> {
+        let without = self.without.unwrap_or_default();
+        Flip7::new(self.players(), seats, self.single_round, without)
+    }
+    fn results(&self, acc: &Flip7Stats) -> (u64, Vec<crate::tournament::SeatResult>) {
+        let seats = acc.seats.iter().map(|s| crate::tournament::SeatResult {
+            wins: s.wins,
+            score_sum: s.final_score_sum as i64,
+            rounds: acc.rounds,
+            round_score_sum: s.round_score_sum,
+            round_score_sq: s.round_score_sq,
+        });
+        (acc.games, seats.collect())
+    }
+    fn csv_header(&self) -> Vec<String> {
+        stats::CSV_HEADER.iter().map(|h| h.to_string()).collect()
+    }
+    fn csv_rows(&self, acc: &Flip7Stats, names: &[String]) -> Vec<Vec<String>> {
+        acc.rows(names).iter().map(stats::SeatRow::csv_fields).collect()
+    }
+}

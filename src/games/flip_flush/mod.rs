@@ -242,3 +242,81 @@ fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> s
         if acc.gambling { " or stakes paid" } else { "" }
     )
 }
+
+/// The table options of `sim tournament flip-flush` and `sim sweep flip-flush`.
+#[derive(Args, Debug, Clone)]
+pub struct FlipFlushTable {
+    /// Players at the table (2 to 6).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
+    pub players: u16,
+
+    /// Gambling variant (the score of a game is then its net stakes).
+    #[arg(long)]
+    pub gambling: bool,
+
+    /// Chance (0 to 1) that a player remembers each card placed face-down.
+    #[arg(long, value_name = "P", default_value = "1", value_parser = parse_memory)]
+    pub memory: u32,
+}
+
+impl crate::tournament::Contest for FlipFlushTable {
+    type Policy = Policy;
+    type Sim = FlipFlush;
+
+    fn game(&self) -> &'static str {
+        GAME
+    }
+    fn players(&self) -> usize {
+        usize::from(self.players)
+    }
+    fn name_extras(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if self.gambling {
+            v.push("gambling".to_string());
+        }
+        if self.memory != MEMORY_ONE {
+            v.push(format!("memory{}", probability_label(self.memory)));
+        }
+        v
+    }
+    /// Without gambling a game of Flip-Flush has no score, only a winner.
+    fn score_name(&self) -> Option<&'static str> {
+        self.gambling.then_some("net stakes")
+    }
+    /// Flip-Flush is not played in rounds.
+    fn has_rounds(&self) -> bool {
+        false
+    }
+    fn default_policy(&self) -> &'static str {
+        "default"
+    }
+    fn resolve(&self, word: &str, dir: &Path) -> Result<Resolved<Policy>, String> {
+        strategies::resolve(GAME, word, dir, Policy::parse)
+    }
+    fn simulation(&self, seats: &[Policy]) -> Result<FlipFlush, String> {
+        let rules = Rules {
+            players: self.players(),
+            gambling: self.gambling,
+            memory: self.memory,
+        };
+        FlipFlush::new(rules, seats)
+    }
+    fn results(&self, acc: &FlipFlushStats) -> (u64, Vec<crate::tournament::SeatResult>) {
+        let seats = acc.seats.iter().map(|s| crate::tournament::SeatResult {
+            wins: s.wins,
+            score_sum: s.net_sum,
+            ..Default::default()
+        });
+        (acc.games, seats.collect())
+    }
+    fn csv_header(&self) -> Vec<String> {
+        let mut h: Vec<String> = stats::CSV_HEADER.iter().map(|h| h.to_string()).collect();
+        if self.gambling {
+            h.extend(stats::CSV_GAMBLING.iter().map(|h| h.to_string()));
+        }
+        h
+    }
+    fn csv_rows(&self, acc: &FlipFlushStats, names: &[String]) -> Vec<Vec<String>> {
+        acc.rows(names).iter().map(stats::SeatRow::csv_fields).collect()
+    }
+}

@@ -1,0 +1,527 @@
+//! Standings, head-to-head table, ratings and significance of a tournament,
+//! computed from the per-batch, per-arrangement integer records.
+//!
+//! Methods (docs/tournament.md says the same in more words):
+//!
+//! - **Win rate**: wins / games with a 95% Wilson interval, as in a normal
+//!   run.
+//! - **Batch-means variance**: batches of 1024 deals are independent of one
+//!   another (their own generators), while the games inside a batch share
+//!   deals across arrangements. The variance of a ratio estimate
+//!   `R = sum x_b / sum g_b` is estimated from the batch totals as
+//!   `B/(B-1) * sum (x_b - R g_b)^2 / (sum g_b)^2`.
+//! - **Common random numbers**: "with" is the batch-means variance above,
+//!   where a batch's total adds up all arrangements of the same deals;
+//!   "without" is what independent deals for every arrangement would give:
+//!   the same formula applied to each arrangement on its own, summed over
+//!   arrangements (independent parts add their variances).
+//! - **Head-to-head** of A against B: of the games in which both sat at the
+//!   table and one of them won, the share A won. Its standard error is the
+//!   batch-means one (it includes the dependence between arrangements of a
+//!   deal) when there are at least [`MIN_BATCHES`] batches, else the
+//!   binomial one (Wilson interval). Two-sided z-test against 0.5, Holm
+//!   correction over all unordered pairs, significant when the corrected
+//!   p-value is below 0.05.
+//! - **Rating**: Bradley-Terry strengths fitted by the MM algorithm
+//!   (Hunter 2004) to "A beat B" counts: every game A won counts as a win
+//!   over each entrant at the table with A. Half a win is added to each
+//!   direction of every pair so a winless entrant keeps a finite rating.
+//!   Shown on the Elo scale, `1500 + 400 log10(strength / geometric mean)`.
+//!   Its standard error is the standard deviation over [`BOOTSTRAP`]
+//!   bootstrap resamples of whole batches (seeded from the tournament seed).
+
+use super::SeatResult;
+use super::play::BatchRecord;
+use crate::engine::rng::{Draw, SimRng, splitmix64};
+use crate::engine::stats::{Z95, mean_stderr, ratio, wilson95};
+use rand::SeedableRng;
+
+/// Below this many batches the head-to-head uses the binomial error.
+pub const MIN_BATCHES: usize = 20;
+/// Bootstrap resamples for the rating's standard error.
+pub const BOOTSTRAP: usize = 200;
+
+/// What the analysis needs to know about a tournament.
+pub struct Setup<'a> {
+    /// Entrant labels.
+    pub names: &'a [String],
+    /// `arrangements[a][s]`: entrant in seat `s` of arrangement `a`.
+    pub arrangements: &'a [Vec<usize>],
+    /// Seed (for the bootstrap).
+    pub seed: u64,
+    /// Whether the game has a per-game score.
+    pub has_score: bool,
+    /// Whether the game has rounds.
+    pub has_rounds: bool,
+}
+
+/// One entrant's line of the standings.
+#[derive(Clone, Debug)]
+pub struct Standing {
+    /// 1 = best win rate.
+    pub rank: usize,
+    /// Entrant index (order of `--policies`).
+    pub entrant: usize,
+    /// Games played (deals times arrangements it sits in).
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// wins / games.
+    pub win_rate: f64,
+    /// Wilson 95% interval.
+    pub win_ci: (f64, f64),
+    /// Mean score per game and its batch-means standard error.
+    pub score: Option<(f64, f64)>,
+    /// Rounds played.
+    pub rounds: u64,
+    /// Mean round score and its standard error.
+    pub round_score: Option<(f64, f64)>,
+    /// Bradley-Terry rating (Elo scale).
+    pub rating: f64,
+    /// Its bootstrap standard error (NaN with fewer than 2 batches).
+    pub rating_se: f64,
+    /// Variance of the win rate with common random numbers.
+    pub var_crn: f64,
+    /// Variance of the win rate had every arrangement used its own deals.
+    pub var_independent: f64,
+}
+
+/// One ordered pair of the head-to-head table.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    /// Row entrant.
+    pub a: usize,
+    /// Column entrant.
+    pub b: usize,
+    /// Games in which both sat at the table.
+    pub games_together: u64,
+    /// Of those, won by `a`.
+    pub a_wins: u64,
+    /// Of those, won by `b`.
+    pub b_wins: u64,
+    /// `a_wins / (a_wins + b_wins)`.
+    pub h2h: f64,
+    /// Its 95% interval.
+    pub h2h_ci: (f64, f64),
+    /// Its standard error (batch means or binomial, see the module).
+    pub h2h_se: f64,
+    /// Two-sided p-value against 0.5.
+    pub p_value: f64,
+    /// Holm-corrected p-value.
+    pub p_holm: f64,
+    /// `p_holm < 0.05`.
+    pub significant: bool,
+    /// Variance of `(a_wins - b_wins) / games_together` with common random
+    /// numbers.
+    pub diff_var_crn: f64,
+    /// The same without (independent deals per arrangement).
+    pub diff_var_independent: f64,
+}
+
+/// The whole analysis.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Sorted by win rate, best first.
+    pub standings: Vec<Standing>,
+    /// Every ordered pair `a != b`, row-major by entrant index.
+    pub pairs: Vec<Pair>,
+    /// Deals played.
+    pub deals: u64,
+    /// Batches.
+    pub batches: usize,
+    /// Whether the head-to-head errors come from batch means.
+    pub batch_errors: bool,
+}
+
+/// `(R, S)` of a ratio estimate `R = sum x / sum g` over batches, with
+/// `S = B/(B-1) sum (x - R g)^2` (so that `Var R = S / (sum g)^2`). `S` is
+/// NaN with fewer than two batches.
+fn ratio_spread(xg: &[(f64, f64)]) -> (f64, f64) {
+    let sx: f64 = xg.iter().map(|p| p.0).sum();
+    let sg: f64 = xg.iter().map(|p| p.1).sum();
+    let r = if sg > 0.0 { sx / sg } else { 0.0 };
+    let b = xg.len() as f64;
+    if xg.len() < 2 {
+        return (r, f64::NAN);
+    }
+    let ss: f64 = xg.iter().map(|&(x, g)| (x - r * g).powi(2)).sum();
+    (r, ss * b / (b - 1.0))
+}
+
+/// Variance of `sum_{a,b} x(a,b) / sum_{a,b} g(a,b)` with and without
+/// common random numbers, over the arrangements in `arrs`.
+fn crn_variances(
+    records: &[BatchRecord],
+    arrs: &[usize],
+    x: impl Fn(&BatchRecord, usize) -> f64,
+    g: impl Fn(&BatchRecord, usize) -> f64,
+) -> (f64, f64) {
+    let total: f64 = records
+        .iter()
+        .map(|r| arrs.iter().map(|&a| g(r, a)).sum::<f64>())
+        .sum();
+    if total <= 0.0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let joint: Vec<(f64, f64)> = records
+        .iter()
+        .map(|r| {
+            (
+                arrs.iter().map(|&a| x(r, a)).sum(),
+                arrs.iter().map(|&a| g(r, a)).sum(),
+            )
+        })
+        .collect();
+    let with = ratio_spread(&joint).1 / (total * total);
+    let mut without = 0.0;
+    for &a in arrs {
+        let own: Vec<(f64, f64)> = records.iter().map(|r| (x(r, a), g(r, a))).collect();
+        without += ratio_spread(&own).1;
+    }
+    (with, without / (total * total))
+}
+
+/// Complementary error function (Numerical Recipes' Chebyshev fit,
+/// relative error below 1.2e-7).
+pub fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// Holm step-down correction of `p` (same order out).
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let k = p.len();
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]).then(i.cmp(&j)));
+    let mut out = vec![0.0; k];
+    let mut running: f64 = 0.0;
+    for (m, &i) in order.iter().enumerate() {
+        running = running.max(((k - m) as f64 * p[i]).min(1.0));
+        out[i] = running;
+    }
+    out
+}
+
+/// Bradley-Terry ratings (Elo scale, mean 1500 in the log domain) from
+/// `w[i * n + j]` = times `i` beat `j`. Half a win is added to each
+/// direction of every pair.
+pub fn bradley_terry(w: &[f64], n: usize) -> Vec<f64> {
+    let wij = |i: usize, j: usize| w[i * n + j] + 0.5;
+    let wins: Vec<f64> = (0..n)
+        .map(|i| (0..n).filter(|&j| j != i).map(|j| wij(i, j)).sum())
+        .collect();
+    let mut p = vec![1.0f64; n];
+    for _ in 0..10_000 {
+        let mut next = vec![0.0; n];
+        for i in 0..n {
+            let denom: f64 = (0..n)
+                .filter(|&j| j != i)
+                .map(|j| (wij(i, j) + wij(j, i)) / (p[i] + p[j]))
+                .sum();
+            next[i] = wins[i] / denom;
+        }
+        let geo = (next.iter().map(|v| v.ln()).sum::<f64>() / n as f64).exp();
+        for v in &mut next {
+            *v /= geo;
+        }
+        let change = next
+            .iter()
+            .zip(&p)
+            .map(|(a, b)| (a.ln() - b.ln()).abs())
+            .fold(0.0, f64::max);
+        p = next;
+        if change < 1e-12 {
+            break;
+        }
+    }
+    p.iter().map(|v| 1500.0 + 400.0 * v.log10()).collect()
+}
+
+/// Analyses a tournament.
+#[allow(clippy::needless_range_loop)] // entrant indices index several tables
+pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
+    let n = setup.names.len();
+    let arrs = setup.arrangements;
+    let players = arrs.first().map_or(0, Vec::len);
+    // seat_of[a][e]: the seat of entrant e in arrangement a.
+    let seat_of: Vec<Vec<Option<usize>>> = arrs
+        .iter()
+        .map(|seats| {
+            let mut v = vec![None; n];
+            for (s, &e) in seats.iter().enumerate() {
+                v[e] = Some(s);
+            }
+            v
+        })
+        .collect();
+    let seat = |r: &BatchRecord, a: usize, s: usize| -> SeatResult { r.seats[a * players + s] };
+    let deals: u64 = records.iter().map(|r| r.deals).sum();
+
+    // Standings.
+    let mut standings: Vec<Standing> = Vec::with_capacity(n);
+    for e in 0..n {
+        let mine: Vec<usize> = (0..arrs.len()).filter(|&a| seat_of[a][e].is_some()).collect();
+        let mut tot = SeatResult::default();
+        for r in records {
+            for &a in &mine {
+                tot.add(&seat(r, a, seat_of[a][e].expect("sits")));
+            }
+        }
+        let games = deals * mine.len() as u64;
+        let wins_of = |r: &BatchRecord, a: usize| seat(r, a, seat_of[a][e].expect("sits")).wins as f64;
+        let deals_of = |r: &BatchRecord, _a: usize| r.deals as f64;
+        let (var_crn, var_independent) = crn_variances(records, &mine, wins_of, deals_of);
+        let score = setup.has_score.then(|| {
+            let xg: Vec<(f64, f64)> = records
+                .iter()
+                .map(|r| {
+                    let x: f64 = mine
+                        .iter()
+                        .map(|&a| seat(r, a, seat_of[a][e].expect("sits")).score_sum as f64)
+                        .sum();
+                    (x, (r.deals * mine.len() as u64) as f64)
+                })
+                .collect();
+            let (m, s) = ratio_spread(&xg);
+            (m, (s / (games as f64).powi(2)).sqrt())
+        });
+        let round_score = setup.has_rounds.then(|| {
+            mean_stderr(
+                tot.rounds,
+                u128::from(tot.round_score_sum),
+                u128::from(tot.round_score_sq),
+            )
+        });
+        standings.push(Standing {
+            rank: 0,
+            entrant: e,
+            games,
+            wins: tot.wins,
+            win_rate: ratio(tot.wins, games),
+            win_ci: wilson95(tot.wins, games),
+            score,
+            rounds: tot.rounds,
+            round_score,
+            rating: 0.0,
+            rating_se: f64::NAN,
+            var_crn,
+            var_independent,
+        });
+    }
+
+    // "i beat j" counts, per batch.
+    let beat_counts = |r: &BatchRecord| -> Vec<f64> {
+        let mut w = vec![0.0; n * n];
+        for (a, seats) in arrs.iter().enumerate() {
+            for (s, &i) in seats.iter().enumerate() {
+                let won = seat(r, a, s).wins as f64;
+                for &j in seats {
+                    if j != i {
+                        w[i * n + j] += won;
+                    }
+                }
+            }
+        }
+        w
+    };
+    let per_batch: Vec<Vec<f64>> = records.iter().map(beat_counts).collect();
+    let mut total_w = vec![0.0; n * n];
+    for w in &per_batch {
+        for (t, v) in total_w.iter_mut().zip(w) {
+            *t += v;
+        }
+    }
+    let ratings = bradley_terry(&total_w, n);
+    let mut rating_se = vec![f64::NAN; n];
+    if per_batch.len() >= 2 {
+        let mut rng = SimRng::seed_from_u64(splitmix64(setup.seed ^ 0xB007_57A9));
+        let mut sum = vec![0.0; n];
+        let mut sum_sq = vec![0.0; n];
+        for _ in 0..BOOTSTRAP {
+            let mut w = vec![0.0; n * n];
+            for _ in 0..per_batch.len() {
+                let pick = &per_batch[rng.below(per_batch.len() as u32) as usize];
+                for (t, v) in w.iter_mut().zip(pick) {
+                    *t += v;
+                }
+            }
+            for (i, r) in bradley_terry(&w, n).into_iter().enumerate() {
+                sum[i] += r;
+                sum_sq[i] += r * r;
+            }
+        }
+        let k = BOOTSTRAP as f64;
+        for i in 0..n {
+            let mean = sum[i] / k;
+            rating_se[i] = ((sum_sq[i] / k - mean * mean).max(0.0) * k / (k - 1.0)).sqrt();
+        }
+    }
+    for st in &mut standings {
+        st.rating = ratings[st.entrant];
+        st.rating_se = rating_se[st.entrant];
+    }
+
+    // Pairs.
+    let batch_errors = records.len() >= MIN_BATCHES;
+    let mut pairs = Vec::with_capacity(n * n.saturating_sub(1));
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            let both: Vec<usize> = (0..arrs.len())
+                .filter(|&k| seat_of[k][a].is_some() && seat_of[k][b].is_some())
+                .collect();
+            let wins = |r: &BatchRecord, k: usize, e: usize| seat(r, k, seat_of[k][e].expect("sits")).wins;
+            let per: Vec<(f64, f64)> = records
+                .iter()
+                .map(|r| {
+                    let wa: u64 = both.iter().map(|&k| wins(r, k, a)).sum();
+                    let wb: u64 = both.iter().map(|&k| wins(r, k, b)).sum();
+                    (wa as f64, (wa + wb) as f64)
+                })
+                .collect();
+            let a_wins: u64 = per.iter().map(|p| p.0 as u64).sum();
+            let decided: u64 = per.iter().map(|p| p.1 as u64).sum();
+            let b_wins = decided - a_wins;
+            let h2h = ratio(a_wins, decided);
+            let (se, ci) = if batch_errors {
+                let (_, s) = ratio_spread(&per);
+                let se = (s / (decided as f64).powi(2)).sqrt();
+                (se, ((h2h - Z95 * se).max(0.0), (h2h + Z95 * se).min(1.0)))
+            } else {
+                let nf = decided as f64;
+                let se = if decided > 0 {
+                    (h2h * (1.0 - h2h) / nf).sqrt()
+                } else {
+                    f64::NAN
+                };
+                (se, wilson95(a_wins, decided))
+            };
+            let p_value = if decided == 0 || se.is_nan() {
+                1.0
+            } else if se == 0.0 {
+                if h2h == 0.5 { 1.0 } else { 0.0 }
+            } else {
+                erfc(((h2h - 0.5) / se).abs() / std::f64::consts::SQRT_2)
+            };
+            let (diff_var_crn, diff_var_independent) = crn_variances(
+                records,
+                &both,
+                |r, k| wins(r, k, a) as f64 - wins(r, k, b) as f64,
+                |r, _| r.deals as f64,
+            );
+            pairs.push(Pair {
+                a,
+                b,
+                games_together: deals * both.len() as u64,
+                a_wins,
+                b_wins,
+                h2h,
+                h2h_ci: ci,
+                h2h_se: se,
+                p_value,
+                p_holm: 1.0,
+                significant: false,
+                diff_var_crn,
+                diff_var_independent,
+            });
+        }
+    }
+    // Holm over unordered pairs (a < b); (b, a) shares the result.
+    let idx: Vec<usize> = (0..pairs.len()).filter(|&k| pairs[k].a < pairs[k].b).collect();
+    let adjusted = holm(&idx.iter().map(|&k| pairs[k].p_value).collect::<Vec<_>>());
+    for (&k, &p) in idx.iter().zip(&adjusted) {
+        let (a, b) = (pairs[k].a, pairs[k].b);
+        for q in pairs
+            .iter_mut()
+            .filter(|q| (q.a == a && q.b == b) || (q.a == b && q.b == a))
+        {
+            q.p_holm = p;
+            q.significant = p < 0.05;
+        }
+    }
+
+    standings.sort_by(|x, y| y.win_rate.total_cmp(&x.win_rate).then(x.entrant.cmp(&y.entrant)));
+    for (i, st) in standings.iter_mut().enumerate() {
+        st.rank = i + 1;
+    }
+    Report {
+        standings,
+        pairs,
+        deals,
+        batches: records.len(),
+        batch_errors,
+    }
+}
+
+/// The largest half-width of the entrants' 95% win-rate intervals so far.
+pub fn widest_half_width(arrs: &[Vec<usize>], entrants: usize, records: &[BatchRecord]) -> f64 {
+    let players = arrs.first().map_or(0, Vec::len);
+    let mut wins = vec![0u64; entrants];
+    let mut games = vec![0u64; entrants];
+    for r in records {
+        for (a, seats) in arrs.iter().enumerate() {
+            for (s, &e) in seats.iter().enumerate() {
+                wins[e] += r.seats[a * players + s].wins;
+                games[e] += r.deals;
+            }
+        }
+    }
+    (0..entrants)
+        .map(|e| {
+            let (lo, hi) = wilson95(wins[e], games[e]);
+            (hi - lo) / 2.0
+        })
+        .fold(0.0, f64::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn erfc_known_values() {
+        assert!((erfc(0.0) - 1.0).abs() < 1e-7);
+        assert!((erfc(1.959_964 / std::f64::consts::SQRT_2) - 0.05).abs() < 1e-6);
+        assert!((erfc(-1.0) - 1.842_700_79).abs() < 1e-6);
+    }
+
+    #[test]
+    fn holm_steps_down() {
+        let p = holm(&[0.01, 0.04, 0.03]);
+        assert!((p[0] - 0.03).abs() < 1e-12);
+        assert!((p[2] - 0.06).abs() < 1e-12);
+        assert!((p[1] - 0.06).abs() < 1e-12);
+    }
+
+    #[test]
+    fn bradley_terry_recovers_strengths() {
+        // Strengths 1 : 2 : 4 -> i beats j with p_i / (p_i + p_j).
+        let s = [1.0, 2.0, 4.0];
+        let mut w = vec![0.0; 9];
+        for i in 0..3 {
+            for j in 0..3 {
+                if i != j {
+                    w[i * 3 + j] = 1e6 * s[i] / (s[i] + s[j]);
+                }
+            }
+        }
+        let r = bradley_terry(&w, 3);
+        let step = 400.0 * 2f64.log10();
+        assert!((r[1] - r[0] - step).abs() < 0.01, "{r:?}");
+        assert!((r[2] - r[1] - step).abs() < 0.01, "{r:?}");
+        assert!((r.iter().sum::<f64>() / 3.0 - 1500.0).abs() < 1e-6);
+    }
+}
