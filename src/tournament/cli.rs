@@ -936,7 +936,9 @@ fn run_sweep<T: Args + Contest>(args: &SweepArgs<T>) -> Result<(), String> {
     let _ = writeln!(
         summary,
         "{:>10}  {:>25}  {:>18}",
-        "value", "seat 0 win rate [95% CI]", "round score"
+        "value",
+        "seat 0 win rate [95% CI]",
+        if c.has_rounds() { "round score" } else { "" }
     );
     let mut win_points = Vec::new();
     let mut round_points = Vec::new();
@@ -953,7 +955,7 @@ fn run_sweep<T: Args + Contest>(args: &SweepArgs<T>) -> Result<(), String> {
             round_points.push((p.value, m, m - Z95 * se, m + Z95 * se));
             format!("{m:.3} ± {se:.3}")
         } else {
-            "-".to_string()
+            String::new()
         };
         let _ = writeln!(
             summary,
