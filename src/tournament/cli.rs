@@ -839,7 +839,7 @@ fn tournament_workbook(
                 y_col: rating,
                 error_cols: Some((half, half)),
             }],
-            at: (rows + 3, 8),
+            at: (rows + 3 + 23, 0),
         },
     ];
     xlsx::workbook(&[st, pw, matrix], &charts)
@@ -1074,7 +1074,7 @@ fn sweep_workbook(
                 y_col: m,
                 error_cols: Some((half, half)),
             }],
-            at: (at_row, 8),
+            at: (at_row + 23, 0),
         });
     }
     xlsx::workbook(&[sheet], &charts)
