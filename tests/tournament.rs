@@ -71,10 +71,10 @@ fn seat_rotation_is_balanced() {
             );
         }
         let together = meet[0][1];
-        for e in 0..entrants {
-            for f in 0..entrants {
+        for (e, row) in meet.iter().enumerate() {
+            for (f, &m) in row.iter().enumerate() {
                 if e != f {
-                    assert_eq!(meet[e][f], together, "{entrants}/{players}: pairs meet unequally");
+                    assert_eq!(m, together, "{entrants}/{players}: pairs meet unequally");
                 }
             }
         }

@@ -18,8 +18,9 @@
 //! - **Head-to-head** of A against B: of the games in which both sat at the
 //!   table and one of them won, the share A won. Its standard error is the
 //!   batch-means one (it includes the dependence between arrangements of a
-//!   deal) when there are at least [`MIN_BATCHES`] batches, else the
-//!   binomial one (Wilson interval). Two-sided z-test against 0.5, Holm
+//!   deal) when there are at least [`MIN_BATCHES`] batches; with fewer,
+//!   the larger of the binomial one (Wilson interval) and the batch-means
+//!   one. Two-sided z-test against 0.5, Holm
 //!   correction over all unordered pairs, significant when the corrected
 //!   p-value is below 0.05.
 //! - **Rating**: Bradley-Terry strengths fitted by the MM algorithm
@@ -401,13 +402,23 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
                 let se = (s / (decided as f64).powi(2)).sqrt();
                 (se, ((h2h - Z95 * se).max(0.0), (h2h + Z95 * se).min(1.0)))
             } else {
+                // Few batches: the binomial error, or the batch-means one
+                // when that is larger (games of one deal can be correlated).
                 let nf = decided as f64;
-                let se = if decided > 0 {
+                let binomial = if decided > 0 {
                     (h2h * (1.0 - h2h) / nf).sqrt()
                 } else {
                     f64::NAN
                 };
-                (se, wilson95(a_wins, decided))
+                let batch = (ratio_spread(&per).1 / (nf * nf)).sqrt();
+                if batch > binomial {
+                    (
+                        batch,
+                        ((h2h - Z95 * batch).max(0.0), (h2h + Z95 * batch).min(1.0)),
+                    )
+                } else {
+                    (binomial, wilson95(a_wins, decided))
+                }
             };
             let p_value = if decided == 0 || se.is_nan() {
                 1.0

@@ -636,7 +636,7 @@ fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
     let how = if report.batch_errors {
         "standard errors from batch means"
     } else {
-        "binomial standard errors (fewer than 20 batches of 1024 deals)"
+        "fewer than 20 batches of 1024 deals: the larger of the binomial and the batch-means standard errors"
     };
     let _ = writeln!(
         w,
