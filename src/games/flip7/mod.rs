@@ -26,6 +26,7 @@ use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
 use crate::engine::rng::{SimRng, game_rng};
 use crate::engine::runner::Simulation;
 use crate::engine::strategies::{self, Resolved};
+use crate::tournament::Contest;
 
 /// `sim flip7`: simulate games of Flip 7.
 #[derive(Args, Debug, Clone)]
@@ -36,18 +37,8 @@ pub struct Flip7Args {
     #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "stay-at-25", value_parser = parse_policies)]
     pub policy: PolicyList,
 
-    /// Players at the table (1 to 36; two decks are used above 18).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
-    pub players: u16,
-
-    /// Every game is a single round from a fresh, full deck.
-    #[arg(long)]
-    pub single_round: bool,
-
-    /// House rule: remove card kinds from the deck. Comma-separated:
-    /// freeze, flip-three, second-chance, actions (all three), modifiers.
-    #[arg(long, value_name = "KINDS", value_parser = Without::parse)]
-    pub without: Option<Without>,
+    #[command(flatten)]
+    pub table: Flip7Table,
 
     #[command(flatten)]
     pub run: RunArgs,
@@ -156,20 +147,19 @@ impl<O: rules::Observer> rules::Observer for &mut O {
 
 /// Runs `sim flip7` with parsed arguments.
 pub fn run(args: &Flip7Args) -> Result<(), String> {
-    let players = usize::from(args.players);
-    let without = args.without.unwrap_or_default();
+    let table = &args.table;
+    let players = table.players();
+    let without = table.without.unwrap_or_default();
     let chosen: Vec<Policy> = args.policy.0.iter().map(|r| r.policy).collect();
-    let sim = Flip7::new(players, &chosen, args.single_round, without)?;
+    let sim = table.simulation(&chosen)?;
     let labels: Vec<String> = args.policy.0.iter().map(|r| r.label.clone()).collect();
     let names = seat_policies(&labels, players)?;
-    let mut name_extras = Vec::new();
+    let name_extras = table.name_extras();
     let mut describe_extras = Vec::new();
-    if args.single_round {
-        name_extras.push("single-round".to_string());
+    if table.single_round {
         describe_extras.push("single rounds".to_string());
     }
     if without != Without::default() {
-        name_extras.push(format!("without-{}", without.label()));
         describe_extras.push(format!("without {}", without.label()));
     }
     let label = RunLabel {
@@ -230,10 +220,11 @@ fn summary_table(w: &mut dyn Write, acc: &Flip7Stats, names: &[String]) -> std::
     Ok(())
 }
 
-/// The table options of `sim tournament flip7` and `sim sweep flip7`.
+/// The table options of `sim flip7`, `sim tournament flip7` and
+/// `sim sweep flip7`.
 #[derive(Args, Debug, Clone)]
 pub struct Flip7Table {
-    /// Players at the table (2 to 36 in a tournament; two decks above 18).
+    /// Players at the table (1 to 36; two decks are used above 18).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
     pub players: u16,
 
@@ -241,8 +232,8 @@ pub struct Flip7Table {
     #[arg(long)]
     pub single_round: bool,
 
-    /// House rule: remove card kinds (freeze, flip-three, second-chance,
-    /// actions, modifiers).
+    /// House rule: remove card kinds from the deck. Comma-separated:
+    /// freeze, flip-three, second-chance, actions (all three), modifiers.
     #[arg(long, value_name = "KINDS", value_parser = Without::parse)]
     pub without: Option<Without>,
 }

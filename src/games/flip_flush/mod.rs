@@ -32,6 +32,7 @@ use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
 use crate::engine::rng::{SimRng, game_rng};
 use crate::engine::runner::Simulation;
 use crate::engine::strategies::{self, Resolved};
+use crate::tournament::Contest;
 
 /// The game's name: subcommand and strategy-file prefix.
 pub const GAME: &str = "flip-flush";
@@ -46,19 +47,8 @@ pub struct FlipFlushArgs {
     #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "default", value_parser = parse_policies)]
     pub policy: PolicyList,
 
-    /// Players at the table (2 to 6).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
-    pub players: u16,
-
-    /// Gambling variant: antes, a stake paid instead of a knock-out, the
-    /// winner takes the pot, a tie leaves it for the next game of the table.
-    #[arg(long)]
-    pub gambling: bool,
-
-    /// Chance (0 to 1) that a player remembers each card they place
-    /// face-down, decided when it is placed.
-    #[arg(long, value_name = "P", default_value = "1", value_parser = parse_memory)]
-    pub memory: u32,
+    #[command(flatten)]
+    pub table: FlipFlushTable,
 
     #[command(flatten)]
     pub run: RunArgs,
@@ -163,28 +153,22 @@ fn probability_label(p: u32) -> String {
 
 /// Runs `sim flip-flush` with parsed arguments.
 pub fn run(args: &FlipFlushArgs) -> Result<(), String> {
-    let players = usize::from(args.players);
-    let rules = Rules {
-        players,
-        gambling: args.gambling,
-        memory: args.memory,
-    };
+    let table = &args.table;
+    let players = table.players();
     let chosen: Vec<Policy> = args.policy.0.iter().map(|r| r.policy).collect();
-    let sim = FlipFlush::new(rules, &chosen)?;
+    let sim = table.simulation(&chosen)?;
     let labels: Vec<String> = if args.policy.0.len() == 1 {
         vec![args.policy.0[0].label.clone(); players]
     } else {
         args.policy.0.iter().map(|r| r.label.clone()).collect()
     };
-    let mut name_extras = Vec::new();
+    let name_extras = table.name_extras();
     let mut describe_extras = Vec::new();
-    if args.gambling {
-        name_extras.push("gambling".to_string());
+    if table.gambling {
         describe_extras.push("gambling (one table per batch of 1024 games)".to_string());
     }
-    if args.memory != MEMORY_ONE {
-        name_extras.push(format!("memory{}", probability_label(args.memory)));
-        describe_extras.push(format!("memory {}", probability_label(args.memory)));
+    if table.memory != MEMORY_ONE {
+        describe_extras.push(format!("memory {}", probability_label(table.memory)));
     }
     let label = RunLabel {
         game: GAME,
@@ -243,18 +227,22 @@ fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> s
     )
 }
 
-/// The table options of `sim tournament flip-flush` and `sim sweep flip-flush`.
+/// The table options of `sim flip-flush`, `sim tournament flip-flush` and
+/// `sim sweep flip-flush`.
 #[derive(Args, Debug, Clone)]
 pub struct FlipFlushTable {
     /// Players at the table (2 to 6).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
     pub players: u16,
 
-    /// Gambling variant (the score of a game is then its net stakes).
+    /// Gambling variant: antes, a stake paid instead of a knock-out, the
+    /// winner takes the pot, a tie leaves it for the next game of the table
+    /// (in a tournament the score of a game is then its net stakes).
     #[arg(long)]
     pub gambling: bool,
 
-    /// Chance (0 to 1) that a player remembers each card placed face-down.
+    /// Chance (0 to 1) that a player remembers each card they place
+    /// face-down, decided when it is placed.
     #[arg(long, value_name = "P", default_value = "1", value_parser = parse_memory)]
     pub memory: u32,
 }
