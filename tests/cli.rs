@@ -329,3 +329,37 @@ fn malformed_strategy_file_is_refused_naming_file_and_line() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("stay-at-x"), "{}", stderr(&o));
 }
+
+#[test]
+fn solve_writes_the_exact_solo_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(&["flip7", "solve", "--out", "exact"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        stdout.contains("optimal rule 18.5652; best threshold stay-at-23 18.5212"),
+        "{stdout}"
+    );
+    let t = std::fs::read_to_string(dir.path().join("exact/thresholds.csv")).unwrap();
+    assert!(t.starts_with("rule,expected_round_score\noptimal,18.5652"), "{t}");
+    assert!(t.contains("\nstay-at-25,18.4061"), "{t}");
+    assert_eq!(t.lines().count(), 1 + 1 + 61);
+    let d = std::fs::read_to_string(dir.path().join("exact/decisions.csv")).unwrap();
+    assert!(
+        d.lines().any(|l| l.starts_with("12,1,12,hit,")),
+        "holding a lone 12 one hits"
+    );
+    // Every set of 1 to 6 different numbers has a row.
+    let sets: usize = (1..=6)
+        .map(|k| (0..k).fold(1, |acc, i| acc * (13 - i) / (i + 1)))
+        .sum();
+    assert_eq!(d.lines().count(), 1 + sets);
+}
+
+#[test]
+fn solve_refuses_decks_with_action_or_modifier_cards() {
+    refused(
+        &["flip7", "solve", "--without", "freeze"],
+        &["--without", "freeze", "actions,modifiers"],
+    );
+}

@@ -30,7 +30,12 @@ use crate::tournament::Contest;
 
 /// `sim flip7`: simulate games of Flip 7.
 #[derive(Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Flip7Args {
+    /// Instead of simulating: `solve` computes exact values.
+    #[command(subcommand)]
+    pub action: Option<Flip7Action>,
+
     /// Policy for every seat, or a comma-separated list with one per seat.
     /// Each is a spec (stay-at-N, cards-N, bust-prob:P, ev; see the README),
     /// a strategy name (strategies/flip7-NAME.toml) or a .toml path.
@@ -46,6 +51,84 @@ pub struct Flip7Args {
 
 /// The game's name: subcommand and strategy-file prefix.
 pub const GAME: &str = "flip7";
+
+/// What `sim flip7` can do besides simulating.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum Flip7Action {
+    /// Exact expected score of a solo round from a fresh deck: the optimal
+    /// Hit/Stay rule, every stay-at-N for N = 0..60, and the optimal
+    /// decision table. Number-only decks (--without actions,modifiers).
+    Solve(SolveArgs),
+}
+
+/// `sim flip7 solve`.
+#[derive(Args, Debug, Clone)]
+pub struct SolveArgs {
+    /// Card kinds removed from the deck; the solver needs
+    /// `actions,modifiers` (number cards only).
+    #[arg(long, value_name = "KINDS", value_parser = Without::parse, default_value = "actions,modifiers")]
+    pub without: Without,
+
+    /// Folder for thresholds.csv and decisions.csv (default:
+    /// results/flip7-solve_without-<KINDS>/).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// Runs `sim flip7 solve`.
+pub fn solve_command(args: &SolveArgs) -> Result<(), String> {
+    use crate::engine::output::Output;
+    let comp = composition(1, args.without);
+    let optimum = solve::optimal(&comp).map_err(|e| format!("--without {}: {e}", args.without.label()))?;
+    let dir = args.out.clone().unwrap_or_else(|| {
+        std::path::PathBuf::from("results").join(format!("flip7-solve_without-{}", args.without.label()))
+    });
+    let thresholds_out = Output::prepare(&dir.join("thresholds.csv"), "--out")?;
+    let decisions_out = Output::prepare(&dir.join("decisions.csv"), "--out")?;
+
+    let mut thresholds = String::from("rule,expected_round_score\n");
+    thresholds.push_str(&format!("optimal,{:.6}\n", optimum.optimal));
+    let mut best = (0u16, f64::MIN);
+    for n in 0..=60u16 {
+        let v = solve::threshold(&comp, n)?;
+        if v > best.1 {
+            best = (n, v);
+        }
+        thresholds.push_str(&format!("stay-at-{n},{v:.6}\n"));
+    }
+    let mut decisions = String::from("numbers,cards,sum,decision,expected_round_score\n");
+    for mask in 1usize..(1 << 13) {
+        let cards = mask.count_ones();
+        if cards >= FLIP7_CARDS_U32 {
+            continue;
+        }
+        let numbers: Vec<String> = (0..=12)
+            .filter(|n| mask & (1 << n) != 0)
+            .map(|n: usize| n.to_string())
+            .collect();
+        let sum: usize = (0..=12).filter(|n| mask & (1 << n) != 0).sum();
+        let decision = if optimum.hit[mask] { "hit" } else { "stay" };
+        decisions.push_str(&format!(
+            "{},{cards},{sum},{decision},{:.6}\n",
+            numbers.join(" "),
+            optimum.value[mask]
+        ));
+    }
+    thresholds_out.commit(thresholds.as_bytes())?;
+    decisions_out.commit(decisions.as_bytes())?;
+    println!(
+        "exact solo round, fresh deck without {}: optimal rule {:.4}; best threshold stay-at-{} {:.4}",
+        args.without.label(),
+        optimum.optimal,
+        best.0,
+        best.1
+    );
+    println!("wrote {}", dir.join("thresholds.csv").display());
+    println!("wrote {}", dir.join("decisions.csv").display());
+    Ok(())
+}
+
+const FLIP7_CARDS_U32: u32 = rules::FLIP7_CARDS;
 
 /// The parsed `--policy` list: one resolved policy per item.
 #[derive(Clone, Debug)]
@@ -147,6 +230,9 @@ impl<O: rules::Observer> rules::Observer for &mut O {
 
 /// Runs `sim flip7` with parsed arguments.
 pub fn run(args: &Flip7Args) -> Result<(), String> {
+    if let Some(Flip7Action::Solve(solve)) = &args.action {
+        return solve_command(solve);
+    }
     let table = &args.table;
     let players = table.players();
     let without = table.without.unwrap_or_default();
