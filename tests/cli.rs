@@ -291,6 +291,27 @@ fn shipped_flip7_strategies_all_load() {
         let Some(stem) = name.strip_prefix("flip7-").and_then(|n| n.strip_suffix(".toml")) else {
             continue;
         };
+        let text = std::fs::read_to_string(root.join("strategies").join(&name)).unwrap();
+        if text.lines().any(|l| l.starts_with("policy") && l.contains(',')) {
+            // A tournament line-up (sim tournament --lineup), not one policy.
+            let out = tempfile::tempdir().unwrap();
+            let out = out.path().to_str().unwrap();
+            let args = [
+                "tournament",
+                "flip7",
+                "--lineup",
+                stem,
+                "--games",
+                "1K",
+                "--seed",
+                "1",
+                "--out",
+                out,
+            ];
+            let o = sim(&args, root);
+            assert!(o.status.success(), "{name}: {}", stderr(&o));
+            continue;
+        }
         found += 1;
         let o = sim(
             &[
