@@ -97,7 +97,7 @@ impl Policy {
     fn hit_counting(&self, t: &Table, seat: usize) -> bool {
         match *self {
             Policy::BustProb(p) => bust_chance(t, seat) < p,
-            Policy::Ev => expected_after_hit(t, seat) > f64::from(t.hand(seat).banked()),
+            Policy::Ev => ev_hits(t, seat),
             Policy::Endgame(n) => t.hand(seat).banked() < endgame_threshold(t, seat, n),
             Policy::StayAt(_) | Policy::Cards(_) => unreachable!("handled in Policy::hit"),
         }
@@ -202,40 +202,51 @@ pub fn bust_chance(t: &Table, seat: usize) -> f64 {
 /// 0 (or is cancelled by a held Second Chance), a modifier adds or doubles,
 /// and an action card leaves the score unchanged (it is passed on).
 pub fn expected_after_hit(t: &Table, seat: usize) -> f64 {
+    let (sum, total) = score_after_hit_sum(t, seat);
+    if total == 0 {
+        return f64::from(t.hand(seat).banked());
+    }
+    sum as f64 / f64::from(total)
+}
+
+/// The `ev` rule in exact integers: hit when the expected score after one
+/// more card beats the banked score, i.e. `sum > banked * total`.
+fn ev_hits(t: &Table, seat: usize) -> bool {
+    let (sum, total) = score_after_hit_sum(t, seat);
+    sum > u64::from(t.hand(seat).banked()) * u64::from(total)
+}
+
+/// The sum over every card the next draw may be (each counted once) of the
+/// round score right after it, and the number of such cards; see
+/// [`expected_after_hit`].
+fn score_after_hit_sum(t: &Table, seat: usize) -> (u64, u32) {
     let h = t.hand(seat);
     let (counts, total) = next_card_counts(t);
-    let banked = f64::from(h.banked());
-    if total == 0 {
-        return banked;
-    }
-    let mut sum = 0.0;
+    let banked = u64::from(h.banked());
+    let bonus = if u32::from(h.count) + 1 >= FLIP7_CARDS {
+        FLIP7_BONUS
+    } else {
+        0
+    };
+    let mut sum = 0u64;
     for (k, &c) in counts.iter().enumerate() {
-        if c == 0 {
-            continue;
-        }
         let card = k as Card;
         let after = if card <= MAX_NUMBER {
             if h.has(card) {
-                if h.second_chance { banked } else { 0.0 }
+                if h.second_chance { banked } else { 0 }
             } else {
-                let numbers = (h.number_sum + u16::from(card)) << h.times2;
-                let bonus = if u32::from(h.count) + 1 >= FLIP7_CARDS {
-                    FLIP7_BONUS
-                } else {
-                    0
-                };
-                f64::from(numbers + h.plus + bonus)
+                u64::from(((h.number_sum + u16::from(card)) << h.times2) + h.plus + bonus)
             }
         } else if card == TIMES2 {
-            f64::from((h.number_sum << (h.times2 + 1)) + h.plus)
+            u64::from((h.number_sum << (h.times2 + 1)) + h.plus)
         } else if card < TIMES2 {
-            banked + f64::from(plus_value(card))
+            banked + u64::from(plus_value(card))
         } else {
             banked
         };
-        sum += f64::from(c) * after;
+        sum += u64::from(c) * after;
     }
-    sum / f64::from(total)
+    (sum, total)
 }
 
 /// The first opponent of `chooser` still in the round, clockwise from its
