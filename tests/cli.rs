@@ -1,30 +1,9 @@
 //! The `sim` binary: output files, reproducibility and bad input.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn sim(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run sim")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|r| {
-            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
+mod common;
+use common::*;
 
 #[test]
 fn same_seed_gives_identical_csv_bytes_for_any_threads() {

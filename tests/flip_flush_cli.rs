@@ -2,34 +2,9 @@
 //! trace, strategy files and bad input.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn sim(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run sim")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|r| {
-            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
+mod common;
+use common::*;
 
 const HEADER: &str = "seat,policy,players,games,wins,win_rate,win_rate_ci95_low,win_rate_ci95_high,\
 ties,tie_rate,wins_by_call,wins_last_standing,knocked_out_wrong_call,knocked_out_missed_flush,\

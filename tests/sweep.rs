@@ -1,21 +1,8 @@
 //! `sim sweep`: one row per value with the columns of a normal run,
 //! reproducible files, and bad specs refused.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn sim(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run sim")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::*;
 
 #[test]
 fn rows_are_the_normal_runs_seat_zero_rows() {

@@ -2,26 +2,15 @@
 //! files, and the game-agnostic interface on both games.
 
 use std::path::Path;
-use std::process::{Command, Output};
+
+mod common;
+use common::*;
 
 use sim::games::flip7::Flip7Table;
 use sim::games::flip7::policies::Policy;
 use sim::tournament::Contest;
 use sim::tournament::arrange::arrangements;
 use sim::tournament::play::trace;
-
-fn sim(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run sim")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn read_csv(path: &Path) -> Vec<Vec<String>> {
     let mut r = csv::Reader::from_path(path).unwrap();

@@ -1,0 +1,42 @@
+//! Helpers shared by the tests that run the `sim` binary.
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs `sim` with `args` in `dir`.
+pub fn sim(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run sim")
+}
+
+/// What the run wrote to stderr.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// What the run wrote to stdout.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Asserts the run succeeded and returns its stdout.
+pub fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", stderr(o));
+    stdout(o)
+}
+
+/// Names of the entries of `dir`, sorted (empty if it does not exist).
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
