@@ -7,6 +7,7 @@
 //! - [`trace`]: the play-by-play.
 
 pub mod cards;
+pub mod optimal;
 pub mod policies;
 pub mod rules;
 pub mod solve;

@@ -1,97 +1,132 @@
-//! Exact values of a solo Flip 7 round from a fresh deck, by dynamic
-//! programming over the set of number cards held.
+//! Exact values of a solo Flip 7 round from a fresh deck, for any deck
+//! composition (number cards, modifiers and action cards).
 //!
-//! With number cards only (`--without actions,modifiers`) the state of a
-//! solo round is the set of different numbers in front of the player: it
-//! fixes the score, and the draw pile is the deck less one card of each
-//! number held. That is 2^13 states, solved exactly in microseconds. The
-//! first card is dealt (no choice); afterwards the player chooses Hit or
-//! Stay; a duplicate scores 0 and a seventh number ends the round with the
-//! 15-point bonus.
+//! A solo round: the first card is dealt (no choice), then the player
+//! chooses Hit or Stay until they stay, bust, are frozen or make a Flip 7.
+//! Alone in the round, the player is the target of every Freeze and Flip
+//! Three. The values are those of the round-optimum engine
+//! ([`super::optimal`]) at the fresh deck, with the same state formulation,
+//! so they are exact: the only simplification of that model, ignoring the
+//! reshuffle of the discard pile, never applies to a solo round from a
+//! fresh deck (the deck cannot run out before the round ends).
+//!
+//! With number cards only (`--without actions,modifiers`) the state is the
+//! set of numbers held (2^13 states, solved in microseconds); the full deck
+//! has about 136 million states (counting every combination of modifiers
+//! drawn), solved in seconds with about 2 GB of memory.
 
 use super::cards::{KINDS, MAX_NUMBER};
-use super::rules::{FLIP7_BONUS, FLIP7_CARDS};
+use super::optimal::{self, Memo, Rule};
+use super::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand};
 
 const STATES: usize = 1 << (MAX_NUMBER as usize + 1);
 
 /// Exact expectations of a solo round.
 #[derive(Clone, Debug)]
 pub struct SoloRound {
-    /// Expected round score of the optimal Hit/Stay rule.
+    /// Expected round score of the optimal Hit/Stay rule from a fresh deck.
     pub optimal: f64,
-    /// Optimal choice in each state: `hit[mask]` (only meaningful for
-    /// reachable masks with 1..=6 cards).
+    /// Optimal choice when holding exactly the numbers of `mask` and no
+    /// other card (no modifier, no Second Chance, no action card drawn
+    /// yet): `hit[mask]`. Meaningful for masks of 1..=6 numbers that the
+    /// composition allows (false otherwise).
     pub hit: Vec<bool>,
-    /// `(value, optimal)` per state: expected final score from there on.
+    /// Expected final score from those same states with optimal play
+    /// (`value[mask]`; for 7 numbers, their sum plus the Flip 7 bonus; 0
+    /// for masks the composition does not allow and for the empty mask).
     pub value: Vec<f64>,
+    /// States whose value was computed (hand states times combinations of
+    /// modifiers drawn): a measure of the work.
+    pub states: usize,
 }
 
-/// Checks that `composition` holds number cards only.
-fn numbers_only(composition: &[u8; KINDS]) -> Result<[u32; 13], String> {
-    if composition[(MAX_NUMBER as usize + 1)..].iter().any(|&c| c > 0) {
-        return Err("the exact solver handles number cards only: use --without actions,modifiers".into());
-    }
-    let mut c = [0u32; 13];
-    for (n, slot) in c.iter_mut().enumerate() {
-        *slot = u32::from(composition[n]);
-    }
-    Ok(c)
-}
-
-fn sum_of(mask: usize) -> f64 {
-    (0..=12).filter(|n| mask & (1 << n) != 0).sum::<usize>() as f64
-}
-
-/// Solves every state for a Hit/Stay rule `stay(mask, hit_value)` that says
-/// whether to stay given the state and the value of hitting.
-fn solve(counts: &[u32; 13], stay: impl Fn(usize, f64, f64) -> bool) -> (f64, Vec<f64>, Vec<bool>) {
-    let total: u32 = counts.iter().sum();
-    let mut value = vec![0.0; STATES];
-    let mut hit = vec![false; STATES];
-    // Expected value of drawing one card in state `mask`.
-    let draw_value = |mask: usize, value: &[f64]| -> f64 {
-        let held = mask.count_ones();
-        let left = f64::from(total - held);
-        let mut ev = 0.0;
-        for n in 0..=12usize {
-            let c = counts[n];
-            if c == 0 || mask & (1 << n) != 0 {
-                continue; // absent, or a duplicate: busts, scores 0
-            }
-            ev += f64::from(c) / left * value[mask | (1 << n)];
+/// A hand holding exactly the numbers of `mask`.
+fn plain_hand(mask: usize) -> Hand {
+    let mut h = Hand::default();
+    for n in 0..=MAX_NUMBER {
+        if mask & (1 << n) != 0 {
+            h.numbers |= 1 << n;
+            h.number_sum += u16::from(n);
+            h.count += 1;
         }
-        ev
-    };
-    // Masks in decreasing number of cards, so successors come first.
-    let mut masks: Vec<usize> = (1..STATES).filter(|m| m.count_ones() <= FLIP7_CARDS).collect();
-    masks.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
-    for mask in masks {
-        let banked = sum_of(mask);
-        if mask.count_ones() == FLIP7_CARDS {
-            value[mask] = banked + f64::from(FLIP7_BONUS);
+    }
+    h
+}
+
+/// The optimal rule and its value, with the decision table of the states
+/// holding numbers only.
+pub fn optimal(composition: &[u8; KINDS]) -> Result<SoloRound, String> {
+    check(composition)?;
+    let mut memo = Memo::new();
+    let fresh = optimal::evaluate(&Hand::default(), composition, true, Rule::Optimal, &mut memo);
+    let states = memo.states();
+    let mut hit = vec![false; STATES];
+    let mut value = vec![0.0; STATES];
+    for mask in 1..STATES {
+        let h = plain_hand(mask);
+        let mut pile = *composition;
+        if (0..=MAX_NUMBER as usize).any(|n| mask & (1 << n) != 0 && pile[n] == 0) {
+            continue; // the composition lacks a number of the mask
+        }
+        for (n, c) in pile.iter_mut().enumerate().take(MAX_NUMBER as usize + 1) {
+            if mask & (1 << n) != 0 {
+                *c -= 1;
+            }
+        }
+        if u32::from(h.count) >= FLIP7_CARDS {
+            value[mask] = f64::from(h.banked() + FLIP7_BONUS);
             continue;
         }
-        let h = draw_value(mask, &value);
-        let stays = stay(mask, banked, h);
-        hit[mask] = !stays;
-        value[mask] = if stays { banked } else { h };
+        // Every such state follows from the fresh deck: the memo answers.
+        let v = optimal::evaluate(&h, &pile, true, Rule::Optimal, &mut memo);
+        hit[mask] = v.hits();
+        value[mask] = v.best();
     }
-    // The first card is dealt: no choice.
-    let start = draw_value(0, &value);
-    (start, value, hit)
+    Ok(SoloRound {
+        optimal: fresh.hit,
+        hit,
+        value,
+        states,
+    })
 }
 
-/// The optimal rule and its value.
-pub fn optimal(composition: &[u8; KINDS]) -> Result<SoloRound, String> {
-    let counts = numbers_only(composition)?;
-    let (optimal, value, hit) = solve(&counts, |_, banked, hit_value| banked >= hit_value);
-    Ok(SoloRound { optimal, hit, value })
-}
-
-/// The exact expected round score of `stay-at-N`.
+/// The exact expected round score of `stay-at-N` (stay when the cards in
+/// front are worth at least N; Freeze and Flip Three still apply).
 pub fn threshold(composition: &[u8; KINDS], n: u16) -> Result<f64, String> {
-    let counts = numbers_only(composition)?;
-    Ok(solve(&counts, |_, banked, _| banked >= f64::from(n)).0)
+    check(composition)?;
+    let mut memo = Memo::new();
+    Ok(optimal::evaluate(&Hand::default(), composition, true, Rule::StayAt(n), &mut memo).hit)
+}
+
+/// The exact expected round scores of `stay-at-N` for every N of `ns`,
+/// computed on up to two threads.
+pub fn thresholds(composition: &[u8; KINDS], ns: &[u16]) -> Result<Vec<f64>, String> {
+    use rayon::prelude::*;
+    check(composition)?;
+    Ok(ns
+        .par_iter()
+        .with_min_len(1)
+        .map_init(Memo::new, |memo, &n| {
+            let v = optimal::evaluate(&Hand::default(), composition, true, Rule::StayAt(n), memo).hit;
+            memo.clear();
+            v
+        })
+        .collect())
+}
+
+/// Refuses compositions the engine's packed states cannot count.
+fn check(composition: &[u8; KINDS]) -> Result<(), String> {
+    use super::cards::{FLIP_THREE, FREEZE, PLUS2, SECOND_CHANCE, TIMES2};
+    if (PLUS2..=TIMES2).any(|m| composition[m as usize] > 3) {
+        return Err("the exact solver counts at most 3 of each modifier".into());
+    }
+    if [FREEZE, FLIP_THREE, SECOND_CHANCE]
+        .iter()
+        .any(|&a| composition[a as usize] > 6)
+    {
+        return Err("the exact solver counts at most 6 of each action card".into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -119,14 +154,84 @@ mod tests {
     fn optimal_beats_every_threshold() {
         let c = numbers();
         let opt = optimal(&c).unwrap().optimal;
-        for n in 0..=60 {
-            assert!(threshold(&c, n).unwrap() <= opt + 1e-12, "stay-at-{n}");
+        let all: Vec<u16> = (0..=60).collect();
+        for (n, v) in all.iter().zip(thresholds(&c, &all).unwrap()) {
+            assert!(v <= opt + 1e-12, "stay-at-{n}");
+            assert_eq!(v, threshold(&c, *n).unwrap(), "stay-at-{n}: same value alone");
         }
     }
 
+    /// The dynamic programme over number masks that this module used before
+    /// the engine existed, for number-only decks.
+    fn mask_dp(counts: &[u8; KINDS]) -> (f64, Vec<f64>, Vec<bool>) {
+        let total: u32 = counts[..=12].iter().map(|&c| u32::from(c)).sum();
+        let sum_of = |mask: usize| (0..=12).filter(|n| mask & (1 << n) != 0).sum::<usize>() as f64;
+        let mut value = vec![0.0; STATES];
+        let mut hit = vec![false; STATES];
+        let draw = |mask: usize, value: &[f64]| -> f64 {
+            let left = f64::from(total - mask.count_ones());
+            (0..=12usize)
+                .filter(|&n| counts[n] > 0 && mask & (1 << n) == 0)
+                .map(|n| f64::from(counts[n]) / left * value[mask | (1 << n)])
+                .sum()
+        };
+        let mut masks: Vec<usize> = (1..STATES).filter(|m| m.count_ones() <= 7).collect();
+        masks.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
+        for mask in masks {
+            let banked = sum_of(mask);
+            if mask.count_ones() == 7 {
+                value[mask] = banked + 15.0;
+                continue;
+            }
+            let h = draw(mask, &value);
+            hit[mask] = h > banked;
+            value[mask] = if hit[mask] { h } else { banked };
+        }
+        (draw(0, &value), value, hit)
+    }
+
     #[test]
-    fn full_deck_is_refused_with_a_reason() {
-        let err = optimal(&composition(1, Without::default())).unwrap_err();
-        assert!(err.contains("--without actions,modifiers"), "{err}");
+    fn number_only_decision_table_matches_the_mask_dp() {
+        let c = numbers();
+        let (opt, value, hit) = mask_dp(&c);
+        let solved = optimal(&c).unwrap();
+        assert!((solved.optimal - opt).abs() < 1e-9);
+        for mask in 1..STATES {
+            if mask.count_ones() > 6 {
+                continue;
+            }
+            assert!((solved.value[mask] - value[mask]).abs() < 1e-9, "mask {mask:#b}");
+            assert_eq!(solved.hit[mask], hit[mask], "mask {mask:#b}");
+        }
+    }
+
+    /// The full deck (modifiers, Freeze, Flip Three, Second Chance): the
+    /// exact optimum, and what the thresholds around it give.
+    #[test]
+    fn full_deck_round_values() {
+        let c = composition(1, Without::default());
+        let solved = optimal(&c).unwrap();
+        assert!(
+            (solved.optimal - 20.297577).abs() < 1e-6,
+            "optimal {}",
+            solved.optimal
+        );
+        assert!(solved.states > 50_000_000, "{} states", solved.states);
+        let values = thresholds(&c, &[20, 25, 30]).unwrap();
+        for (v, exact) in values.iter().zip([18.187944, 19.070020, 18.819299]) {
+            assert!((v - exact).abs() < 1e-6, "{values:?}");
+            assert!(*v < solved.optimal);
+        }
+        // Holding 12, 11 and 10 (33 points), stay; holding 1, 2, 3, hit.
+        assert!(!solved.hit[(1 << 12) | (1 << 11) | (1 << 10)]);
+        assert!(solved.hit[0b1110]);
+    }
+
+    #[test]
+    fn too_many_modifiers_are_refused_with_a_reason() {
+        let mut c = composition(1, Without::default());
+        c[crate::games::flip7::cards::TIMES2 as usize] = 4;
+        let err = optimal(&c).unwrap_err();
+        assert!(err.contains("at most 3"), "{err}");
     }
 }
