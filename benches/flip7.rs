@@ -27,7 +27,7 @@ fn bench_round(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     let mut rng = batch_rng(1, 0);
     let mut table = Table::new(rules(4));
-    let mut seats = Seats::new(vec![Policy::StayAt(25); 4]);
+    let mut seats = Seats::new(vec![Policy::stay_at(25); 4]);
     table.new_game(&mut rng);
     g.bench_function("round_4p_stay-at-25", |b| {
         b.iter(|| {
@@ -53,7 +53,7 @@ fn bench_batch(c: &mut Criterion) {
     g.throughput(Throughput::Elements(BATCH_GAMES));
     g.sample_size(20);
     for players in [2, 4, 6] {
-        let sim = Flip7::new(players, &[Policy::StayAt(25)], false, Without::default()).unwrap();
+        let sim = Flip7::new(players, &[Policy::stay_at(25)], false, Without::default()).unwrap();
         g.bench_function(format!("batch_{players}p_stay-at-25"), |b| {
             let mut n = 0;
             b.iter(|| {

@@ -363,3 +363,78 @@ fn solve_refuses_decks_with_action_or_modifier_cards() {
         &["--without", "freeze", "actions,modifiers"],
     );
 }
+
+#[test]
+fn list_policies_names_every_rule_choice_and_strategy() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = ok(&sim(&["flip7", "--list-policies"], root));
+    for word in [
+        "stay-at-N",
+        "cards-N",
+        "bust-prob:P",
+        "ev",
+        "endgame:N",
+        "optimal-round",
+        "rollout:K",
+        "+freeze:CHOICE",
+        "+flip-three:CHOICE",
+        "+second-chance:CHOICE",
+        "self-when-safe",
+        "most-banked",
+        "fewest-cards",
+        "balanced",
+        "optimal",
+        "line-up:",
+    ] {
+        assert!(out.contains(word), "--list-policies lacks {word}:\n{out}");
+    }
+    assert!(!out.contains("cannot be used"), "{out}");
+}
+
+#[test]
+fn unknown_action_card_choice_is_refused() {
+    refused(
+        &["flip7", "--policy", "ev+freeze:nobody"],
+        &[
+            "--policy",
+            "nobody",
+            "leader, most-cards, least-banked, self-when-safe",
+        ],
+    );
+    refused(
+        &["flip7", "--policy", "ev+colour:red"],
+        &["--policy", "colour", "freeze, flip-three, second-chance"],
+    );
+    refused(
+        &["flip7", "--policy", "rollout:0"],
+        &["--policy", "rollout:0", "K must be"],
+    );
+}
+
+/// `rollout:K` draws its own random numbers, from the batch's stream: a run
+/// still repeats to the byte whatever the number of threads.
+#[test]
+fn rollout_runs_repeat_exactly_for_any_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let args = [
+            "flip7",
+            "--policy",
+            "rollout:2+flip-three:self-when-safe,stay-at-25",
+            "--players",
+            "2",
+            "--games",
+            "1500",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--out",
+            "-",
+        ];
+        ok(&sim(&args, dir.path()))
+    };
+    let one = run("1");
+    assert!(one.contains("rollout:2+flip-three:self-when-safe"), "{one}");
+    assert_eq!(one, run("2"));
+}

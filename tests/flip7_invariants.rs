@@ -103,10 +103,10 @@ fn play_many(players: usize, policies: &[Policy], without: Without, single_round
 }
 
 const MIXED: [Policy; 4] = [
-    Policy::StayAt(0),
-    Policy::StayAt(15),
-    Policy::StayAt(30),
-    Policy::StayAt(60),
+    Policy::stay_at(0),
+    Policy::stay_at(15),
+    Policy::stay_at(30),
+    Policy::stay_at(60),
 ];
 
 #[test]
@@ -128,10 +128,10 @@ fn cards_are_conserved_with_many_players_and_reshuffles() {
 fn greedy_players_exhaust_the_cards_and_the_round_still_ends() {
     // Everybody hits until bust or Flip 7: with 18 players the cards in front
     // can hold the whole deck, so draws run out entirely.
-    play_many(18, &[Policy::StayAt(1000)], Without::default(), false, 30);
+    play_many(18, &[Policy::stay_at(1000)], Without::default(), false, 30);
     play_many(
         18,
-        &[Policy::StayAt(1000)],
+        &[Policy::stay_at(1000)],
         Without::parse("actions").unwrap(),
         true,
         200,
@@ -151,4 +151,89 @@ fn cards_are_conserved_under_every_house_rule() {
         play_many(4, &MIXED, Without::parse(w).unwrap(), false, 150);
         play_many(3, &MIXED, Without::parse(w).unwrap(), true, 300);
     }
+}
+
+/// A counter-based source of random indices whose position can be read and
+/// restarted: what lets a test replay a game from any moment.
+#[derive(Clone)]
+struct Counter(std::rc::Rc<std::cell::Cell<u64>>);
+
+impl sim::engine::rng::Draw for Counter {
+    fn below(&mut self, n: u32) -> u32 {
+        let i = self.0.get();
+        self.0.set(i + 1);
+        (sim::engine::rng::splitmix64(i) % u64::from(n)) as u32
+    }
+}
+
+/// Plays like `inner`; at every Hit-or-Stay it keeps a copy of the table,
+/// the position of the random source and the answer.
+struct Recorder {
+    inner: Seats,
+    at: Counter,
+    moments: Vec<(Table, u64, usize, bool)>,
+}
+
+impl sim::games::flip7::rules::Chooser for Recorder {
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        let hit = self.inner.hit(t, seat);
+        self.moments.push((t.clone(), self.at.0.get(), seat, hit));
+        hit
+    }
+    fn target(&mut self, t: &Table, chooser: usize, card: sim::games::flip7::cards::Card) -> usize {
+        self.inner.target(t, chooser, card)
+    }
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        self.inner.second_chance_to(t, holder)
+    }
+}
+
+/// `Table::finish_game_from` (the look-ahead of `rollout:K`) continues a
+/// game from any Hit-or-Stay exactly as the game itself went on: same
+/// totals, same winner, from every decision of every game, initial-deal
+/// decisions (FAQ 18) included.
+#[test]
+fn finishing_a_game_from_any_decision_replays_it_exactly() {
+    let mut resumed = 0;
+    let mut in_deal = 0;
+    for (players, single_round) in [(2, false), (4, false), (5, true), (7, false)] {
+        let rules = Rules {
+            players,
+            composition: composition(1, Without::default()),
+            single_round,
+        };
+        let policies = Policy::parse_list("stay-at-20,ev,stay-at-30,cards-3").unwrap();
+        let seat_policies: Vec<Policy> = (0..players).map(|s| policies[s % 4]).collect();
+        for g in 0..30 {
+            let at = Counter(std::rc::Rc::new(std::cell::Cell::new(g * 1_000_003)));
+            let mut rec = Recorder {
+                inner: Seats::new(seat_policies.clone()),
+                at: at.clone(),
+                moments: Vec::new(),
+            };
+            let mut table = Table::new(rules);
+            table.new_game(&mut at.clone());
+            let winner = table.play_game(&mut rec, &mut sim::games::flip7::rules::Silent, &mut at.clone());
+            let totals: Vec<u32> = (0..players).map(|s| table.total(s)).collect();
+            for (copy, position, seat, hit) in rec.moments {
+                in_deal += usize::from(copy.dealing());
+                let mut copy = copy;
+                let mut seats = Seats::new(seat_policies.clone());
+                let mut d = Counter(std::rc::Rc::new(std::cell::Cell::new(position)));
+                let w = copy.finish_game_from(
+                    seat,
+                    hit,
+                    &mut seats,
+                    &mut sim::games::flip7::rules::Silent,
+                    &mut d,
+                );
+                assert_eq!(w, winner, "{players} players, game {g}");
+                let again: Vec<u32> = (0..players).map(|s| copy.total(s)).collect();
+                assert_eq!(again, totals, "{players} players, game {g}");
+                resumed += 1;
+            }
+        }
+    }
+    assert!(resumed > 5_000, "{resumed}");
+    assert!(in_deal > 0, "no decision during an initial deal was replayed");
 }

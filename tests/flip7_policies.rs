@@ -5,7 +5,7 @@ use sim::engine::rng::{Stacked, batch_rng};
 use sim::engine::runner::{RunConfig, run};
 use sim::games::flip7::Flip7;
 use sim::games::flip7::cards::{Card, Deck, FLIP_THREE, SECOND_CHANCE, TIMES2, Without, composition};
-use sim::games::flip7::policies::{Policy, Seats, bust_chance, expected_after_hit, next_card_counts};
+use sim::games::flip7::policies::{Policy, Rule, Seats, bust_chance, expected_after_hit, next_card_counts};
 use sim::games::flip7::rules::{Chooser, Rules, Silent, Table};
 use sim::games::flip7::solve;
 
@@ -17,38 +17,73 @@ struct ShuffleProbe {
     probes: Vec<Policy>,
     rng: sim::engine::rng::SimRng,
     checks: u64,
+    /// Two tables of each probe: for the real and the reordered pile.
+    tables: Vec<(Seats, Seats)>,
+}
+
+impl ShuffleProbe {
+    fn reordered(&mut self, t: &Table) -> Table {
+        let mut other = t.clone();
+        other.shuffle_draw_pile(&mut self.rng);
+        other
+    }
+
+    /// Every probe, as a whole table of itself, answers `ask` the same on
+    /// both tables (each side keeps its own scratch space from call to call,
+    /// as in a simulation).
+    fn same<T: PartialEq + std::fmt::Debug>(
+        &mut self,
+        t: &Table,
+        ask: impl Fn(&mut Seats, &Table) -> T,
+        what: &str,
+    ) {
+        let other = self.reordered(t);
+        if self.tables.is_empty() {
+            self.tables = (self.probes.iter())
+                .map(|p| {
+                    (
+                        Seats::new(vec![*p; t.players()]),
+                        Seats::new(vec![*p; t.players()]),
+                    )
+                })
+                .collect();
+        }
+        for (p, (seats, again)) in self.probes.iter().zip(&mut self.tables) {
+            assert_eq!(
+                ask(seats, t),
+                ask(again, &other),
+                "{p} changed its {what} with the pile reordered"
+            );
+            self.checks += 1;
+        }
+    }
 }
 
 impl Chooser for ShuffleProbe {
     fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        let mut other = t.clone();
-        other.shuffle_draw_pile(&mut self.rng);
-        for p in &self.probes {
-            assert_eq!(
-                p.hit(t, seat),
-                p.hit(&other, seat),
-                "{p} changed its mind with the pile reordered"
-            );
-            self.checks += 1;
-        }
+        self.same(t, |s, t| s.hit(t, seat), "Hit or Stay");
         self.inner.hit(t, seat)
     }
     fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        self.same(t, |s, t| s.target(t, chooser, card), "target");
         self.inner.target(t, chooser, card)
     }
     fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        self.same(t, |s, t| s.second_chance_to(t, holder), "Second Chance recipient");
         self.inner.second_chance_to(t, holder)
     }
 }
 
-#[test]
-fn shuffling_the_unseen_deck_never_changes_a_decision() {
-    let probes = Policy::parse_list("stay-at-25,cards-4,bust-prob:0.3,ev").unwrap();
+/// Plays `games` four-player games with the first four probes at the
+/// table, checking every probe at every decision; returns the checks made.
+fn probe_games(specs: &str, games: u64) -> u64 {
+    let probes = Policy::parse_list(specs).unwrap();
     let mut probe = ShuffleProbe {
-        inner: Seats::new(probes.clone()),
+        inner: Seats::new((0..4).map(|s| probes[s % probes.len()]).collect()),
         probes,
         rng: batch_rng(99, 1),
         checks: 0,
+        tables: Vec::new(),
     };
     let rules = Rules {
         players: 4,
@@ -56,12 +91,33 @@ fn shuffling_the_unseen_deck_never_changes_a_decision() {
         single_round: false,
     };
     let mut table = Table::new(rules);
-    for g in 0..300 {
+    for g in 0..games {
         let mut rng = batch_rng(4242, g);
         table.new_game(&mut rng);
         table.play_game(&mut probe, &mut Silent, &mut rng);
     }
-    assert!(probe.checks > 10_000, "only {} decisions checked", probe.checks);
+    probe.checks
+}
+
+/// Every rule and every action-card choice decides from what a player can
+/// see: shuffling the unseen draw pile never changes an answer.
+#[test]
+fn shuffling_the_unseen_deck_never_changes_a_decision() {
+    let checks = probe_games(
+        "stay-at-25,cards-4,bust-prob:0.3,ev,endgame:25,\
+         stay-at-20+freeze:self-when-safe+flip-three:self-when-safe+second-chance:least-banked,\
+         ev+freeze:most-cards+flip-three:most-banked+second-chance:fewest-cards,\
+         cards-3+freeze:least-banked+flip-three:leader",
+        300,
+    );
+    assert!(checks > 50_000, "only {checks} decisions checked");
+}
+
+/// The same for the rules that search (fewer games: they are slow).
+#[test]
+fn shuffling_the_unseen_deck_never_changes_a_search() {
+    let checks = probe_games("optimal-round,rollout:3", 12);
+    assert!(checks > 500, "only {checks} decisions checked");
 }
 
 fn table_with_hand(top: &[Card], players: usize) -> Table {
@@ -144,7 +200,7 @@ fn expected_score_after_one_more_card_by_hand() {
     assert!((got - expected).abs() < 1e-9, "{got} vs {expected}");
     assert_eq!(t.hand(0).banked(), 24);
     // And the ev policy hits exactly when that beats 24.
-    assert_eq!(Policy::Ev.hit(&t, 0), expected > 24.0);
+    assert_eq!(Policy::from(Rule::Ev).hit(&t, 0), expected > 24.0);
 }
 
 #[test]
@@ -218,8 +274,8 @@ fn endgame_stays_when_banking_wins_the_game() {
     // (100 + 5 in front).
     let t = two_player_state(&[5, 12], [1, 1], [190, 100]);
     assert_eq!(t.hand(0).banked(), 12);
-    assert!(!Policy::Endgame(25).hit(&t, 0));
-    assert!(Policy::StayAt(25).hit(&t, 0), "a plain threshold would hit");
+    assert!(!Policy::from(Rule::Endgame(25)).hit(&t, 0));
+    assert!(Policy::stay_at(25).hit(&t, 0), "a plain threshold would hit");
 }
 
 #[test]
@@ -230,8 +286,8 @@ fn endgame_presses_when_an_opponent_is_about_to_win() {
     let t = two_player_state(&[10, 9, 8, 11], [3, 1], [120, 190]);
     assert_eq!(t.hand(0).banked(), 28);
     assert_eq!(sim::games::flip7::policies::endgame_threshold(&t, 0, 25), 50);
-    assert!(Policy::Endgame(25).hit(&t, 0));
-    assert!(!Policy::StayAt(25).hit(&t, 0));
+    assert!(Policy::from(Rule::Endgame(25)).hit(&t, 0));
+    assert!(!Policy::stay_at(25).hit(&t, 0));
 }
 
 #[test]
@@ -241,8 +297,8 @@ fn endgame_plays_safe_when_far_ahead() {
     let t = two_player_state(&[3, 12, 10], [2, 1], [150, 90]);
     assert_eq!(t.hand(0).banked(), 22);
     assert_eq!(sim::games::flip7::policies::endgame_threshold(&t, 0, 25), 20);
-    assert!(!Policy::Endgame(25).hit(&t, 0));
-    assert!(Policy::StayAt(25).hit(&t, 0));
+    assert!(!Policy::from(Rule::Endgame(25)).hit(&t, 0));
+    assert!(Policy::stay_at(25).hit(&t, 0));
 }
 
 #[test]
@@ -268,4 +324,118 @@ fn endgame_beats_its_base_threshold_head_to_head() {
     // Seat advantage is small in 2-player games; the endgame rule must win
     // clearly more than half (lower end of its 95% interval above 0.5).
     assert!(rows[0].win_ci.0 > 0.5, "endgame win rate {:?}", rows[0].win_ci);
+}
+
+/// A four-player round stopped when seat 0 (the dealer, served last) is
+/// asked Hit or Stay in the second pass. In front of the players:
+/// seat 1: 9, 8, x2 (34, two numbers); seat 2: 12, +10, +2 (24, one
+/// number); seat 3: 0, 1, 2 (3, three numbers); seat 0: 5, 6 (11).
+/// Game totals: 50, 80, 150, 120.
+fn choices_table() -> Table {
+    struct StopAtSeat0 {
+        snap: Option<Table>,
+    }
+    impl Chooser for StopAtSeat0 {
+        fn hit(&mut self, t: &Table, seat: usize) -> bool {
+            if self.snap.is_none() && seat == 0 && t.hand(1).flipped == 3 {
+                self.snap = Some(t.clone());
+            }
+            self.snap.is_none()
+        }
+        fn target(&mut self, _: &Table, chooser: usize, _: Card) -> usize {
+            chooser
+        }
+        fn second_chance_to(&mut self, _: &Table, _: usize) -> Option<usize> {
+            None
+        }
+    }
+    use sim::games::flip7::cards::{PLUS2, PLUS10};
+    let mut t = table_with_hand(&[9, 12, 0, 5, 8, PLUS10, 1, 6, TIMES2, PLUS2, 2], 4);
+    t.set_totals(&[50, 80, 150, 120]);
+    let mut stop = StopAtSeat0 { snap: None };
+    t.play_round(&mut stop, &mut Silent, &mut Stacked);
+    let t = stop.snap.unwrap();
+    let banked: Vec<u16> = (0..4).map(|s| t.hand(s).banked()).collect();
+    assert_eq!(banked, [11, 34, 24, 3]);
+    t
+}
+
+fn target_of(spec: &str, t: &Table, card: Card) -> usize {
+    Seats::new(vec![Policy::parse(spec).unwrap(); 4]).target(t, 0, card)
+}
+
+#[test]
+fn freeze_choices_pick_as_documented() {
+    use sim::games::flip7::cards::FREEZE;
+    let t = choices_table();
+    assert_eq!(target_of("stay-at-25", &t, FREEZE), 2, "leader: highest total");
+    assert_eq!(target_of("stay-at-25+freeze:most-cards", &t, FREEZE), 3);
+    assert_eq!(target_of("stay-at-25+freeze:least-banked", &t, FREEZE), 3);
+    // Holding 11: stay-at-25 would hit (not safe: the leader gets it),
+    // stay-at-10 would stay (it freezes itself).
+    assert_eq!(target_of("stay-at-25+freeze:self-when-safe", &t, FREEZE), 2);
+    assert_eq!(target_of("stay-at-10+freeze:self-when-safe", &t, FREEZE), 0);
+}
+
+#[test]
+fn flip_three_choices_pick_as_documented() {
+    let t = choices_table();
+    assert_eq!(target_of("stay-at-25", &t, FLIP_THREE), 3, "most number cards");
+    assert_eq!(target_of("stay-at-25+flip-three:leader", &t, FLIP_THREE), 2);
+    assert_eq!(target_of("stay-at-25+flip-three:most-banked", &t, FLIP_THREE), 1);
+    // Holding 5 and 6, three cards bust seat 0 far more often than 15%.
+    assert!(sim::games::flip7::policies::flip_three_bust_chance(&t, 0) > 0.15);
+    assert_eq!(
+        target_of("stay-at-25+flip-three:self-when-safe", &t, FLIP_THREE),
+        3
+    );
+}
+
+#[test]
+fn second_chance_choices_pick_as_documented() {
+    let t = choices_table();
+    let to = |spec: &str| Seats::new(vec![Policy::parse(spec).unwrap(); 4]).second_chance_to(&t, 0);
+    assert_eq!(to("stay-at-25"), Some(1), "lowest total");
+    assert_eq!(to("stay-at-25+second-chance:least-banked"), Some(3));
+    assert_eq!(to("stay-at-25+second-chance:fewest-cards"), Some(2));
+}
+
+/// The exact three-card bust chance against a direct count: every ordered
+/// draw of three cards from the counted pile, played out.
+#[test]
+fn flip_three_bust_chance_matches_a_direct_count() {
+    let t = choices_table();
+    let (counts, _) = next_card_counts(&t);
+    let mut pile: Vec<Card> = Vec::new();
+    for (k, &c) in counts.iter().enumerate() {
+        pile.extend(std::iter::repeat_n(k as Card, usize::from(c)));
+    }
+    let held = t.hand(0).numbers;
+    let (mut busts, mut all) = (0u64, 0u64);
+    for a in 0..pile.len() {
+        for b in (0..pile.len()).filter(|&b| b != a) {
+            for c in (0..pile.len()).filter(|&c| c != a && c != b) {
+                all += 1;
+                let (mut numbers, mut sc) = (held, false);
+                for &card in &[pile[a], pile[b], pile[c]] {
+                    if card <= 12 {
+                        if numbers & (1 << card) != 0 {
+                            if sc {
+                                sc = false;
+                            } else {
+                                busts += 1;
+                                break;
+                            }
+                        }
+                        numbers |= 1 << card;
+                    } else if card == SECOND_CHANCE {
+                        sc = true;
+                    }
+                }
+            }
+        }
+    }
+    let direct = busts as f64 / all as f64;
+    let exact = sim::games::flip7::policies::flip_three_bust_chance(&t, 0);
+    assert!((direct - exact).abs() < 1e-12, "{direct} vs {exact}");
 }

@@ -2188,7 +2188,7 @@ fn default_second_chance_to_active_opponent_without_one_lowest_total_else_discar
 fn seats_chooser_uses_stay_at_and_the_default_choices() {
     let mut t = table(3, &[FREEZE, 7, 12, 4]);
     t.set_totals(&[0, 0, 50]);
-    let mut seats = Seats::new(vec![Policy::StayAt(10); 3]);
+    let mut seats = Seats::new(vec![Policy::stay_at(10); 3]);
     let mut rec = Recorder::new();
     t.play_round(&mut seats, &mut rec, &mut Stacked);
     assert_cleared(&t);

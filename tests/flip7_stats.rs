@@ -7,7 +7,7 @@ use sim::games::flip7::policies::Policy;
 
 fn solo_round_mean(threshold: u16, games: u64) -> (f64, f64) {
     let without = Without::parse("actions,modifiers").unwrap();
-    let sim = Flip7::new(1, &[Policy::StayAt(threshold)], true, without).unwrap();
+    let sim = Flip7::new(1, &[Policy::stay_at(threshold)], true, without).unwrap();
     let cfg = RunConfig {
         games,
         seed: 20_251_121 + u64::from(threshold),
@@ -47,7 +47,7 @@ fn solo_round_check_tells_thresholds_apart() {
 
 #[test]
 fn every_game_has_one_winner_in_full_games() {
-    let sim = Flip7::new(4, &[Policy::StayAt(25)], false, Without::default()).unwrap();
+    let sim = Flip7::new(4, &[Policy::stay_at(25)], false, Without::default()).unwrap();
     let acc = run(
         &sim,
         &RunConfig {

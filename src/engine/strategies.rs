@@ -55,6 +55,26 @@ pub struct Resolved<T> {
     pub source: Source,
 }
 
+/// Every strategy of `game` in `dir/strategies/`, sorted by name: the name
+/// and the file read and checked (or why it could not be).
+pub fn list(game: &str, dir: &Path) -> Vec<(String, Result<Strategy, String>)> {
+    let folder = dir.join("strategies");
+    let prefix = format!("{game}-");
+    let mut found: Vec<(String, Result<Strategy, String>)> = std::fs::read_dir(&folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let file = entry.file_name().into_string().ok()?;
+            let name = file.strip_prefix(&prefix)?.strip_suffix(".toml")?.to_string();
+            let path = Path::new("strategies").join(&file);
+            Some((name, load(&dir.join(&path), game)))
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
 /// The file name of strategy `name` of `game`: `<game>-<name>.toml`.
 pub fn file_name(game: &str, name: &str) -> String {
     format!("{game}-{name}.toml")

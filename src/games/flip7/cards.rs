@@ -298,9 +298,13 @@ impl Deck {
         d.shuffle_pile(&mut self.pile, len);
     }
 
-    /// Shuffles the cards left in the draw pile again. Nothing a player can
-    /// see changes; used to check that decisions never depend on the order.
+    /// Deals the cards left in the draw pile anew: they are put in kind
+    /// order, then shuffled. Nothing a player can see changes, and the new
+    /// order depends on `d` and on which cards are left, never on their old
+    /// order (what look-ahead needs, and what tests of decisions check).
     pub fn shuffle_draw_pile<D: Draw>(&mut self, d: &mut D) {
+        let pile = &mut self.pile[..self.len];
+        pile.sort_unstable();
         d.shuffle_pile(&mut self.pile, self.len);
     }
 

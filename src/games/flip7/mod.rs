@@ -38,10 +38,16 @@ pub struct Flip7Args {
     pub action: Option<Flip7Action>,
 
     /// Policy for every seat, or a comma-separated list with one per seat.
-    /// Each is a spec (stay-at-N, cards-N, bust-prob:P, ev; see the README),
-    /// a strategy name (strategies/flip7-NAME.toml) or a .toml path.
+    /// Each is a spec (RULE[+freeze:C][+flip-three:C][+second-chance:C];
+    /// see --list-policies), a strategy name (strategies/flip7-NAME.toml)
+    /// or a .toml path.
     #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "stay-at-25", value_parser = parse_policies)]
     pub policy: PolicyList,
+
+    /// Lists every policy spec, action-card choice and shipped strategy,
+    /// then exits.
+    #[arg(long)]
+    pub list_policies: bool,
 
     #[command(flatten)]
     pub table: Flip7Table,
@@ -193,23 +199,35 @@ impl Simulation for Flip7 {
     ) {
         let mut table = Table::new(self.rules);
         let mut seats = Seats::new(self.policies.clone());
+        if self.policies.iter().any(Policy::is_random) {
+            // Only runs with `rollout:K` draw from the batch stream here, so
+            // every other run keeps its games.
+            seats.seed(rand::Rng::next_u64(rng));
+        }
         match trace {
-            None => {
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, acc, &mut rng);
-                }
-            }
+            None => play_games(&mut table, &mut seats, acc, rng, games),
             Some(out) => {
                 let mut obs = (Trace::new(out, first_game), &mut *acc);
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, &mut obs, &mut rng);
-                }
+                play_games(&mut table, &mut seats, &mut obs, rng, games);
             }
         }
+    }
+}
+
+/// The games of a batch, each from its own stream of the batch's generator
+/// (the same games whether traced or not).
+#[inline(always)]
+fn play_games<O: rules::Observer>(
+    table: &mut Table,
+    seats: &mut Seats,
+    obs: &mut O,
+    rng: &mut SimRng,
+    games: u64,
+) {
+    for _ in 0..games {
+        let mut rng = game_rng(rng);
+        table.new_game(&mut rng);
+        table.play_game(seats, obs, &mut rng);
     }
 }
 
@@ -229,10 +247,58 @@ impl<O: rules::Observer> rules::Observer for &mut O {
     }
 }
 
+/// What `sim flip7 --list-policies` prints: every spec form and choice,
+/// then the strategies found in `dir/strategies/`.
+pub fn list_policies(dir: &std::path::Path) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(
+        "A policy is RULE[+freeze:CHOICE][+flip-three:CHOICE][+second-chance:CHOICE],\n\
+         e.g. ev+flip-three:self-when-safe. A comma-separated list gives one per seat.\n",
+    );
+    for (title, entries) in policies::CATALOGUE {
+        let _ = writeln!(out, "\n{title}:");
+        for e in *entries {
+            let _ = writeln!(out, "  {:<16} {}", e.spec, e.does);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nStrategies (--policy NAME, from strategies/{GAME}-NAME.toml):"
+    );
+    let found = strategies::list(GAME, dir);
+    if found.is_empty() {
+        let _ = writeln!(out, "  (none in {})", dir.join("strategies").display());
+    }
+    for (name, file) in found {
+        // A file whose policy is a list is a line-up (for tournaments).
+        let checked = file.and_then(|s| match s.policy.contains(',') {
+            true => Ok((format!("line-up: {}", s.policy), s)),
+            false => Policy::parse(&s.policy).map(|p| (p.to_string(), s)),
+        });
+        match checked {
+            Ok((p, s)) => {
+                let _ = writeln!(out, "  {name:<16} {p}");
+                if !s.description.is_empty() {
+                    let _ = writeln!(out, "  {:<16} {}", "", s.description);
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(out, "  {name:<16} (cannot be used: {e})");
+            }
+        }
+    }
+    out
+}
+
 /// Runs `sim flip7` with parsed arguments.
 pub fn run(args: &Flip7Args) -> Result<(), String> {
     if let Some(Flip7Action::Solve(solve)) = &args.action {
         return solve_command(solve);
+    }
+    if args.list_policies {
+        let dir = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+        print!("{}", list_policies(&dir));
+        return Ok(());
     }
     let table = &args.table;
     let players = table.players();

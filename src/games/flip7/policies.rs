@@ -1,16 +1,24 @@
 //! Flip 7 policies: how a seat decides Hit or Stay and where its action
 //! cards go. A policy is a value parsed from a spec string such as
-//! `stay-at-25`; it sees only what a player at the table sees (the
-//! [`Table`] exposes no draw-pile order).
+//! `stay-at-25` or `ev+flip-three:self-when-safe`; it sees only what a
+//! player at the table sees (the [`Table`] exposes no draw-pile order).
+//!
+//! A spec is a Hit-or-Stay [`Rule`] followed by optional action-card
+//! choices, joined with `+`: `RULE[+freeze:C][+flip-three:C][+second-chance:C]`.
+//! Choices left out are the defaults of `stay-at-N`.
 
 use std::fmt;
 
-use super::cards::{Card, FREEZE, KINDS, MAX_NUMBER, TIMES2, plus_value};
-use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, TARGET, Table};
+use rand::{Rng, SeedableRng};
+
+use super::cards::{Card, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
+use super::optimal;
+use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Silent, Status, TARGET, Table};
+use crate::engine::rng::SimRng;
 
 /// A Hit-or-Stay rule.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Policy {
+pub enum Rule {
     /// `stay-at-N`: stay once the cards in front (numbers, `x2`, modifiers)
     /// are worth at least N; otherwise hit.
     StayAt(u16),
@@ -26,54 +34,339 @@ pub enum Policy {
     /// `endgame:N` (`endgame` = `endgame:25`): a threshold that looks at
     /// the game scores; see [`endgame_threshold`].
     Endgame(u16),
+    /// `optimal-round`: the Hit or Stay that maximises the expected round
+    /// score, solved exactly over the counted draw pile (see
+    /// [`optimal`](super::optimal)).
+    OptimalRound,
+    /// `rollout:K`: plays K imagined continuations of the game after Hit and
+    /// K after Stay, from what the player knows, and takes the one that wins
+    /// more often; see [`rollout_hits`].
+    Rollout(u32),
 }
 
-/// Spec forms accepted by [`Policy::parse`], for error messages and help.
-pub const ACCEPTED: &str = "stay-at-N (stay once the cards are worth N points, e.g. stay-at-25), \
-                            cards-N (stay once holding N number cards, e.g. cards-4), \
-                            bust-prob:P (hit while the chance of busting on the next card is below P, \
-                            0 < P <= 1, e.g. bust-prob:0.3), ev (hit while one more card is worth more \
-                            on average), endgame:N (stay-at-N that looks at the game scores: stays \
-                            when banking wins the game, presses when an opponent is close to 200, \
-                            plays safe when far ahead; endgame = endgame:25)";
+/// Where a Freeze goes (`+freeze:CHOICE`). Only active opponents are
+/// candidates; ties go to the first clockwise from the chooser; the chooser
+/// itself when nobody else is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FreezeChoice {
+    /// `leader` (default): the highest game total.
+    #[default]
+    Leader,
+    /// `most-cards`: the most number cards (the nearest to a Flip 7), ties
+    /// by game total.
+    MostCards,
+    /// `least-banked`: the lowest score in front this round (their round
+    /// ends with the least).
+    LeastBanked,
+    /// `self-when-safe`: the chooser itself when its own Hit-or-Stay rule
+    /// would stay now (a Freeze then banks its cards like a stay and keeps
+    /// every opponent in the round, exposed to busting); otherwise `leader`.
+    SelfWhenSafe,
+}
 
-impl Policy {
-    /// Parses a spec string such as `stay-at-25`.
-    pub fn parse(spec: &str) -> Result<Policy, String> {
+/// Where a Flip Three goes (`+flip-three:CHOICE`); candidates and ties as
+/// for [`FreezeChoice`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FlipThreeChoice {
+    /// `most-cards` (default): the most number cards, ties by game total.
+    #[default]
+    MostCards,
+    /// `leader`: the highest game total, ties by number cards.
+    Leader,
+    /// `most-banked`: the highest score in front this round (the most to
+    /// lose).
+    MostBanked,
+    /// `self-when-safe`: the chooser itself when the counted chance that
+    /// three more cards bust it is below [`SAFE_FLIP_THREE`] (see
+    /// [`flip_three_bust_chance`]); otherwise `most-cards`.
+    SelfWhenSafe,
+}
+
+/// Who receives a spare Second Chance (`+second-chance:CHOICE`): an active
+/// opponent without one; ties first clockwise; discarded when there is none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PassChoice {
+    /// `lowest` (default): the lowest game total.
+    #[default]
+    Lowest,
+    /// `least-banked`: the lowest score in front this round (who has least
+    /// to protect).
+    LeastBanked,
+    /// `fewest-cards`: the fewest number cards (the least likely to need it
+    /// soon).
+    FewestCards,
+}
+
+/// `self-when-safe` for Flip Three targets the chooser below this chance of
+/// busting within the three cards.
+pub const SAFE_FLIP_THREE: f64 = 0.15;
+
+/// `rollout:K` plays the continuations, and breaks ties between Hit and
+/// Stay, with `stay-at-ROLLOUT_BASE` and the default choices for every seat.
+pub const ROLLOUT_BASE: u16 = 25;
+
+/// Largest K accepted by `rollout:K`.
+pub const MAX_ROLLOUTS: u32 = 100_000;
+
+/// A complete policy: a Hit-or-Stay rule and the three action-card choices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// When to hit.
+    pub rule: Rule,
+    /// Where its Freezes go.
+    pub freeze: FreezeChoice,
+    /// Where its Flip Threes go.
+    pub flip_three: FlipThreeChoice,
+    /// Who gets its spare Second Chances.
+    pub second_chance: PassChoice,
+}
+
+impl From<Rule> for Policy {
+    fn from(rule: Rule) -> Policy {
+        Policy::with_defaults(rule)
+    }
+}
+
+/// One entry of [`CATALOGUE`]: a spec form and what it does.
+pub struct Entry {
+    /// The spec form, e.g. `stay-at-N`.
+    pub spec: &'static str,
+    /// One line on what it does.
+    pub does: &'static str,
+}
+
+/// Every spec form and choice, as `sim flip7 --list-policies` prints them.
+pub const CATALOGUE: &[(&str, &[Entry])] = &[
+    (
+        "Hit-or-Stay rules",
+        &[
+            Entry {
+                spec: "stay-at-N",
+                does: "stay once the cards in front are worth N points or more (numbers, x2, modifiers)",
+            },
+            Entry {
+                spec: "cards-N",
+                does: "stay once holding N number cards (1 to 7)",
+            },
+            Entry {
+                spec: "bust-prob:P",
+                does: "hit while the counted chance that the next card busts is below P (0 < P <= 1)",
+            },
+            Entry {
+                spec: "ev",
+                does: "hit while the counted expected round score after one more card beats staying",
+            },
+            Entry {
+                spec: "endgame:N",
+                does: "stay-at-N that reads the game scores: banks a winning round, presses when an opponent nears 200, plays safe far ahead (endgame = endgame:25)",
+            },
+            Entry {
+                spec: "optimal-round",
+                does: "the exact round-score optimum over the counted draw pile (opponents' draws ignored)",
+            },
+            Entry {
+                spec: "rollout:K",
+                does: "plays K imagined continuations after Hit and after Stay (stay-at-25 for everyone) and picks what wins more (1 <= K <= 100000; slow)",
+            },
+        ],
+    ),
+    (
+        "+freeze:CHOICE (where a Freeze goes)",
+        &[
+            Entry {
+                spec: "leader",
+                does: "(default) the active opponent with the highest game total",
+            },
+            Entry {
+                spec: "most-cards",
+                does: "the active opponent with the most number cards",
+            },
+            Entry {
+                spec: "least-banked",
+                does: "the active opponent with the lowest score in front",
+            },
+            Entry {
+                spec: "self-when-safe",
+                does: "yourself when your rule would stay now, else leader",
+            },
+        ],
+    ),
+    (
+        "+flip-three:CHOICE (where a Flip Three goes)",
+        &[
+            Entry {
+                spec: "most-cards",
+                does: "(default) the active opponent with the most number cards",
+            },
+            Entry {
+                spec: "leader",
+                does: "the active opponent with the highest game total",
+            },
+            Entry {
+                spec: "most-banked",
+                does: "the active opponent with the highest score in front",
+            },
+            Entry {
+                spec: "self-when-safe",
+                does: "yourself when three cards bust you with counted chance below 15%, else most-cards",
+            },
+        ],
+    ),
+    (
+        "+second-chance:CHOICE (who gets a spare Second Chance)",
+        &[
+            Entry {
+                spec: "lowest",
+                does: "(default) the active opponent without one with the lowest game total",
+            },
+            Entry {
+                spec: "least-banked",
+                does: "the active opponent without one with the lowest score in front",
+            },
+            Entry {
+                spec: "fewest-cards",
+                does: "the active opponent without one with the fewest number cards",
+            },
+        ],
+    ),
+];
+
+/// Spec forms accepted by [`Policy::parse`], for error messages.
+pub const ACCEPTED: &str = "RULE[+freeze:CHOICE][+flip-three:CHOICE][+second-chance:CHOICE] with RULE \
+                            one of stay-at-N, cards-N, bust-prob:P, ev, endgame:N, optimal-round, rollout:K \
+                            (see sim flip7 --list-policies)";
+
+fn choice<T: Copy>(what: &str, word: &str, options: &[(&str, T)]) -> Result<T, String> {
+    options
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            format!("unknown {what} choice '{word}'; accepted: {}", names.join(", "))
+        })
+}
+
+const FREEZE_CHOICES: &[(&str, FreezeChoice)] = &[
+    ("leader", FreezeChoice::Leader),
+    ("most-cards", FreezeChoice::MostCards),
+    ("least-banked", FreezeChoice::LeastBanked),
+    ("self-when-safe", FreezeChoice::SelfWhenSafe),
+];
+const FLIP_THREE_CHOICES: &[(&str, FlipThreeChoice)] = &[
+    ("most-cards", FlipThreeChoice::MostCards),
+    ("leader", FlipThreeChoice::Leader),
+    ("most-banked", FlipThreeChoice::MostBanked),
+    ("self-when-safe", FlipThreeChoice::SelfWhenSafe),
+];
+const PASS_CHOICES: &[(&str, PassChoice)] = &[
+    ("lowest", PassChoice::Lowest),
+    ("least-banked", PassChoice::LeastBanked),
+    ("fewest-cards", PassChoice::FewestCards),
+];
+
+fn name_of<T: PartialEq + Copy>(options: &[(&'static str, T)], v: T) -> &'static str {
+    options
+        .iter()
+        .find(|(_, x)| *x == v)
+        .map(|(n, _)| *n)
+        .expect("every choice has a name")
+}
+
+impl Rule {
+    /// Parses a Hit-or-Stay rule such as `stay-at-25`.
+    pub fn parse(spec: &str) -> Result<Rule, String> {
         let spec = spec.trim();
+        let whole = |n: &str, what: &str| {
+            n.parse::<u16>()
+                .map_err(|_| format!("'{spec}': N must be a whole number from 0 to 65535 ({what})"))
+        };
         if let Some(n) = spec.strip_prefix("stay-at-") {
-            return n.parse::<u16>().map(Policy::StayAt).map_err(|_| {
-                format!("'{spec}': N must be a whole number from 0 to 65535; accepted: {ACCEPTED}")
-            });
+            return whole(n, "stay-at-N").map(Rule::StayAt);
         }
         if let Some(n) = spec.strip_prefix("cards-") {
             return match n.parse::<u8>() {
-                Ok(n @ 1..=7) => Ok(Policy::Cards(n)),
+                Ok(n @ 1..=7) => Ok(Rule::Cards(n)),
                 _ => Err(format!(
-                    "'{spec}': N must be a whole number from 1 to 7; accepted: {ACCEPTED}"
+                    "'{spec}': N must be a whole number from 1 to 7 (cards-N)"
                 )),
             };
         }
         if let Some(p) = spec.strip_prefix("bust-prob:") {
             return match p.parse::<f64>() {
-                Ok(p) if p > 0.0 && p <= 1.0 => Ok(Policy::BustProb(p)),
+                Ok(p) if p > 0.0 && p <= 1.0 => Ok(Rule::BustProb(p)),
                 _ => Err(format!(
-                    "'{spec}': P must be a number above 0 and at most 1; accepted: {ACCEPTED}"
+                    "'{spec}': P must be a number above 0 and at most 1 (bust-prob:P)"
                 )),
             };
         }
-        if spec == "ev" {
-            return Ok(Policy::Ev);
-        }
-        if spec == "endgame" {
-            return Ok(Policy::Endgame(25));
+        if let Some(k) = spec.strip_prefix("rollout:") {
+            return match k.parse::<u32>() {
+                Ok(k @ 1..=MAX_ROLLOUTS) => Ok(Rule::Rollout(k)),
+                _ => Err(format!(
+                    "'{spec}': K must be a whole number from 1 to {MAX_ROLLOUTS} (rollout:K)"
+                )),
+            };
         }
         if let Some(n) = spec.strip_prefix("endgame:") {
-            return n.parse::<u16>().map(Policy::Endgame).map_err(|_| {
-                format!("'{spec}': N must be a whole number from 0 to 65535; accepted: {ACCEPTED}")
-            });
+            return whole(n, "endgame:N").map(Rule::Endgame);
         }
-        Err(format!("unknown policy '{spec}'; accepted: {ACCEPTED}"))
+        match spec {
+            "ev" => Ok(Rule::Ev),
+            "endgame" => Ok(Rule::Endgame(25)),
+            "optimal-round" => Ok(Rule::OptimalRound),
+            _ => Err(format!("unknown policy '{spec}'")),
+        }
+    }
+
+    /// Whether the rule decides from the hand alone (cheap, inline).
+    #[inline]
+    fn hit_simple(self, t: &Table, seat: usize) -> Option<bool> {
+        match self {
+            Rule::StayAt(n) => Some(t.hand(seat).banked() < n),
+            Rule::Cards(n) => Some(t.hand(seat).count < n),
+            _ => None,
+        }
+    }
+}
+
+impl Policy {
+    /// Parses a spec string such as `stay-at-25` or
+    /// `ev+freeze:least-banked+flip-three:self-when-safe`.
+    pub fn parse(spec: &str) -> Result<Policy, String> {
+        let spec = spec.trim();
+        let mut parts = spec.split('+');
+        let rule = parts.next().unwrap_or_default();
+        let mut p = Policy::from(Rule::parse(rule).map_err(|e| format!("{e}; accepted: {ACCEPTED}"))?);
+        let mut seen = Vec::new();
+        for part in parts {
+            let (key, value) = part.trim().split_once(':').ok_or_else(|| {
+                format!(
+                    "'{spec}': '{part}' is not a choice; expected freeze:CHOICE, flip-three:CHOICE or \
+                     second-chance:CHOICE"
+                )
+            })?;
+            if seen.contains(&key) {
+                return Err(format!("'{spec}': {key} is chosen twice"));
+            }
+            seen.push(key);
+            let err = |e: String| format!("'{spec}': {e}");
+            match key {
+                "freeze" => p.freeze = choice("freeze", value, FREEZE_CHOICES).map_err(err)?,
+                "flip-three" => {
+                    p.flip_three = choice("flip-three", value, FLIP_THREE_CHOICES).map_err(err)?
+                }
+                "second-chance" => {
+                    p.second_chance = choice("second-chance", value, PASS_CHOICES).map_err(err)?
+                }
+                _ => {
+                    return Err(format!(
+                        "'{spec}': unknown choice '{key}'; accepted: freeze, flip-three, second-chance"
+                    ));
+                }
+            }
+        }
+        Ok(p)
     }
 
     /// Parses a comma-separated list of specs (one per seat, or one for all).
@@ -81,38 +374,148 @@ impl Policy {
         text.split(',').map(Policy::parse).collect()
     }
 
-    /// Whether `seat` hits.
-    #[inline]
-    pub fn hit(&self, t: &Table, seat: usize) -> bool {
-        match *self {
-            Policy::StayAt(n) => t.hand(seat).banked() < n,
-            Policy::Cards(n) => t.hand(seat).count < n,
-            _ => self.hit_counting(t, seat),
+    /// `rule` with the default action-card choices.
+    pub const fn with_defaults(rule: Rule) -> Policy {
+        Policy {
+            rule,
+            freeze: FreezeChoice::Leader,
+            flip_three: FlipThreeChoice::MostCards,
+            second_chance: PassChoice::Lowest,
         }
     }
 
-    /// The card-counting rules, kept out of line so that the cheap ones stay
-    /// small inside the game loop.
-    #[inline(never)]
-    fn hit_counting(&self, t: &Table, seat: usize) -> bool {
-        match *self {
-            Policy::BustProb(p) => bust_chance(t, seat) < p,
-            Policy::Ev => ev_hits(t, seat),
-            Policy::Endgame(n) => t.hand(seat).banked() < endgame_threshold(t, seat, n),
-            Policy::StayAt(_) | Policy::Cards(_) => unreachable!("handled in Policy::hit"),
+    /// `stay-at-N` with the default choices.
+    pub const fn stay_at(n: u16) -> Policy {
+        Policy::with_defaults(Rule::StayAt(n))
+    }
+
+    /// Whether `seat` hits. Rules with look-ahead state (`optimal-round`,
+    /// `rollout:K`) get fresh scratch space here; simulations go through
+    /// [`Seats`], which keeps it.
+    pub fn hit(&self, t: &Table, seat: usize) -> bool {
+        self.rule
+            .hit_simple(t, seat)
+            .unwrap_or_else(|| hit_with(self.rule, t, seat, &mut Scratch::new(0)))
+    }
+
+    /// Whether the policy draws random numbers of its own (`rollout:K`).
+    pub fn is_random(&self) -> bool {
+        matches!(self.rule, Rule::Rollout(_))
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::StayAt(n) => write!(f, "stay-at-{n}"),
+            Rule::Cards(n) => write!(f, "cards-{n}"),
+            Rule::BustProb(p) => write!(f, "bust-prob:{p}"),
+            Rule::Ev => write!(f, "ev"),
+            Rule::Endgame(n) => write!(f, "endgame:{n}"),
+            Rule::OptimalRound => write!(f, "optimal-round"),
+            Rule::Rollout(k) => write!(f, "rollout:{k}"),
         }
     }
 }
 
+/// The canonical spec: the rule, then the choices that differ from the
+/// defaults.
 impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Policy::StayAt(n) => write!(f, "stay-at-{n}"),
-            Policy::Cards(n) => write!(f, "cards-{n}"),
-            Policy::BustProb(p) => write!(f, "bust-prob:{p}"),
-            Policy::Ev => write!(f, "ev"),
-            Policy::Endgame(n) => write!(f, "endgame:{n}"),
+        write!(f, "{}", self.rule)?;
+        if self.freeze != FreezeChoice::default() {
+            write!(f, "+freeze:{}", name_of(FREEZE_CHOICES, self.freeze))?;
         }
+        if self.flip_three != FlipThreeChoice::default() {
+            write!(f, "+flip-three:{}", name_of(FLIP_THREE_CHOICES, self.flip_three))?;
+        }
+        if self.second_chance != PassChoice::default() {
+            write!(f, "+second-chance:{}", name_of(PASS_CHOICES, self.second_chance))?;
+        }
+        Ok(())
+    }
+}
+
+/// Scratch space of the rules that search: the memo of `optimal-round`,
+/// and the table copy and random numbers of `rollout:K`. Made once per
+/// batch of games, so nothing is allocated per decision.
+pub struct Scratch {
+    memo: Option<Box<optimal::Memo>>,
+    lookahead: Option<Box<Table>>,
+    rng: SimRng,
+}
+
+impl Scratch {
+    /// Empty scratch space; `seed` seeds the random numbers of `rollout:K`.
+    pub fn new(seed: u64) -> Scratch {
+        Scratch {
+            memo: None,
+            lookahead: None,
+            rng: SimRng::seed_from_u64(seed),
+        }
+    }
+}
+
+/// The rules that need more than the hand, kept out of line so that the
+/// cheap ones stay small inside the game loop.
+#[inline(never)]
+fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
+    match rule {
+        Rule::BustProb(p) => bust_chance(t, seat) < p,
+        Rule::Ev => ev_hits(t, seat),
+        Rule::Endgame(n) => t.hand(seat).banked() < endgame_threshold(t, seat, n),
+        Rule::OptimalRound => optimal::hits(t, seat, scratch.memo.get_or_insert_with(Default::default)),
+        Rule::Rollout(k) => rollout_hits(t, seat, k, scratch),
+        Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
+    }
+}
+
+/// The chooser of `rollout:K`'s imagined continuations: `stay-at-25`
+/// ([`ROLLOUT_BASE`]) and the default choices for every seat.
+struct Baseline;
+
+impl Chooser for Baseline {
+    #[inline]
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        t.hand(seat).banked() < ROLLOUT_BASE
+    }
+    #[inline]
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        if card == FREEZE {
+            default_freeze_target(t, chooser)
+        } else {
+            default_flip_three_target(t, chooser)
+        }
+    }
+    #[inline]
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        default_second_chance_to(t, holder)
+    }
+}
+
+/// `rollout:K`: for each of K imagined deals, copies the table, shuffles
+/// its unseen draw pile anew (the player never knows the real order), and
+/// plays the rest of the game once after Hit and once after Stay from that
+/// same deal (common random numbers), every seat then playing
+/// `stay-at-25`. Hits when Hit wins more of the K games than Stay; on a
+/// tie, does what `stay-at-25` would.
+pub fn rollout_hits(t: &Table, seat: usize, k: u32, scratch: &mut Scratch) -> bool {
+    let copy = scratch.lookahead.get_or_insert_with(|| Box::new(t.clone()));
+    let mut wins = [0u32; 2]; // after Stay, after Hit
+    for _ in 0..k {
+        let deal = scratch.rng.next_u64();
+        for (hit, won) in [false, true].into_iter().zip(wins.iter_mut()) {
+            (**copy).clone_from(t);
+            let mut d = SimRng::seed_from_u64(deal);
+            copy.shuffle_draw_pile(&mut d);
+            let winner = copy.finish_game_from(seat, hit, &mut Baseline, &mut Silent, &mut d);
+            *won += u32::from(winner == Some(seat));
+        }
+    }
+    match wins[1].cmp(&wins[0]) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => t.hand(seat).banked() < ROLLOUT_BASE,
     }
 }
 
@@ -136,7 +539,7 @@ pub fn endgame_threshold(t: &Table, seat: usize, n: u16) -> u16 {
     let mut best_total = 0u32; // an opponent's game total
     for s in (0..t.players()).filter(|&s| s != seat) {
         let h = t.hand(s);
-        let in_front = if h.status == super::rules::Status::Busted {
+        let in_front = if h.status == Status::Busted {
             0
         } else {
             u32::from(h.banked())
@@ -249,6 +652,51 @@ fn score_after_hit_sum(t: &Table, seat: usize) -> (u64, u32) {
     (sum, total)
 }
 
+/// The chance that three more cards bust `seat`, from the counted draw
+/// pile: exact over every sequence of three cards, a held Second Chance
+/// cancelling the first duplicate and one drawn on the way kept for later.
+/// Action cards drawn on the way count as neither bust nor safe beyond
+/// taking their place among the three (as a set-aside card would).
+pub fn flip_three_bust_chance(t: &Table, seat: usize) -> f64 {
+    let h = t.hand(seat);
+    let (mut counts, total) = next_card_counts(t);
+    fn go(counts: &mut [u8; KINDS], total: u32, numbers: u16, sc: bool, left: u8) -> f64 {
+        if left == 0 || total == 0 {
+            return 0.0;
+        }
+        let mut p = 0.0;
+        for k in 0..KINDS {
+            let c = counts[k];
+            if c == 0 {
+                continue;
+            }
+            let w = f64::from(c) / f64::from(total);
+            let card = k as Card;
+            let bust_here = card <= MAX_NUMBER && numbers & (1 << k) != 0 && !sc;
+            if bust_here {
+                p += w;
+                continue;
+            }
+            let (numbers2, sc2) = if card <= MAX_NUMBER {
+                if numbers & (1 << k) != 0 {
+                    (numbers, false)
+                } else {
+                    (numbers | 1 << k, sc)
+                }
+            } else if card == SECOND_CHANCE {
+                (numbers, true)
+            } else {
+                (numbers, sc)
+            };
+            counts[k] -= 1;
+            p += w * go(counts, total - 1, numbers2, sc2, left - 1);
+            counts[k] += 1;
+        }
+        p
+    }
+    go(&mut counts, total, h.numbers, h.second_chance, 3)
+}
+
 /// The first opponent of `chooser` still in the round, clockwise from its
 /// left, with the greatest `key` among those for which `key` is not `None`.
 ///
@@ -301,41 +749,111 @@ pub fn default_second_chance_to(t: &Table, holder: usize) -> Option<usize> {
     })
 }
 
-/// One policy per seat: the [`Chooser`] used by simulations.
-#[derive(Clone, Debug)]
+/// One policy per seat: the [`Chooser`] used by simulations, with the
+/// scratch space of the rules that search.
 pub struct Seats {
     /// Indexed by seat masked to 64 slots: no bounds check in the hot loop.
     policies: Box<[Policy; 64]>,
+    scratch: Scratch,
 }
 
 impl Seats {
     /// `policies[s]` plays seat `s`.
     pub fn new(policies: Vec<Policy>) -> Seats {
         assert!(policies.len() <= MAX_PLAYERS);
-        let mut all = Box::new([Policy::StayAt(0); 64]);
+        let mut all = Box::new([Policy::stay_at(0); 64]);
         all[..policies.len()].copy_from_slice(&policies);
-        Seats { policies: all }
+        Seats {
+            policies: all,
+            scratch: Scratch::new(0),
+        }
+    }
+
+    /// Seeds the random numbers of `rollout:K` (simulations do it once per
+    /// batch, from the batch's stream, so runs repeat exactly).
+    pub fn seed(&mut self, seed: u64) {
+        self.scratch.rng = SimRng::seed_from_u64(seed);
+    }
+
+    #[inline(always)]
+    fn decide(&mut self, t: &Table, seat: usize) -> bool {
+        match self.policies[seat & 63].rule {
+            Rule::StayAt(n) => t.hand(seat).banked() < n,
+            Rule::Cards(n) => t.hand(seat).count < n,
+            rule => hit_with(rule, t, seat, &mut self.scratch),
+        }
+    }
+
+    /// A target chosen by a rule other than the default (out of line).
+    #[inline(never)]
+    fn chosen_target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        let p = self.policies[chooser & 63];
+        let me_ok = t.is_active(chooser);
+        let total = |s: usize| u64::from(t.total(s));
+        let cards = |s: usize| u64::from(t.hand(s).number_count());
+        let banked = |s: usize| u64::from(t.hand(s).banked());
+        let pick =
+            |key: &dyn Fn(usize) -> u64| best_opponent(t, chooser, |s| Some(key(s))).unwrap_or(chooser);
+        if card == FREEZE {
+            match p.freeze {
+                FreezeChoice::Leader => default_freeze_target(t, chooser),
+                FreezeChoice::MostCards => pick(&|s| (cards(s) << 32) | total(s)),
+                FreezeChoice::LeastBanked => pick(&|s| u64::from(u16::MAX) - banked(s)),
+                FreezeChoice::SelfWhenSafe => {
+                    if me_ok && !self.decide(t, chooser) {
+                        chooser
+                    } else {
+                        default_freeze_target(t, chooser)
+                    }
+                }
+            }
+        } else {
+            match p.flip_three {
+                FlipThreeChoice::MostCards => default_flip_three_target(t, chooser),
+                FlipThreeChoice::Leader => pick(&|s| (total(s) << 8) | cards(s)),
+                FlipThreeChoice::MostBanked => pick(&|s| banked(s)),
+                FlipThreeChoice::SelfWhenSafe => {
+                    if me_ok && flip_three_bust_chance(t, chooser) < SAFE_FLIP_THREE {
+                        chooser
+                    } else {
+                        default_flip_three_target(t, chooser)
+                    }
+                }
+            }
+        }
     }
 }
 
 impl Chooser for Seats {
-    #[inline]
+    #[inline(always)]
     fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        self.policies[seat & 63].hit(t, seat)
+        self.decide(t, seat)
     }
 
-    #[inline]
+    #[inline(always)]
     fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
-        if card == FREEZE {
+        let p = &self.policies[chooser & 63];
+        if card == FREEZE && p.freeze == FreezeChoice::Leader {
             default_freeze_target(t, chooser)
-        } else {
+        } else if card != FREEZE && p.flip_three == FlipThreeChoice::MostCards {
             default_flip_three_target(t, chooser)
+        } else {
+            self.chosen_target(t, chooser, card)
         }
     }
 
     #[inline]
     fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
-        default_second_chance_to(t, holder)
+        let without = |s: usize| !t.hand(s).second_chance;
+        match self.policies[holder & 63].second_chance {
+            PassChoice::Lowest => default_second_chance_to(t, holder),
+            PassChoice::LeastBanked => best_opponent(t, holder, |s| {
+                without(s).then(|| u64::from(u16::MAX - t.hand(s).banked()))
+            }),
+            PassChoice::FewestCards => best_opponent(t, holder, |s| {
+                without(s).then(|| u64::from(u32::MAX - t.hand(s).number_count()))
+            }),
+        }
     }
 }
 
@@ -345,12 +863,91 @@ mod tests {
 
     #[test]
     fn parses_specs() {
-        assert_eq!(Policy::parse("stay-at-25"), Ok(Policy::StayAt(25)));
+        assert_eq!(Policy::parse("stay-at-25"), Ok(Policy::stay_at(25)));
         assert_eq!(Policy::parse_list("stay-at-20,stay-at-30").unwrap().len(), 2);
-        assert_eq!(Policy::StayAt(7).to_string(), "stay-at-7");
+        assert_eq!(Policy::stay_at(7).to_string(), "stay-at-7");
         let e = Policy::parse("yolo").unwrap_err();
         assert!(e.contains("'yolo'") && e.contains("stay-at-N"), "{e}");
         assert!(Policy::parse("stay-at-x").is_err());
         assert!(Policy::parse("stay-at--3").is_err());
+        assert_eq!(Policy::parse("rollout:50").unwrap().rule, Rule::Rollout(50));
+        assert!(Policy::parse("rollout:0").is_err());
+        assert_eq!(Policy::parse("optimal-round").unwrap().rule, Rule::OptimalRound);
+    }
+
+    #[test]
+    fn parses_action_card_choices_and_prints_them_back() {
+        let p = Policy::parse("ev+flip-three:self-when-safe+freeze:least-banked").unwrap();
+        assert_eq!(p.rule, Rule::Ev);
+        assert_eq!(p.freeze, FreezeChoice::LeastBanked);
+        assert_eq!(p.flip_three, FlipThreeChoice::SelfWhenSafe);
+        assert_eq!(p.second_chance, PassChoice::Lowest);
+        assert_eq!(p.to_string(), "ev+freeze:least-banked+flip-three:self-when-safe");
+        // Defaults spelled out print as the bare rule.
+        assert_eq!(
+            Policy::parse("stay-at-25+freeze:leader+second-chance:lowest")
+                .unwrap()
+                .to_string(),
+            "stay-at-25"
+        );
+        for bad in [
+            "ev+freeze:nobody",
+            "ev+freeze",
+            "ev+colour:red",
+            "ev+freeze:leader+freeze:most-cards",
+        ] {
+            let e = Policy::parse(bad).unwrap_err();
+            assert!(e.contains(bad), "{e}");
+        }
+        let e = Policy::parse("ev+flip-three:nobody").unwrap_err();
+        assert!(
+            e.contains("most-cards, leader, most-banked, self-when-safe"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn every_catalogue_entry_parses() {
+        for (_, entries) in CATALOGUE {
+            for e in *entries {
+                let spec = e
+                    .spec
+                    .replace("-N", "-4")
+                    .replace(":N", ":4")
+                    .replace(":P", ":0.3")
+                    .replace(":K", ":3");
+                let spec = if [
+                    "leader",
+                    "most-cards",
+                    "least-banked",
+                    "self-when-safe",
+                    "most-banked",
+                    "lowest",
+                    "fewest-cards",
+                ]
+                .contains(&spec.as_str())
+                {
+                    continue;
+                } else {
+                    spec
+                };
+                Policy::parse(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            }
+        }
+        for (key, options) in [
+            ("freeze", FREEZE_CHOICES.iter().map(|o| o.0).collect::<Vec<_>>()),
+            ("flip-three", FLIP_THREE_CHOICES.iter().map(|o| o.0).collect()),
+            ("second-chance", PASS_CHOICES.iter().map(|o| o.0).collect()),
+        ] {
+            let listed: Vec<&str> = CATALOGUE
+                .iter()
+                .find(|(title, _)| title.starts_with(&format!("+{key}:")))
+                .unwrap()
+                .1
+                .iter()
+                .map(|e| e.spec)
+                .collect();
+            assert_eq!(listed, options, "{key}");
+        }
     }
 }
