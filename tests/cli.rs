@@ -333,7 +333,17 @@ fn malformed_strategy_file_is_refused_naming_file_and_line() {
 #[test]
 fn solve_writes_the_exact_solo_values() {
     let dir = tempfile::tempdir().unwrap();
-    let o = sim(&["flip7", "solve", "--out", "exact"], dir.path());
+    let o = sim(
+        &[
+            "flip7",
+            "solve",
+            "--without",
+            "actions,modifiers",
+            "--out",
+            "exact",
+        ],
+        dir.path(),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let stdout = String::from_utf8(o.stdout).unwrap();
     assert!(
@@ -356,11 +366,49 @@ fn solve_writes_the_exact_solo_values() {
     assert_eq!(d.lines().count(), 1 + sets);
 }
 
+/// With modifiers in the deck: the solver's stay-at-25 value agrees with a
+/// simulation of the same solo round, and the optimum beats every threshold.
 #[test]
-fn solve_refuses_decks_with_action_or_modifier_cards() {
-    refused(
-        &["flip7", "solve", "--without", "freeze"],
-        &["--without", "freeze", "actions,modifiers"],
+fn solve_handles_modifiers_and_agrees_with_simulation() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(
+        &["flip7", "solve", "--without", "actions", "--out", "exact"],
+        dir.path(),
+    );
+    let out = ok(&o);
+    assert!(out.contains("deck without actions: optimal rule"), "{out}");
+    let t = std::fs::read_to_string(dir.path().join("exact/thresholds.csv")).unwrap();
+    let value = |rule: &str| -> f64 {
+        let line = t.lines().find(|l| l.starts_with(&format!("{rule},"))).unwrap();
+        line.split(',').nth(1).unwrap().parse().unwrap()
+    };
+    let optimal = value("optimal");
+    for n in 0..=60 {
+        assert!(value(&format!("stay-at-{n}")) <= optimal + 1e-9, "stay-at-{n}");
+    }
+    let args = [
+        "flip7",
+        "--players",
+        "1",
+        "--single-round",
+        "--without",
+        "actions",
+        "--policy",
+        "stay-at-25",
+        "--games",
+        "1M",
+        "--seed",
+        "8",
+        "--out",
+        "-",
+    ];
+    let csv = ok(&sim(&args, dir.path()));
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let (mean, se): (f64, f64) = (row[11].parse().unwrap(), row[12].parse().unwrap());
+    let exact = value("stay-at-25");
+    assert!(
+        (mean - exact).abs() < 4.0 * se,
+        "simulated {mean} ± {se}, exact {exact}"
     );
 }
 

@@ -64,20 +64,19 @@ pub const GAME: &str = "flip7";
 pub enum Flip7Action {
     /// Exact expected score of a solo round from a fresh deck: the optimal
     /// Hit/Stay rule, every stay-at-N for N = 0..60, and the optimal
-    /// decision table. Number-only decks (--without actions,modifiers).
+    /// decision for every set of numbers held. Any deck (--without).
     Solve(SolveArgs),
 }
 
 /// `sim flip7 solve`.
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
-    /// Card kinds removed from the deck; the solver needs
-    /// `actions,modifiers` (number cards only).
-    #[arg(long, value_name = "KINDS", value_parser = Without::parse, default_value = "actions,modifiers")]
-    pub without: Without,
+    /// Card kinds removed from the deck (default: the full deck).
+    #[arg(long, value_name = "KINDS", value_parser = Without::parse)]
+    pub without: Option<Without>,
 
     /// Folder for thresholds.csv and decisions.csv (default:
-    /// results/flip7-solve_without-<KINDS>/).
+    /// results/flip7-solve[_without-<KINDS>]/).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
 }
@@ -85,19 +84,31 @@ pub struct SolveArgs {
 /// Runs `sim flip7 solve`.
 pub fn solve_command(args: &SolveArgs) -> Result<(), String> {
     use crate::engine::output::Output;
-    let comp = composition(1, args.without);
-    let optimum = solve::optimal(&comp).map_err(|e| format!("--without {}: {e}", args.without.label()))?;
+    let without = args.without.unwrap_or_default();
+    let deck = if without == Without::default() {
+        "full deck".to_string()
+    } else {
+        format!("deck without {}", without.label())
+    };
+    let comp = composition(1, without);
+    let started = std::time::Instant::now();
+    let optimum = solve::optimal(&comp).map_err(|e| format!("--without {}: {e}", without.label()))?;
     let dir = args.out.clone().unwrap_or_else(|| {
-        std::path::PathBuf::from("results").join(format!("flip7-solve_without-{}", args.without.label()))
+        let mut name = "flip7-solve".to_string();
+        if without != Without::default() {
+            name.push_str(&format!("_without-{}", without.label()));
+        }
+        std::path::PathBuf::from("results").join(name)
     });
     let thresholds_out = Output::prepare(&dir.join("thresholds.csv"), "--out")?;
     let decisions_out = Output::prepare(&dir.join("decisions.csv"), "--out")?;
 
     let mut thresholds = String::from("rule,expected_round_score\n");
     thresholds.push_str(&format!("optimal,{:.6}\n", optimum.optimal));
+    let ns: Vec<u16> = (0..=60).collect();
+    let values = solve::thresholds(&comp, &ns)?;
     let mut best = (0u16, f64::MIN);
-    for n in 0..=60u16 {
-        let v = solve::threshold(&comp, n)?;
+    for (&n, &v) in ns.iter().zip(&values) {
         if v > best.1 {
             best = (n, v);
         }
@@ -124,11 +135,13 @@ pub fn solve_command(args: &SolveArgs) -> Result<(), String> {
     thresholds_out.commit(thresholds.as_bytes())?;
     decisions_out.commit(decisions.as_bytes())?;
     println!(
-        "exact solo round, fresh deck without {}: optimal rule {:.4}; best threshold stay-at-{} {:.4}",
-        args.without.label(),
+        "exact solo round, fresh {deck}: optimal rule {:.4}; best threshold stay-at-{} {:.4} \
+         ({} states, {:.1} s)",
         optimum.optimal,
         best.0,
-        best.1
+        best.1,
+        optimum.states,
+        started.elapsed().as_secs_f64()
     );
     println!("wrote {}", dir.join("thresholds.csv").display());
     println!("wrote {}", dir.join("decisions.csv").display());
