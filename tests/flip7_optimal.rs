@@ -574,7 +574,9 @@ fn timing_of_typical_decisions() {
         optimal: OptimalRound::new(),
         states: Vec::new(),
     };
-    for g in 0..200 {
+    // FLIP7_TIMING_GAMES: fewer games, e.g. under callgrind.
+    let games = std::env::var("FLIP7_TIMING_GAMES").map_or(200, |g| g.parse().expect("a number"));
+    for g in 0..games {
         let mut rng = batch_rng(77, g);
         table.new_game(&mut rng);
         table.play_game(&mut rec, &mut Silent, &mut rng);
@@ -613,5 +615,81 @@ fn timing_of_typical_decisions() {
         "{} decisions, {:.0} decisions/s over all",
         states.len(),
         states.len() as f64 / secs
+    );
+    // Whole games: seat 0 plays optimal-round (one memo, reused when it
+    // applies), the others stay at 25.
+    for players in [2, 4] {
+        let rules = Rules {
+            players,
+            composition: full_deck(),
+            single_round: false,
+        };
+        let mut table = Table::new(rules);
+        let mut mixed = Mixed {
+            optimal: OptimalRound::new(),
+        };
+        let games = games.min(300);
+        let t = Instant::now();
+        for g in 0..games {
+            let mut rng = batch_rng(5, g);
+            table.new_game(&mut rng);
+            table.play_game(&mut mixed, &mut Silent, &mut rng);
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{players} players, seat 0 optimal-round: {:.0} games/s, {} searches",
+            games as f64 / secs,
+            mixed.optimal.memo.searches()
+        );
+    }
+}
+
+/// Seat 0 plays `optimal-round`, the others stay at 25.
+struct Mixed {
+    optimal: OptimalRound,
+}
+
+impl Chooser for Mixed {
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        if seat == 0 {
+            self.optimal.hit(t, seat)
+        } else {
+            t.hand(seat).banked() < 25
+        }
+    }
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        self.optimal.target(t, chooser, card)
+    }
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        self.optimal.second_chance_to(t, holder)
+    }
+}
+
+/// The full-deck figures: the optimal value and every `stay-at-N` for N =
+/// 0..=60, as `sim flip7 solve` would compute them (ignored: a measurement;
+/// run under `/usr/bin/time -v` for time and memory).
+#[test]
+#[ignore]
+fn full_deck_solver_figures() {
+    let t = Instant::now();
+    let solved = solve::optimal(&full_deck()).unwrap();
+    println!(
+        "optimal {:.6} ({} states, {:.1} s)",
+        solved.optimal,
+        solved.states,
+        t.elapsed().as_secs_f64()
+    );
+    let t = Instant::now();
+    let ns: Vec<u16> = (0..=60).collect();
+    let values = solve::thresholds(&full_deck(), &ns).unwrap();
+    let best = ns.iter().zip(&values).max_by(|a, b| a.1.total_cmp(b.1)).unwrap();
+    for (n, v) in ns.iter().zip(&values) {
+        println!("stay-at-{n} {v:.6}");
+    }
+    println!(
+        "best threshold stay-at-{} {:.6}; 61 thresholds in {:.1} s",
+        best.0,
+        best.1,
+        t.elapsed().as_secs_f64()
     );
 }

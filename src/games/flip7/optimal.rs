@@ -34,7 +34,8 @@
 //! - **The pile running out** (of counted cards) ends the round for the
 //!   player, who banks. This ignores the reshuffle of the discard pile; it
 //!   can matter only when fewer cards are left than the player could still
-//!   draw, which never happens from a fresh deck.
+//!   draw, which never happens in a solo round from a fresh full deck (a
+//!   round cannot last 94 cards).
 //! - **The decision**: hit iff the expected round score of hitting (and then
 //!   playing optimally) exceeds the score banked by staying by more than
 //!   [`TIE`] (1e-9 points). Smaller differences count as ties, and a tie
@@ -51,9 +52,12 @@
 //!   root, whether a Second Chance is held, and during a Flip Three the
 //!   number of forced flips left and whether a Freeze waits. While no
 //!   Freeze waits, every waiting card is a Flip Three, so their order does
-//!   not matter and they only add three flips each; once a Freeze waits,
-//!   Freezes and Flip Threes drawn are blanks (they fizzle after it), so
-//!   only their total count matters.
+//!   not matter and they only add three flips each. Once a Freeze waits,
+//!   nothing is decided any more and Freezes and Flip Threes are blanks
+//!   (they fizzle behind it): the flips left split into blanks and other
+//!   cards with hypergeometric chances, the other cards come in uniform
+//!   order among themselves, so the state is the hand and the number of
+//!   other cards still to draw before banking.
 //! - Cards that can never affect the player are dropped from the pile: with
 //!   opponents in the round, Freeze and Flip Three. As the order is
 //!   uniform, the next card that matters is uniform among the cards that
@@ -81,10 +85,13 @@
 //!
 //! To save work without changing any result:
 //!
-//! - [`hits`] first tries two bounds: hitting once and then staying is a
-//!   lower bound of the value of hitting (when it beats staying, hit); the
-//!   chance that the next card does not bust times the best score still
-//!   reachable is an upper bound (when it cannot beat staying, stay).
+//! - [`hits`] first tries bounds: hitting once and then staying is a lower
+//!   bound of the value of hitting (when it beats staying, hit); the chance
+//!   that the next card does not bust times the best score still reachable
+//!   is an upper bound, and so is the average over the next one or two
+//!   cards of the better of staying and that bound (when one of them
+//!   cannot beat staying, stay). Most decisions end there, in about a
+//!   microsecond.
 //! - A block where that upper bound cannot beat staying for any combination
 //!   of modifiers is worth the banked scores and is not expanded.
 //! - The memo of one search stays valid for any later state that follows
@@ -144,6 +151,9 @@ const MAX_ACTIONS_PER_KIND: u8 = 6;
 /// Bits of a packed hand part; the memo's generation sits above them.
 const PART_BITS: u32 = 30;
 const GEN_LIMIT: u64 = 1 << (64 - PART_BITS);
+/// Values held beyond which the search starts loading successors ahead
+/// (about 8 MB: below that they are mostly in the processor's caches).
+const TOUCH_ABOVE: usize = 1 << 20;
 /// Smallest block index (slots), small so that small searches stay in cache.
 const MIN_BITS: u32 = 10;
 
@@ -781,11 +791,15 @@ impl Search<'_> {
             return id;
         }
         let mut mv = self.moves(p);
-        // Most successors are already computed: start loading their index
-        // slots together rather than one miss after another.
-        for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
-            if let Target::Part(c) = t {
-                self.memo.touch_key(c.key());
+        // Beyond the processor's caches: most successors are already
+        // computed, so start loading their index slots, and then their
+        // values, together rather than one miss after another.
+        let big = self.memo.arena.len() > TOUCH_ABOVE;
+        if big {
+            for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
+                if let Target::Part(c) = t {
+                    self.memo.touch_key(c.key());
+                }
             }
         }
         for i in 0..mv.len {
@@ -795,9 +809,11 @@ impl Search<'_> {
         let freeze = mv
             .freeze
             .map(|(cards, w, blanks)| (cards, w, blanks, self.effective_blocks(&w, w.forced)));
-        for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
-            if let Target::Block(id) = t {
-                self.memo.touch_block(*id);
+        if big {
+            for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
+                if let Target::Block(id) = t {
+                    self.memo.touch_block(*id);
+                }
             }
         }
         let id = self.alloc(key);
