@@ -583,10 +583,10 @@ fn timing_of_typical_decisions() {
     }
     let states = rec.states;
     let mut memo = Memo::new();
-    /// Decisions, seconds, states computed, most states in one decision.
-    type Tally = (u64, f64, u64, u64);
+    /// Per decision: microseconds and states computed.
+    type Samples = Vec<(f64, u64)>;
     // By (numbers held, solo, searched).
-    let mut by: std::collections::BTreeMap<(u8, bool, bool), Tally> = Default::default();
+    let mut by: std::collections::BTreeMap<(u8, bool, bool), Samples> = Default::default();
     let all = Instant::now();
     for (h, u, solo) in &states {
         memo.clear();
@@ -594,21 +594,24 @@ fn timing_of_typical_decisions() {
         let before = memo.expanded();
         let searches = memo.searches();
         optimal::decide(h, u, *solo, &mut memo);
-        let e = by
-            .entry((h.count, *solo, memo.searches() > searches))
-            .or_default();
-        e.0 += 1;
-        e.1 += t.elapsed().as_secs_f64();
-        e.2 += memo.expanded() - before;
-        e.3 = e.3.max(memo.expanded() - before);
+        let micros = t.elapsed().as_secs_f64() * 1e6;
+        let key = (h.count, *solo, memo.searches() > searches);
+        by.entry(key)
+            .or_default()
+            .push((micros, memo.expanded() - before));
     }
     let secs = all.elapsed().as_secs_f64();
-    println!("numbers  solo  searched  decisions  us/decision  states/decision  most states");
-    for ((c, solo, searched), (n, s, exp, max)) in by {
+    println!("numbers  solo  searched  decisions  median us  mean us  median states  most states");
+    for ((c, solo, searched), mut v) in by {
+        let n = v.len();
+        let mean = v.iter().map(|x| x.0).sum::<f64>() / n as f64;
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let median_us = v[n / 2].0;
+        let most = v.iter().map(|x| x.1).max().unwrap_or(0);
+        v.sort_by_key(|x| x.1);
+        let median_states = v[n / 2].1;
         println!(
-            "{c:>7}  {solo:>5}  {searched:>8}  {n:>9}  {:>11.1}  {:>15.0}  {max:>11}",
-            s / n as f64 * 1e6,
-            exp as f64 / n as f64
+            "{c:>7}  {solo:>5}  {searched:>8}  {n:>9}  {median_us:>9.1}  {mean:>7.1}  {median_states:>13}  {most:>11}"
         );
     }
     println!(

@@ -290,8 +290,15 @@ impl Base {
         self.times2_left.clear();
         self.mult.clear();
         self.plus_f.clear();
-        let active: Vec<usize> = (0..MODS).filter(|&j| pile[PLUS2 as usize + j] > 0).collect();
-        self.kinds = active.len();
+        // Modifier kinds with cards left (no allocation: this runs at every
+        // new root).
+        let mut kinds = [0usize; MODS];
+        self.kinds = 0;
+        for j in (0..MODS).filter(|&j| pile[PLUS2 as usize + j] > 0) {
+            kinds[self.kinds] = j;
+            self.kinds += 1;
+        }
+        let active = &kinds[..self.kinds];
         if self.mod_weight.len() < MODS {
             self.mod_weight.resize(MODS, Vec::new());
             self.mod_next.resize(MODS, Vec::new());
