@@ -7,13 +7,17 @@
 //! Three. The values are those of the round-optimum engine
 //! ([`super::optimal`]) at the fresh deck, with the same state formulation,
 //! so they are exact: the only simplification of that model, ignoring the
-//! reshuffle of the discard pile, never applies to a solo round from a
-//! fresh deck (the deck cannot run out before the round ends).
+//! reshuffle of the discard pile, never applies to a solo round from the
+//! fresh deck or any of its `--without` variants (a round ends long before
+//! the deck runs out). Only a made-up deck so small that a round can use it
+//! up would differ from `rules.rs` (the model banks where the rules would
+//! reshuffle the discard pile).
 //!
 //! With number cards only (`--without actions,modifiers`) the state is the
 //! set of numbers held (2^13 states, solved in microseconds); the full deck
-//! has about 136 million states (counting every combination of modifiers
-//! drawn), solved in seconds with about 2 GB of memory.
+//! has about 85 million states (counting every combination of modifiers
+//! drawn), solved in about 3 seconds with about 1 GB of memory; each
+//! `stay-at-N` takes about as long.
 
 use super::cards::{KINDS, MAX_NUMBER};
 use super::optimal::{self, Memo, Rule};
