@@ -660,41 +660,59 @@ fn score_after_hit_sum(t: &Table, seat: usize) -> (u64, u32) {
 pub fn flip_three_bust_chance(t: &Table, seat: usize) -> f64 {
     let h = t.hand(seat);
     let (mut counts, total) = next_card_counts(t);
-    fn go(counts: &mut [u8; KINDS], total: u32, numbers: u16, sc: bool, left: u8) -> f64 {
-        if left == 0 || total == 0 {
-            return 0.0;
-        }
-        let mut p = 0.0;
-        for k in 0..KINDS {
-            let c = counts[k];
-            if c == 0 {
-                continue;
-            }
-            let w = f64::from(c) / f64::from(total);
-            let card = k as Card;
-            let bust_here = card <= MAX_NUMBER && numbers & (1 << k) != 0 && !sc;
-            if bust_here {
-                p += w;
-                continue;
-            }
-            let (numbers2, sc2) = if card <= MAX_NUMBER {
-                if numbers & (1 << k) != 0 {
-                    (numbers, false)
-                } else {
-                    (numbers | 1 << k, sc)
-                }
-            } else if card == SECOND_CHANCE {
-                (numbers, true)
-            } else {
-                (numbers, sc)
-            };
-            counts[k] -= 1;
-            p += w * go(counts, total - 1, numbers2, sc2, left - 1);
-            counts[k] += 1;
-        }
-        p
+    let dup: u32 = (0..=MAX_NUMBER)
+        .filter(|&n| h.has(n))
+        .map(|n| u32::from(counts[usize::from(n)]))
+        .sum();
+    bust_within(&mut counts, total, h.numbers, dup, h.second_chance, 3)
+}
+
+/// The chance of a bust within `left` more cards from `counts` (`total`
+/// cards), holding the numbers of `held` (`dup` cards left would duplicate
+/// one) and a Second Chance if `sc`. Only the total of duplicating cards
+/// matters, not which number they duplicate; the last card needs no
+/// recursion.
+fn bust_within(counts: &mut [u8; KINDS], total: u32, held: u16, dup: u32, sc: bool, left: u8) -> f64 {
+    if left == 0 || total == 0 {
+        return 0.0;
     }
-    go(&mut counts, total, h.numbers, h.second_chance, 3)
+    let all = f64::from(total);
+    if left == 1 {
+        return if sc { 0.0 } else { f64::from(dup) / all };
+    }
+    let mut p = 0.0;
+    let mut rest = total; // cards that change nothing (modifiers, Freeze, Flip Three)
+    if dup > 0 {
+        rest -= dup;
+        p += f64::from(dup) / all
+            * if sc {
+                bust_within(counts, total - 1, held, dup - 1, false, left - 1)
+            } else {
+                1.0
+            };
+    }
+    for k in 0..=usize::from(MAX_NUMBER) {
+        let c = counts[k];
+        if c == 0 || held & (1 << k) != 0 {
+            continue;
+        }
+        rest -= u32::from(c);
+        counts[k] -= 1;
+        let after = bust_within(counts, total - 1, held | 1 << k, dup + u32::from(c) - 1, sc, left - 1);
+        counts[k] += 1;
+        p += f64::from(c) / all * after;
+    }
+    let spare = u32::from(counts[usize::from(SECOND_CHANCE)]);
+    if spare > 0 {
+        rest -= spare;
+        counts[usize::from(SECOND_CHANCE)] -= 1;
+        p += f64::from(spare) / all * bust_within(counts, total - 1, held, dup, true, left - 1);
+        counts[usize::from(SECOND_CHANCE)] += 1;
+    }
+    if rest > 0 {
+        p += f64::from(rest) / all * bust_within(counts, total - 1, held, dup, sc, left - 1);
+    }
+    p
 }
 
 /// The first opponent of `chooser` still in the round, clockwise from its
