@@ -698,7 +698,14 @@ fn bust_within(counts: &mut [u8; KINDS], total: u32, held: u16, dup: u32, sc: bo
         }
         rest -= u32::from(c);
         counts[k] -= 1;
-        let after = bust_within(counts, total - 1, held | 1 << k, dup + u32::from(c) - 1, sc, left - 1);
+        let after = bust_within(
+            counts,
+            total - 1,
+            held | 1 << k,
+            dup + u32::from(c) - 1,
+            sc,
+            left - 1,
+        );
         counts[k] += 1;
         p += f64::from(c) / all * after;
     }
