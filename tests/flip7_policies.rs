@@ -439,3 +439,16 @@ fn flip_three_bust_chance_matches_a_direct_count() {
     let exact = sim::games::flip7::policies::flip_three_bust_chance(&t, 0);
     assert!((direct - exact).abs() < 1e-12, "{direct} vs {exact}");
 }
+
+/// `optimal-round` in simulation (its memo kept per thread from batch to
+/// batch) scores the exact optimum of the number-only solo round.
+#[test]
+fn optimal_round_policy_scores_the_exact_solo_optimum() {
+    let comp = composition(1, Without::parse("actions,modifiers").unwrap());
+    let optimum = solve::optimal(&comp).unwrap().optimal;
+    let (mean, se) = solo_mean("optimal-round", 1_000_000);
+    assert!(
+        (mean - optimum).abs() < 4.0 * se,
+        "{mean} ± {se} vs exact {optimum}"
+    );
+}

@@ -456,6 +456,23 @@ impl Scratch {
     }
 }
 
+thread_local! {
+    /// The `optimal-round` memo of this thread, kept from one batch of games
+    /// to the next: its values are exact whatever it held before, and a
+    /// solo round from a fresh deck reuses its whole-deck search from game
+    /// to game (see [`optimal`](super::optimal)'s memo) instead of starting
+    /// it again for every batch.
+    static SHARED_MEMO: std::cell::Cell<Box<optimal::Memo>> = Default::default();
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(memo) = self.memo.take() {
+            SHARED_MEMO.set(memo);
+        }
+    }
+}
+
 /// The rules that need more than the hand, kept out of line so that the
 /// cheap ones stay small inside the game loop.
 #[inline(never)]
@@ -464,7 +481,25 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         Rule::BustProb(p) => bust_chance(t, seat) < p,
         Rule::Ev => ev_hits(t, seat),
         Rule::Endgame(n) => t.hand(seat).banked() < endgame_threshold(t, seat, n),
-        Rule::OptimalRound => optimal::hits(t, seat, scratch.memo.get_or_insert_with(Default::default)),
+        Rule::OptimalRound => {
+            let memo = scratch.memo.get_or_insert_with(|| {
+                let mut memo = SHARED_MEMO.take();
+                if t.players() == 1 && t.rules().single_round && memo.searches() == 0 {
+                    // Every solo round starts from a fresh deck: one search
+                    // from there answers every later decision of every game.
+                    let fresh = super::rules::Hand::default();
+                    optimal::evaluate(
+                        &fresh,
+                        &t.rules().composition,
+                        true,
+                        optimal::Rule::Optimal,
+                        &mut memo,
+                    );
+                }
+                memo
+            });
+            optimal::hits(t, seat, memo)
+        }
         Rule::Rollout(k) => rollout_hits(t, seat, k, scratch),
         Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
     }
