@@ -574,13 +574,6 @@ impl Table {
         (self.round >= MAX_ROUNDS).then_some(None)
     }
 
-    /// Whether a round is under way (between its deal and its scoring): the
-    /// state a [`Chooser`] sees when it is asked Hit or Stay.
-    #[inline]
-    pub fn in_round(&self) -> bool {
-        self.in_round
-    }
-
     /// Whether the initial deal of the round is under way.
     #[inline]
     pub fn dealing(&self) -> bool {
