@@ -1038,8 +1038,8 @@ struct Prophet {
 /// before it (each slot with chance `1 / (busts + 1)`); to get past the
 /// `i`-th of them the player needs `i` Second Chances by then: the held
 /// one, then `t = i - held` of the pile's, which all come before it with a
-/// chance of at most `C(spare, t) i^t (t + 1)! / ((busts + 1) .. (busts + t
-/// + 1))` together with the card in slot `i`. New duplicates, Freezes and
+/// chance of at most `C(spare, t) i^t (t + 1)! / ((busts + 1) ..
+/// (busts + t + 1))` together with the card in slot `i`. New duplicates, Freezes and
 /// forced flips only end the round sooner. With `X` of `k` x2 cards drawn,
 /// `2^X - 1 <= X (2^k - 1) / k`, so the doubling adds at most `(sum + top)
 /// (2^k - 1)` times a card's chance.
