@@ -19,7 +19,7 @@ use std::io::Write;
 use clap::Args;
 
 use self::cards::{Without, composition, decks_for};
-use self::policies::{Policy, Seats};
+use self::policies::{Policy, Seats, Thresholds};
 use self::rules::{MAX_PLAYERS, Rules, Table};
 use self::stats::Flip7Stats;
 use self::trace::Trace;
@@ -211,17 +211,28 @@ impl Simulation for Flip7 {
         trace: Option<&mut dyn Write>,
     ) {
         let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
-        if self.policies.iter().any(Policy::is_random) {
-            // Only runs with `rollout:K` draw from the batch stream here, so
-            // every other run keeps its games.
-            seats.seed(rand::Rng::next_u64(rng));
-        }
-        match trace {
-            None => play_games(&mut table, &mut seats, acc, rng, games),
-            Some(out) => {
+        match (Thresholds::of(&self.policies), trace) {
+            // Plain thresholds (the main job): the same games, without
+            // dispatching on the rule at every decision.
+            (Some(mut seats), None) => play_games(&mut table, &mut seats, acc, rng, games),
+            (Some(mut seats), Some(out)) => {
                 let mut obs = (Trace::new(out, first_game), &mut *acc);
                 play_games(&mut table, &mut seats, &mut obs, rng, games);
+            }
+            (None, trace) => {
+                let mut seats = Seats::new(self.policies.clone());
+                if self.policies.iter().any(Policy::is_random) {
+                    // Only runs with `rollout:K` draw from the batch stream
+                    // here, so every other run keeps its games.
+                    seats.seed(rand::Rng::next_u64(rng));
+                }
+                match trace {
+                    None => play_games(&mut table, &mut seats, acc, rng, games),
+                    Some(out) => {
+                        let mut obs = (Trace::new(out, first_game), &mut *acc);
+                        play_games(&mut table, &mut seats, &mut obs, rng, games);
+                    }
+                }
             }
         }
     }
@@ -230,9 +241,9 @@ impl Simulation for Flip7 {
 /// The games of a batch, each from its own stream of the batch's generator
 /// (the same games whether traced or not).
 #[inline(always)]
-fn play_games<O: rules::Observer>(
+fn play_games<C: rules::Chooser, O: rules::Observer>(
     table: &mut Table,
-    seats: &mut Seats,
+    seats: &mut C,
     obs: &mut O,
     rng: &mut SimRng,
     games: u64,
@@ -455,5 +466,45 @@ impl crate::tournament::Contest for Flip7Table {
     }
     fn csv_rows(&self, acc: &Flip7Stats, names: &[String]) -> Vec<Vec<String>> {
         acc.rows(names).iter().map(stats::SeatRow::csv_fields).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::batch_rng;
+
+    /// Plays `games` games with `chooser` and returns the statistics.
+    fn stats_of<C: rules::Chooser>(chooser: &mut C, players: usize, seed: u64) -> Flip7Stats {
+        let rules = Rules {
+            players,
+            composition: cards::composition(1, cards::Without::default()),
+            single_round: false,
+        };
+        let mut table = Table::new(rules);
+        let mut acc = Flip7Stats::new(players);
+        play_games(&mut table, chooser, &mut acc, &mut batch_rng(seed, 0), 2000);
+        acc
+    }
+
+    #[test]
+    fn plain_thresholds_play_the_same_games_as_seats() {
+        let lineups = [vec![25, 25, 25, 25], vec![15, 40], vec![0, 30, 22, 27, 60]];
+        for (i, at) in lineups.iter().enumerate() {
+            let policies: Vec<Policy> = at.iter().map(|&n| Policy::stay_at(n)).collect();
+            let mut fast = Thresholds::of(&policies).expect("plain thresholds");
+            let mut general = Seats::new(policies.clone());
+            let seed = 40 + i as u64;
+            assert_eq!(
+                stats_of(&mut fast, at.len(), seed),
+                stats_of(&mut general, at.len(), seed),
+                "{at:?}"
+            );
+        }
+        // Anything else is not a plain threshold.
+        for spec in ["cards-4", "stay-at-25+freeze:most-cards", "ev"] {
+            let p = vec![Policy::stay_at(25), Policy::parse(spec).unwrap()];
+            assert!(Thresholds::of(&p).is_none(), "{spec}");
+        }
     }
 }

@@ -505,16 +505,42 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
     }
 }
 
-/// The chooser of `rollout:K`'s imagined continuations: `stay-at-25`
-/// ([`ROLLOUT_BASE`]) and the default choices for every seat.
-struct Baseline;
+/// Every seat plays `stay-at-N` (each its own N) with the default choices.
+/// The chooser of plain threshold runs (the main job: no dispatch on the
+/// rule at each decision) and of `rollout:K`'s imagined continuations; it
+/// plays exactly as [`Seats`] with the same policies.
+#[derive(Clone, Debug)]
+pub struct Thresholds {
+    /// Indexed by seat masked to 64 slots, as in [`Seats`].
+    at: [u16; 64],
+}
 
-impl Chooser for Baseline {
-    #[inline]
-    fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        t.hand(seat).banked() < ROLLOUT_BASE
+impl Thresholds {
+    /// Every seat stays at `n`.
+    pub const fn uniform(n: u16) -> Thresholds {
+        Thresholds { at: [n; 64] }
     }
-    #[inline]
+
+    /// The thresholds of `policies` when every one is a plain `stay-at-N`
+    /// with the default choices.
+    pub fn of(policies: &[Policy]) -> Option<Thresholds> {
+        let mut t = Thresholds::uniform(0);
+        for (at, p) in t.at.iter_mut().zip(policies) {
+            match p.rule {
+                Rule::StayAt(n) if *p == Policy::stay_at(n) => *at = n,
+                _ => return None,
+            }
+        }
+        (policies.len() <= MAX_PLAYERS).then_some(t)
+    }
+}
+
+impl Chooser for Thresholds {
+    #[inline(always)]
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        t.hand(seat).banked() < self.at[seat & 63]
+    }
+    #[inline(always)]
     fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
         if card == FREEZE {
             default_freeze_target(t, chooser)
@@ -543,7 +569,13 @@ pub fn rollout_hits(t: &Table, seat: usize, k: u32, scratch: &mut Scratch) -> bo
             (**copy).clone_from(t);
             let mut d = SimRng::seed_from_u64(deal);
             copy.shuffle_draw_pile(&mut d);
-            let winner = copy.finish_game_from(seat, hit, &mut Baseline, &mut Silent, &mut d);
+            let winner = copy.finish_game_from(
+                seat,
+                hit,
+                &mut Thresholds::uniform(ROLLOUT_BASE),
+                &mut Silent,
+                &mut d,
+            );
             *won += u32::from(winner == Some(seat));
         }
     }
