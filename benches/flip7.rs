@@ -11,7 +11,7 @@ use sim::engine::rng::batch_rng;
 use sim::engine::runner::{BATCH_GAMES, Simulation};
 use sim::games::flip7::Flip7;
 use sim::games::flip7::cards::{Without, composition};
-use sim::games::flip7::policies::{Policy, Seats};
+use sim::games::flip7::policies::{Policy, Seats, Thresholds};
 use sim::games::flip7::rules::{Rules, Silent, Table};
 
 fn rules(players: usize) -> Rules {
@@ -27,7 +27,10 @@ fn bench_round(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     let mut rng = batch_rng(1, 0);
     let mut table = Table::new(rules(4));
-    let mut seats = Seats::new(vec![Policy::stay_at(25); 4]);
+    // The chooser of plain threshold runs (the main job).
+    let mut seats = Thresholds::uniform(25);
+    // The general chooser, which dispatches on each seat's rule.
+    let mut general = Seats::new(vec![Policy::stay_at(25); 4]);
     table.new_game(&mut rng);
     g.bench_function("round_4p_stay-at-25", |b| {
         b.iter(|| {
@@ -43,6 +46,12 @@ fn bench_round(c: &mut Criterion) {
         b.iter(|| {
             table.new_game(&mut rng);
             black_box(table.play_game(&mut seats, &mut Silent, &mut rng))
+        })
+    });
+    g.bench_function("game_4p_stay-at-25_general_chooser", |b| {
+        b.iter(|| {
+            table.new_game(&mut rng);
+            black_box(table.play_game(&mut general, &mut Silent, &mut rng))
         })
     });
     g.finish();
@@ -68,5 +77,11 @@ fn bench_batch(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_round, bench_batch);
+criterion_group! {
+    name = benches;
+    // No charts: they need system fonts, which a bare machine may lack
+    // (criterion then panics after measuring). The figures are printed.
+    config = Criterion::default().without_plots();
+    targets = bench_round, bench_batch
+}
 criterion_main!(benches);

@@ -60,5 +60,11 @@ fn bench_batch(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_game, bench_batch);
+criterion_group! {
+    name = benches;
+    // No charts: they need system fonts, which a bare machine may lack
+    // (criterion then panics after measuring). The figures are printed.
+    config = Criterion::default().without_plots();
+    targets = bench_game, bench_batch
+}
 criterion_main!(benches);
