@@ -50,7 +50,7 @@ pub enum Status {
 /// The cards in front of one player in the current round. 16 bytes, so a
 /// seat's hand is found with a shift.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(align(16))]
+#[repr(C, align(16))]
 pub struct Hand {
     /// Bit `n` set: holds number card `n`.
     pub numbers: u16,
@@ -75,6 +75,26 @@ pub struct Hand {
 }
 
 impl Hand {
+    /// The first five fields as one word (`numbers` lowest), so that one
+    /// addition adds a card to all of them (see [`CARD_ADDS`]).
+    #[inline(always)]
+    fn tally(&self) -> u64 {
+        u64::from(self.numbers)
+            | u64::from(self.number_sum) << 16
+            | u64::from(self.plus) << 32
+            | u64::from(self.count) << 48
+            | u64::from(self.times2) << 56
+    }
+
+    #[inline(always)]
+    fn set_tally(&mut self, w: u64) {
+        self.numbers = w as u16;
+        self.number_sum = (w >> 16) as u16;
+        self.plus = (w >> 32) as u16;
+        self.count = (w >> 48) as u8;
+        self.times2 = (w >> 56) as u8;
+    }
+
     /// Whether number `n` is held.
     #[inline]
     pub fn has(&self, n: Card) -> bool {
@@ -294,25 +314,24 @@ const NUMBER_BIT: [u16; 32] = {
     t
 };
 
-/// Per card kind: what it adds to [`Hand::number_sum`].
-const NUMBER_VALUE: [u16; 32] = {
-    let mut t = [0u16; 32];
+/// Per card kind (index masked to 32 slots): what adding it does to
+/// [`Hand::tally`]: sets its number's bit and adds its value, adds a `+N`,
+/// counts a number card or an `x2`. No field ever carries into the next
+/// (a number's bit is added only when not already set; sums stay below
+/// 2^16, counts below 2^8).
+const CARD_ADDS: [u64; 32] = {
+    let mut t = [0u64; 32];
     let mut c = 0;
     while c <= MAX_NUMBER as usize {
-        t[c] = c as u16;
+        t[c] = 1 << c | (c as u64) << 16 | 1 << 48;
         c += 1;
     }
-    t
-};
-
-/// Per card kind: what it adds to [`Hand::plus`] (+2 .. +10).
-const PLUS_VALUE: [u16; 32] = {
-    let mut t = [0u16; 32];
     let mut c = PLUS2 as usize;
     while c <= PLUS10 as usize {
-        t[c] = (c as u16 - MAX_NUMBER as u16) * 2;
+        t[c] = ((c as u64 - MAX_NUMBER as u64) * 2) << 32;
         c += 1;
     }
+    t[TIMES2 as usize] = 1 << 56;
     t
 };
 
@@ -922,12 +941,9 @@ impl Table {
             }
             return Ok(());
         }
-        h.numbers |= bit;
-        h.number_sum += NUMBER_VALUE[k];
-        h.count += u8::from(bit != 0);
-        h.plus += PLUS_VALUE[k];
-        h.times2 += u8::from(c == TIMES2);
-        if u32::from(h.count) >= FLIP7_CARDS {
+        let w = h.tally() + CARD_ADDS[k];
+        h.set_tally(w);
+        if (w >> 48) as u8 >= FLIP7_CARDS as u8 {
             self.set_out(s, Status::Flip7);
             if O::EVENTS {
                 obs.event(self, Event::Flip7 { seat: s });
