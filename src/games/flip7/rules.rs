@@ -79,20 +79,40 @@ impl Hand {
     /// addition adds a card to all of them (see [`CARD_ADDS`]).
     #[inline(always)]
     fn tally(&self) -> u64 {
-        u64::from(self.numbers)
-            | u64::from(self.number_sum) << 16
-            | u64::from(self.plus) << 32
-            | u64::from(self.count) << 48
-            | u64::from(self.times2) << 56
+        #[cfg(target_endian = "little")]
+        {
+            // SAFETY: `Hand` is `repr(C)` and 16-byte aligned; its first 8
+            // bytes are `numbers`, `number_sum`, `plus` (u16 each), `count`
+            // and `times2` (u8 each), with no padding; on a little-endian
+            // machine they read as this word.
+            unsafe { (self as *const Hand).cast::<u64>().read() }
+        }
+        #[cfg(not(target_endian = "little"))]
+        {
+            u64::from(self.numbers)
+                | u64::from(self.number_sum) << 16
+                | u64::from(self.plus) << 32
+                | u64::from(self.count) << 48
+                | u64::from(self.times2) << 56
+        }
     }
 
     #[inline(always)]
     fn set_tally(&mut self, w: u64) {
-        self.numbers = w as u16;
-        self.number_sum = (w >> 16) as u16;
-        self.plus = (w >> 32) as u16;
-        self.count = (w >> 48) as u8;
-        self.times2 = (w >> 56) as u8;
+        #[cfg(target_endian = "little")]
+        {
+            // SAFETY: as in `tally`; every bit pattern is valid for these
+            // integer fields.
+            unsafe { (self as *mut Hand).cast::<u64>().write(w) }
+        }
+        #[cfg(not(target_endian = "little"))]
+        {
+            self.numbers = w as u16;
+            self.number_sum = (w >> 16) as u16;
+            self.plus = (w >> 32) as u16;
+            self.count = (w >> 48) as u8;
+            self.times2 = (w >> 56) as u8;
+        }
     }
 
     /// Whether number `n` is held.
@@ -1081,5 +1101,46 @@ impl Table {
         self.hands[t].front -= 1;
         self.deck.discard(FLIP_THREE);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tally_word_is_the_first_five_fields() {
+        use std::mem::offset_of;
+        assert_eq!(
+            [
+                offset_of!(Hand, numbers),
+                offset_of!(Hand, number_sum),
+                offset_of!(Hand, plus),
+                offset_of!(Hand, count),
+                offset_of!(Hand, times2),
+            ],
+            [0, 2, 4, 6, 7]
+        );
+        let mut h = Hand {
+            numbers: 0b1010_0000_0001,
+            number_sum: 11,
+            plus: 14,
+            count: 3,
+            times2: 1,
+            second_chance: true,
+            front: 6,
+            ..Hand::default()
+        };
+        let w = h.tally();
+        assert_eq!(w, 0b1010_0000_0001 | 11 << 16 | 14 << 32 | 3 << 48 | 1 << 56);
+        // Adding a 4, then a +6 and an x2, through the table.
+        h.set_tally(w + CARD_ADDS[4] + CARD_ADDS[usize::from(PLUS2) + 2] + CARD_ADDS[usize::from(TIMES2)]);
+        assert_eq!(
+            (h.numbers, h.number_sum, h.plus, h.count, h.times2),
+            (0b1010_0001_0001, 15, 20, 4, 2)
+        );
+        // The other fields are untouched.
+        assert!(h.second_chance);
+        assert_eq!(h.front, 6);
     }
 }
