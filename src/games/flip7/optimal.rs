@@ -89,9 +89,11 @@
 //!   bound of the value of hitting (when it beats staying, hit); the chance
 //!   that the next card does not bust times the best score still reachable
 //!   is an upper bound, and so is the average over the next one or two
-//!   cards of the better of staying and that bound (when one of them
-//!   cannot beat staying, stay). Most decisions end there, in about a
-//!   microsecond.
+//!   cards of the better of staying and that bound, each state there also
+//!   capped by its prophet bound: the expected score just before the first
+//!   card that would bust, which no way of playing can beat.
+//!   When one of them cannot beat staying, stay. Most decisions end there,
+//!   in about a microsecond.
 //! - A block where that upper bound cannot beat staying for any combination
 //!   of modifiers is worth the banked scores and is not expanded.
 //! - The memo of one search stays valid for any later state that follows

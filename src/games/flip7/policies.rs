@@ -35,8 +35,8 @@ pub enum Rule {
     /// the game scores; see [`endgame_threshold`].
     Endgame(u16),
     /// `optimal-round`: the Hit or Stay that maximises the expected round
-    /// score, solved exactly over the counted draw pile (see
-    /// [`optimal`](super::optimal)).
+    /// score, solved exactly over the counted draw pile (see the module
+    /// [`super::optimal`]).
     OptimalRound,
     /// `rollout:K`: plays K imagined continuations of the game after Hit and
     /// K after Stay, from what the player knows, and takes the one that wins
