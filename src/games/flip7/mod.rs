@@ -211,29 +211,38 @@ impl Simulation for Flip7 {
         trace: Option<&mut dyn Write>,
     ) {
         let mut table = Table::new(self.rules);
-        match (Thresholds::of(&self.policies), trace) {
+        if let Some(mut seats) = Thresholds::of(&self.policies) {
             // Plain thresholds (the main job): the same games, without
             // dispatching on the rule at every decision.
-            (Some(mut seats), None) => play_games(&mut table, &mut seats, acc, rng, games),
-            (Some(mut seats), Some(out)) => {
-                let mut obs = (Trace::new(out, first_game), &mut *acc);
-                play_games(&mut table, &mut seats, &mut obs, rng, games);
+            play_traced(&mut table, &mut seats, acc, rng, games, first_game, trace);
+        } else {
+            let mut seats = Seats::new(self.policies.clone());
+            if self.policies.iter().any(Policy::is_random) {
+                // Only runs with `rollout:K` draw from the batch stream here,
+                // so every other run keeps its games.
+                seats.seed(rand::Rng::next_u64(rng));
             }
-            (None, trace) => {
-                let mut seats = Seats::new(self.policies.clone());
-                if self.policies.iter().any(Policy::is_random) {
-                    // Only runs with `rollout:K` draw from the batch stream
-                    // here, so every other run keeps its games.
-                    seats.seed(rand::Rng::next_u64(rng));
-                }
-                match trace {
-                    None => play_games(&mut table, &mut seats, acc, rng, games),
-                    Some(out) => {
-                        let mut obs = (Trace::new(out, first_game), &mut *acc);
-                        play_games(&mut table, &mut seats, &mut obs, rng, games);
-                    }
-                }
-            }
+            play_traced(&mut table, &mut seats, acc, rng, games, first_game, trace);
+        }
+    }
+}
+
+/// [`play_games`] into `acc`, and to `trace` as well when given.
+#[inline(always)]
+fn play_traced<C: rules::Chooser>(
+    table: &mut Table,
+    seats: &mut C,
+    acc: &mut Flip7Stats,
+    rng: &mut SimRng,
+    games: u64,
+    first_game: u64,
+    trace: Option<&mut dyn Write>,
+) {
+    match trace {
+        None => play_games(table, seats, acc, rng, games),
+        Some(out) => {
+            let mut obs = (Trace::new(out, first_game), &mut *acc);
+            play_games(table, seats, &mut obs, rng, games);
         }
     }
 }
