@@ -103,19 +103,6 @@ fn deck(cards: &[Card]) -> [u8; KINDS] {
     c
 }
 
-fn hand(numbers: &[Card], plus: u16, times2: u8, second_chance: bool) -> Hand {
-    let mut h = Hand::default();
-    for &n in numbers {
-        h.numbers |= 1 << n;
-        h.number_sum += u16::from(n);
-        h.count += 1;
-    }
-    h.plus = plus;
-    h.times2 = times2;
-    h.second_chance = second_chance;
-    h
-}
-
 // ---------------------------------------------------------------------------
 // Engine against solver.
 
@@ -146,7 +133,7 @@ fn engine_equals_solver_at_the_fresh_full_deck() {
     // Holding 12, 11 and 10 and nothing else: the engine from that state
     // agrees with the solver's decision table.
     let mask = (1 << 12) | (1 << 11) | (1 << 10);
-    let h = hand(&[12, 11, 10], 0, 0, false);
+    let h = Hand::holding(&[12, 11, 10], 0, 0, false);
     let mut pile = full_deck();
     for n in [12, 11, 10] {
         pile[n] -= 1;
@@ -313,19 +300,34 @@ fn engine_matches_brute_force_over_every_order_of_small_piles() {
     let plus4 = PLUS2 + 1;
     let plus10 = PLUS2 + 4;
     let cases: Vec<(Hand, Vec<Card>)> = vec![
-        (hand(&[5], 0, 0, false), vec![5, 3, 7, x2, sc, ft, fr, plus4]),
-        (hand(&[2, 6], 0, 0, true), vec![2, 6, 6, 9, ft, ft, sc, plus10]),
-        (hand(&[], 0, 0, false), vec![1, 1, 4, fr, ft, sc, x2]),
-        (hand(&[3], 4, 0, false), vec![3, 8, ft, ft, fr, 10, PLUS2, 3]),
-        (hand(&[9, 4], 0, 1, false), vec![9, 4, 12, sc, sc, ft, fr, fr]),
-        (hand(&[0, 1, 2, 3, 4], 0, 0, false), vec![5, 6, 2, ft, sc, 1, x2]),
+        (
+            Hand::holding(&[5], 0, 0, false),
+            vec![5, 3, 7, x2, sc, ft, fr, plus4],
+        ),
+        (
+            Hand::holding(&[2, 6], 0, 0, true),
+            vec![2, 6, 6, 9, ft, ft, sc, plus10],
+        ),
+        (Hand::holding(&[], 0, 0, false), vec![1, 1, 4, fr, ft, sc, x2]),
+        (
+            Hand::holding(&[3], 4, 0, false),
+            vec![3, 8, ft, ft, fr, 10, PLUS2, 3],
+        ),
+        (
+            Hand::holding(&[9, 4], 0, 1, false),
+            vec![9, 4, 12, sc, sc, ft, fr, fr],
+        ),
+        (
+            Hand::holding(&[0, 1, 2, 3, 4], 0, 0, false),
+            vec![5, 6, 2, ft, sc, 1, x2],
+        ),
         // Two x2 (two decks), three Second Chances, three Flip Threes.
         (
-            hand(&[6], 0, 0, false),
+            Hand::holding(&[6], 0, 0, false),
             vec![6, 6, 11, x2, x2, sc, sc, sc, ft, ft],
         ),
         (
-            hand(&[7, 8], 2, 0, false),
+            Hand::holding(&[7, 8], 2, 0, false),
             vec![7, 8, 8, 1, ft, ft, ft, fr, plus4, sc],
         ),
     ];
@@ -534,20 +536,24 @@ fn simulated_full_deck_rounds_match_the_exact_optimum() {
 // ---------------------------------------------------------------------------
 // Speed (ignored: a measurement, not a check).
 
-/// Records the state of every Hit/Stay decision of seat 0 (which stays at
-/// 25, like the others).
-struct Recorder {
+/// Seat 0 plays `optimal-round`, the others stay at 25; with `states`,
+/// seat 0 stays at 25 too and records the state of each of its Hit/Stay
+/// decisions instead.
+struct SeatZero {
     optimal: OptimalRound,
-    states: Vec<(Hand, [u8; KINDS], bool)>,
+    states: Option<Vec<(Hand, [u8; KINDS], bool)>>,
 }
 
-impl Chooser for Recorder {
+impl Chooser for SeatZero {
     fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        if seat == 0 {
-            self.states
-                .push((*t.hand(seat), next_card_counts(t).0, optimal::is_solo(t, seat)));
+        match (&mut self.states, seat) {
+            (None, 0) => self.optimal.hit(t, seat),
+            (Some(states), 0) => {
+                states.push((*t.hand(seat), next_card_counts(t).0, optimal::is_solo(t, seat)));
+                t.hand(seat).banked() < 25
+            }
+            _ => t.hand(seat).banked() < 25,
         }
-        t.hand(seat).banked() < 25
     }
     fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
         self.optimal.target(t, chooser, card)
@@ -570,9 +576,9 @@ fn timing_of_typical_decisions() {
         single_round: false,
     };
     let mut table = Table::new(rules);
-    let mut rec = Recorder {
+    let mut rec = SeatZero {
         optimal: OptimalRound::new(),
-        states: Vec::new(),
+        states: Some(Vec::new()),
     };
     // FLIP7_TIMING_GAMES: fewer games, e.g. under callgrind.
     let games = std::env::var("FLIP7_TIMING_GAMES").map_or(200, |g| g.parse().expect("a number"));
@@ -581,7 +587,7 @@ fn timing_of_typical_decisions() {
         table.new_game(&mut rng);
         table.play_game(&mut rec, &mut Silent, &mut rng);
     }
-    let states = rec.states;
+    let states = rec.states.expect("recorded");
     let mut memo = Memo::new();
     /// Per decision: microseconds and states computed.
     type Samples = Vec<(f64, u64)>;
@@ -628,8 +634,9 @@ fn timing_of_typical_decisions() {
             single_round: false,
         };
         let mut table = Table::new(rules);
-        let mut mixed = Mixed {
+        let mut mixed = SeatZero {
             optimal: OptimalRound::new(),
+            states: None,
         };
         let games = games.min(300);
         let t = Instant::now();
@@ -644,27 +651,6 @@ fn timing_of_typical_decisions() {
             games as f64 / secs,
             mixed.optimal.memo.searches()
         );
-    }
-}
-
-/// Seat 0 plays `optimal-round`, the others stay at 25.
-struct Mixed {
-    optimal: OptimalRound,
-}
-
-impl Chooser for Mixed {
-    fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        if seat == 0 {
-            self.optimal.hit(t, seat)
-        } else {
-            t.hand(seat).banked() < 25
-        }
-    }
-    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
-        self.optimal.target(t, chooser, card)
-    }
-    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
-        self.optimal.second_chance_to(t, holder)
     }
 }
 

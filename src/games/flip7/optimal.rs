@@ -1435,19 +1435,6 @@ mod tests {
     use super::*;
     use crate::games::flip7::cards::{Without, composition};
 
-    fn hand(numbers: &[u8], plus: u16, times2: u8, sc: bool) -> Hand {
-        let mut h = Hand::default();
-        for &n in numbers {
-            h.numbers |= 1 << n;
-            h.number_sum += u16::from(n);
-            h.count += 1;
-        }
-        h.plus = plus;
-        h.times2 = times2;
-        h.second_chance = sc;
-        h
-    }
-
     fn unseen_after(comp: [u8; KINDS], h: &Hand) -> [u8; KINDS] {
         let mut u = comp;
         for n in 0..=12 {
@@ -1460,7 +1447,7 @@ mod tests {
 
     #[test]
     fn empty_pile_stays() {
-        let h = hand(&[5], 0, 0, false);
+        let h = Hand::holding(&[5], 0, 0, false);
         let v = evaluate(&h, &[0; KINDS], true, Rule::Optimal, &mut Memo::new());
         assert_eq!(v, Values { stay: 5.0, hit: 5.0 });
         assert!(!decide(&h, &[0; KINDS], false, &mut Memo::new()));
@@ -1471,7 +1458,7 @@ mod tests {
         // Only a +4 left: hitting adds 4.
         let mut u = [0; KINDS];
         u[PLUS2 as usize + 1] = 1;
-        let h = hand(&[3, 9], 0, 0, false);
+        let h = Hand::holding(&[3, 9], 0, 0, false);
         let v = evaluate(&h, &u, false, Rule::Optimal, &mut Memo::new());
         assert_eq!(v.hit, 16.0);
         assert!(decide(&h, &u, false, &mut Memo::new()));
@@ -1484,7 +1471,7 @@ mod tests {
         let mut u = [0; KINDS];
         u[9] = 1;
         u[10] = 1;
-        let h = hand(&[9], 0, 0, false);
+        let h = Hand::holding(&[9], 0, 0, false);
         let v = evaluate(&h, &u, false, Rule::Optimal, &mut Memo::new());
         assert!((v.hit - 9.5).abs() < 1e-12, "{v:?}");
         assert!(v.hits());
@@ -1496,7 +1483,7 @@ mod tests {
         u[4] = 1;
         u[FREEZE as usize] = 1;
         u[FLIP_THREE as usize] = 2;
-        let h = hand(&[7], 0, 0, false);
+        let h = Hand::holding(&[7], 0, 0, false);
         // With an opponent in, only the 4 matters.
         let multi = evaluate(&h, &u, false, Rule::Optimal, &mut Memo::new());
         assert_eq!(multi.hit, 11.0);
@@ -1512,12 +1499,12 @@ mod tests {
     fn memo_is_reused_for_a_later_state_of_the_same_round() {
         let comp = composition(1, Without::default());
         let mut memo = Memo::new();
-        let h0 = hand(&[8, 3, 4], 0, 0, false);
+        let h0 = Hand::holding(&[8, 3, 4], 0, 0, false);
         let u0 = unseen_after(comp, &h0);
         evaluate(&h0, &u0, true, Rule::Optimal, &mut memo);
         let states = memo.states();
         // The player then drew an 11 and the +4.
-        let h1 = hand(&[8, 3, 4, 11], 4, 0, false);
+        let h1 = Hand::holding(&[8, 3, 4, 11], 4, 0, false);
         let mut u1 = unseen_after(comp, &h1);
         u1[PLUS2 as usize + 1] -= 1;
         let reused = evaluate(&h1, &u1, true, Rule::Optimal, &mut memo);
@@ -1535,13 +1522,13 @@ mod tests {
         let comp = composition(1, Without::default());
         let mut memo = Memo::new();
         let hands = [
-            hand(&[8], 0, 0, false),
-            hand(&[12, 11], 0, 0, true),
-            hand(&[12, 11, 10], 0, 0, false),
-            hand(&[2, 5, 9, 11], 4, 1, false),
-            hand(&[1, 3, 6, 8, 12], 0, 0, true),
-            hand(&[0, 1, 2, 3, 4, 5], 10, 0, false),
-            hand(&[7, 9, 10, 12], 6, 0, false),
+            Hand::holding(&[8], 0, 0, false),
+            Hand::holding(&[12, 11], 0, 0, true),
+            Hand::holding(&[12, 11, 10], 0, 0, false),
+            Hand::holding(&[2, 5, 9, 11], 4, 1, false),
+            Hand::holding(&[1, 3, 6, 8, 12], 0, 0, true),
+            Hand::holding(&[0, 1, 2, 3, 4, 5], 10, 0, false),
+            Hand::holding(&[7, 9, 10, 12], 6, 0, false),
         ];
         let seen: [&[u8]; 4] = [
             &[],
@@ -1627,11 +1614,11 @@ mod tests {
             &[2, 2, 4, 4, 8, 8, SECOND_CHANCE, SECOND_CHANCE, SECOND_CHANCE],
         ];
         let hands = [
-            hand(&[3], 0, 0, false),
-            hand(&[3, 7, 11], 2, 0, false),
-            hand(&[5, 9], 0, 1, true),
-            hand(&[0, 1, 2, 4, 6], 0, 0, false),
-            hand(&[12], 0, 0, true),
+            Hand::holding(&[3], 0, 0, false),
+            Hand::holding(&[3, 7, 11], 2, 0, false),
+            Hand::holding(&[5, 9], 0, 1, true),
+            Hand::holding(&[0, 1, 2, 4, 6], 0, 0, false),
+            Hand::holding(&[12], 0, 0, true),
         ];
         let mut tight = f64::INFINITY;
         for pile in piles {
@@ -1657,13 +1644,13 @@ mod tests {
         let mut memo = Memo::new();
         let mut fresh = Memo::new();
         let cases = [
-            hand(&[8], 0, 0, false),
-            hand(&[12, 11, 10], 0, 0, false),
-            hand(&[12, 11, 10], 0, 0, true),
-            hand(&[2, 5, 9, 11], 4, 1, false),
-            hand(&[1, 3, 6, 8, 12], 0, 0, false),
-            hand(&[0, 1, 2, 3, 4, 5], 10, 0, false),
-            hand(&[7, 9, 10, 12], 0, 0, false),
+            Hand::holding(&[8], 0, 0, false),
+            Hand::holding(&[12, 11, 10], 0, 0, false),
+            Hand::holding(&[12, 11, 10], 0, 0, true),
+            Hand::holding(&[2, 5, 9, 11], 4, 1, false),
+            Hand::holding(&[1, 3, 6, 8, 12], 0, 0, false),
+            Hand::holding(&[0, 1, 2, 3, 4, 5], 10, 0, false),
+            Hand::holding(&[7, 9, 10, 12], 0, 0, false),
         ];
         for h in &cases {
             let u = unseen_after(comp, h);

@@ -115,6 +115,23 @@ impl Hand {
         }
     }
 
+    /// A hand in the round holding the number cards `numbers` (each at most
+    /// once), `plus` points of `+N` modifiers, `times2` x2 cards and
+    /// possibly a Second Chance: for analysis and tests.
+    pub fn holding(numbers: &[Card], plus: u16, times2: u8, second_chance: bool) -> Hand {
+        let mut h = Hand::default();
+        for &n in numbers {
+            debug_assert!(n <= MAX_NUMBER && !h.has(n), "{n} is not a new number");
+            h.numbers |= 1 << n;
+            h.number_sum += u16::from(n);
+            h.count += 1;
+        }
+        h.plus = plus;
+        h.times2 = times2;
+        h.second_chance = second_chance;
+        h
+    }
+
     /// Whether number `n` is held.
     #[inline]
     pub fn has(&self, n: Card) -> bool {

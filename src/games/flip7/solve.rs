@@ -19,7 +19,7 @@
 //! drawn), solved in about 3 seconds with about 1 GB of memory; each
 //! `stay-at-N` takes about as long.
 
-use super::cards::{KINDS, MAX_NUMBER};
+use super::cards::{Card, KINDS, MAX_NUMBER};
 use super::optimal::{self, Memo, Rule};
 use super::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand};
 
@@ -46,15 +46,8 @@ pub struct SoloRound {
 
 /// A hand holding exactly the numbers of `mask`.
 fn plain_hand(mask: usize) -> Hand {
-    let mut h = Hand::default();
-    for n in 0..=MAX_NUMBER {
-        if mask & (1 << n) != 0 {
-            h.numbers |= 1 << n;
-            h.number_sum += u16::from(n);
-            h.count += 1;
-        }
-    }
-    h
+    let numbers: Vec<Card> = (0..=MAX_NUMBER).filter(|&n| mask & (1 << n) != 0).collect();
+    Hand::holding(&numbers, 0, 0, false)
 }
 
 /// The optimal rule and its value, with the decision table of the states
