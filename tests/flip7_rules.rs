@@ -335,7 +335,7 @@ fn assert_cleared(t: &Table) {
     );
     for s in 0..t.players() {
         assert_eq!(
-            t.hand(s).front,
+            t.hand(s).front(),
             0,
             "seat {s} still has cards in front after the round"
         );
@@ -543,7 +543,7 @@ fn faq01_busted_cards_stay_in_front_until_end_of_round() {
     );
     for at in [rec.after("1 busts"), rec.after("0 stays"), rec.end()] {
         assert_eq!(at.hand(1).status, Status::Busted);
-        assert_eq!(at.hand(1).front, 3, "5, +4 and the busting 5 stay in front");
+        assert_eq!(at.hand(1).front(), 3, "5, +4 and the busting 5 stay in front");
         assert_eq!(in_play(at, 5), 2);
         assert_eq!(in_play(at, PLUS4), 1);
         assert!(no_discards(at));
@@ -575,7 +575,7 @@ fn faq02_freeze_dealt_in_initial_deal_can_target_player_not_yet_dealt() {
     let h = rec.end().hand(2);
     assert_eq!(h.status, Status::Frozen);
     assert_eq!(h.flipped, 0, "seat 2 was never dealt a card");
-    assert_eq!(h.front, 1, "only the Freeze");
+    assert_eq!(h.front(), 1, "only the Freeze");
     assert_eq!(totals(&t), [7, 9, 0]);
 }
 
@@ -624,7 +624,7 @@ fn faq04_freeze_and_frozen_players_cards_stay_face_up_and_score() {
     for at in [rec.after("2 frozen"), rec.end()] {
         assert_eq!(at.hand(2).status, Status::Frozen);
         assert_eq!(at.hand(2).front, 2, "the 3 and the Freeze");
-        assert_eq!(at.hand(1).front, 1, "the Freeze left seat 1");
+        assert_eq!(at.hand(1).front(), 1, "the Freeze left seat 1");
         assert_eq!(in_play(at, FREEZE), 1);
         assert!(no_discards(at));
     }
@@ -684,7 +684,7 @@ fn faq06_second_chance_and_duplicate_discarded_original_stays() {
     assert_eq!(in_play(at, 9), 1, "the original 9");
     assert_eq!(in_play(at, SC), 0);
     let h = at.hand(1);
-    assert_eq!(h.front, 1);
+    assert_eq!(h.front(), 1);
     assert!(h.has(9) && !h.second_chance);
     assert_eq!(h.number_sum, 9);
     assert_eq!(totals(&t), [4, 9]);
@@ -762,7 +762,7 @@ fn faq08_extra_second_chance_given_to_an_active_player_without_one() {
     );
     let at = rec.after("1 gives second chance to 0");
     assert!(at.hand(1).second_chance && at.hand(0).second_chance);
-    assert_eq!(at.hand(1).front, 1, "seat 1 keeps only its first");
+    assert_eq!(at.hand(1).front(), 1, "seat 1 keeps only its first");
     assert_eq!(at.hand(0).front, 2, "the 5 and the Second Chance received");
     assert_eq!(totals(&t), [5, 0, 4]);
 }
@@ -965,7 +965,7 @@ fn faq12_flip_three_discarded_right_after_resolving() {
     // Three cards flipped without a bust: discarded at once.
     let at = rec.after("2 stays");
     assert_eq!((at.hand(2).front, in_play(at, F3), discarded(at, F3)), (3, 0, 1));
-    assert_eq!(at.hand(1).front, 0);
+    assert_eq!(at.hand(1).front(), 0);
     // Ended by a bust: discarded at once too; the busted cards stay.
     let at = rec.after("1 stays");
     assert_eq!((at.hand(0).front, in_play(at, F3), discarded(at, F3)), (2, 0, 2));
@@ -1064,14 +1064,14 @@ fn faq14_chained_flip_three_set_aside_then_assigned() {
     );
     // The new card counts toward the three and waits in front of seat 1.
     let at = rec.after("1 sets aside Flip Three");
-    assert_eq!((at.hand(1).front, in_play(at, F3)), (3, 2));
+    assert_eq!((at.hand(1).front(), in_play(at, F3)), (3, 2));
     // Assigned first; the original is still there until then.
     let at = rec.after("1 assigns Flip Three to 2");
-    assert_eq!((at.hand(1).front, at.hand(2).front), (3, 1));
+    assert_eq!((at.hand(1).front(), at.hand(2).front), (3, 1));
     assert_eq!((in_play(at, F3), discarded(at, F3)), (2, 0));
     // Then the original is discarded, and the new one resolves.
     let at = rec.after("2 starts flip three");
-    assert_eq!((at.hand(1).front, in_play(at, F3), discarded(at, F3)), (2, 1, 1));
+    assert_eq!((at.hand(1).front(), in_play(at, F3), discarded(at, F3)), (2, 1, 1));
     assert_eq!(totals(&t), [3, 10, 24]);
 }
 
@@ -1102,7 +1102,7 @@ fn faq14_chained_flip_three_discarded_unused_if_player_busts() {
         (0, 2),
         "both Flip Threes discarded"
     );
-    assert_eq!(at.hand(1).front, 2, "the two 5s");
+    assert_eq!(at.hand(1).front(), 2, "the two 5s");
     assert_eq!(totals(&t), [7, 0, 0]);
 }
 
@@ -1274,7 +1274,7 @@ fn faq16a_freeze_then_flip_three_to_same_player_flip_three_discarded() {
     assert_eq!(discarded(at, F3), 2);
     let h = at.hand(0);
     assert_eq!(
-        (h.status, h.front, h.flipped),
+        (h.status, h.front(), h.flipped),
         (Status::Frozen, 2, 1),
         "the 5 and the Freeze; nothing flipped"
     );

@@ -66,12 +66,12 @@ pub struct Hand {
     pub second_chance: bool,
     /// Where the player stands.
     pub status: Status,
-    /// Cards physically in front of the player, of any kind (including a
-    /// busting duplicate, a Freeze received, and cards set aside or assigned
-    /// but not yet resolved).
-    pub front: u8,
     /// Cards flipped from the deck for this player this round.
     pub flipped: u8,
+    /// Cards received from other players less cards that left this
+    /// player's front during the round (see [`Hand::front`]): kept apart so
+    /// that a flip counts one field, not two.
+    moved: i8,
 }
 
 impl Hand {
@@ -130,6 +130,14 @@ impl Hand {
         h.times2 = times2;
         h.second_chance = second_chance;
         h
+    }
+
+    /// Cards physically in front of the player, of any kind (including a
+    /// busting duplicate, a Freeze received, and cards set aside or assigned
+    /// but not yet resolved); 0 once the round is scored.
+    #[inline]
+    pub fn front(&self) -> u8 {
+        self.flipped.wrapping_add_signed(self.moved)
     }
 
     /// Whether number `n` is held.
@@ -526,7 +534,7 @@ impl Table {
         self.round
     }
 
-    /// Seat dealing the current round.
+    /// Seat dealing round [`Table::round`] (`round mod players`).
     #[inline]
     pub fn dealer(&self) -> usize {
         self.dealer
@@ -557,7 +565,7 @@ impl Table {
         let in_play: u32 = self.deck.in_play_counts().iter().map(|&c| u32::from(c)).sum();
         let fronts: u32 = self.hands[..self.players()]
             .iter()
-            .map(|h| u32::from(h.front))
+            .map(|h| u32::from(h.front()))
             .sum();
         if in_play != fronts {
             return Err(format!(
@@ -595,6 +603,15 @@ impl Table {
         self.deck.reset(d);
         self.totals = [0; MAX_PLAYERS];
         self.round = 0;
+        self.dealer = 0;
+    }
+
+    /// Moves on to the next round and its dealer (the next seat clockwise:
+    /// kept in step with `round` rather than divided out of it each round).
+    #[inline]
+    fn next_round(&mut self) {
+        self.round += 1;
+        self.dealer = if self.dealer + 1 == self.players() { 0 } else { self.dealer + 1 };
     }
 
     /// Plays a whole game from [`Table::new_game`]'s state (or any state a
@@ -607,7 +624,7 @@ impl Table {
     ) -> Option<usize> {
         loop {
             self.play_round(ch, obs, d);
-            self.round += 1;
+            self.next_round();
             if let Some(winner) = self.game_over() {
                 debug_assert!(winner.is_none_or(|w| w < self.players()));
                 obs.game_end(self, winner);
@@ -658,7 +675,7 @@ impl Table {
         );
         let _ = self.resume_turns(seat, hit, ch, obs, d);
         self.score_round(obs);
-        self.round += 1;
+        self.next_round();
         match self.game_over() {
             Some(winner) => {
                 obs.game_end(self, winner);
@@ -685,7 +702,7 @@ impl Table {
     /// scores it into the totals and moves its cards to the discard pile.
     pub fn play_round<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) {
         let n = self.players();
-        self.dealer = (self.round % n as u32) as usize;
+        debug_assert_eq!(self.dealer, (self.round % n as u32) as usize);
         for h in &mut self.hands[..n] {
             *h = Hand::default();
         }
@@ -718,7 +735,8 @@ impl Table {
         obs.round_end(self);
         self.deck.end_round();
         for h in &mut self.hands[..n] {
-            h.front = 0;
+            // Every card has gone to the discard pile.
+            h.moved = h.flipped.wrapping_neg() as i8;
         }
         self.active = 0;
         self.in_round = false;
@@ -736,7 +754,7 @@ impl Table {
         for &s in &order[..n] {
             let s = usize::from(s);
             if self.is_active(s) {
-                if self.hands[s].front == 0 {
+                if self.hands[s].front() == 0 {
                     self.flip_for(s, Via::Deal, ch, obs, d)?;
                 } else {
                     self.dealing_turn(s, ch, obs, d)?;
@@ -796,7 +814,7 @@ impl Table {
             for &s in &order[place + 1..n] {
                 let s = usize::from(s);
                 if self.is_active(s) {
-                    if self.hands[s].front == 0 {
+                    if self.hands[s].front() == 0 {
                         self.flip_for(s, Via::Deal, ch, obs, d)?;
                     } else {
                         self.dealing_turn(s, ch, obs, d)?;
@@ -875,7 +893,6 @@ impl Table {
             None => self.reshuffle_and_draw(obs, d)?,
         };
         let h = &mut self.hands[s];
-        h.front += 1;
         h.flipped += 1;
         if O::EVENTS {
             obs.event(self, Event::Flip { seat: s, card, via });
@@ -964,7 +981,7 @@ impl Table {
         if h.numbers & bit != 0 {
             if h.second_chance {
                 h.second_chance = false;
-                h.front -= 2;
+                h.moved -= 2;
                 self.deck.discard(c);
                 self.deck.discard(SECOND_CHANCE);
                 if O::EVENTS {
@@ -1003,8 +1020,8 @@ impl Table {
                     to != s && self.is_active(to) && !self.hands[to].second_chance,
                     "Second Chance passed from seat {s} to seat {to}, who cannot take it"
                 );
-                self.hands[s].front -= 1;
-                self.hands[to].front += 1;
+                self.hands[s].moved -= 1;
+                self.hands[to].moved += 1;
                 self.hands[to].second_chance = true;
                 if O::EVENTS {
                     obs.event(self, Event::SecondChanceGiven { from: s, to });
@@ -1017,7 +1034,7 @@ impl Table {
                     !eligible,
                     "seat {s} discarded a Second Chance that someone could take"
                 );
-                self.hands[s].front -= 1;
+                self.hands[s].moved -= 1;
                 self.deck.discard(SECOND_CHANCE);
                 if O::EVENTS {
                     obs.event(self, Event::SecondChanceDiscarded { seat: s });
@@ -1034,8 +1051,8 @@ impl Table {
             self.is_active(to),
             "seat {from} assigned {card} to seat {to}, who is out of the round"
         );
-        self.hands[from].front -= 1;
-        self.hands[to].front += 1;
+        self.hands[from].moved -= 1;
+        self.hands[to].moved += 1;
         self.pending.push(card, to);
         if O::EVENTS {
             obs.event(self, Event::Assign { from, to, card });
@@ -1052,7 +1069,7 @@ impl Table {
     ) -> Step {
         while let Some((card, t)) = self.pending.pop() {
             if !self.is_active(t) {
-                self.hands[t].front -= 1;
+                self.hands[t].moved -= 1;
                 self.deck.discard(card);
                 if O::EVENTS {
                     obs.event(self, Event::Fizzle { seat: t, card });
@@ -1111,11 +1128,11 @@ impl Table {
             }
         } else {
             for &c in &aside[..n_aside] {
-                self.hands[t].front -= 1;
+                self.hands[t].moved -= 1;
                 self.deck.discard(c);
             }
         }
-        self.hands[t].front -= 1;
+        self.hands[t].moved -= 1;
         self.deck.discard(FLIP_THREE);
         Ok(())
     }
@@ -1145,7 +1162,7 @@ mod tests {
             count: 3,
             times2: 1,
             second_chance: true,
-            front: 6,
+            flipped: 6,
             ..Hand::default()
         };
         let w = h.tally();
@@ -1158,6 +1175,6 @@ mod tests {
         );
         // The other fields are untouched.
         assert!(h.second_chance);
-        assert_eq!(h.front, 6);
+        assert_eq!(h.front(), 6);
     }
 }
