@@ -156,7 +156,9 @@ impl Hand {
     /// modifiers. No Flip 7 bonus, and no zero for a bust.
     #[inline]
     pub fn banked(&self) -> u16 {
-        (self.number_sum << self.times2) + self.plus
+        // Shifted as u32: x86's shift already masks the count to 5 bits,
+        // where a u16 shift needs one more instruction to mask it to 4.
+        ((u32::from(self.number_sum) << self.times2) + u32::from(self.plus)) as u16
     }
 
     /// The round score: 0 for a bust, the bonus for a Flip 7.
