@@ -623,7 +623,7 @@ fn faq04_freeze_and_frozen_players_cards_stay_face_up_and_score() {
     );
     for at in [rec.after("2 frozen"), rec.end()] {
         assert_eq!(at.hand(2).status, Status::Frozen);
-        assert_eq!(at.hand(2).front, 2, "the 3 and the Freeze");
+        assert_eq!(at.hand(2).front(), 2, "the 3 and the Freeze");
         assert_eq!(at.hand(1).front(), 1, "the Freeze left seat 1");
         assert_eq!(in_play(at, FREEZE), 1);
         assert!(no_discards(at));
@@ -763,7 +763,7 @@ fn faq08_extra_second_chance_given_to_an_active_player_without_one() {
     let at = rec.after("1 gives second chance to 0");
     assert!(at.hand(1).second_chance && at.hand(0).second_chance);
     assert_eq!(at.hand(1).front(), 1, "seat 1 keeps only its first");
-    assert_eq!(at.hand(0).front, 2, "the 5 and the Second Chance received");
+    assert_eq!(at.hand(0).front(), 2, "the 5 and the Second Chance received");
     assert_eq!(totals(&t), [5, 0, 4]);
 }
 
@@ -794,7 +794,7 @@ fn faq08_extra_second_chance_discarded_when_no_active_player_can_take_it() {
     );
     let at = rec.after("0 discards second chance");
     assert_eq!(discarded(at, SC), 1);
-    assert_eq!(at.hand(0).front, 1);
+    assert_eq!(at.hand(0).front(), 1);
     assert!(at.hand(0).second_chance);
     assert_eq!(totals(&t), [0, 5, 4]);
 }
@@ -961,14 +961,23 @@ fn faq12_flip_three_discarded_right_after_resolving() {
     );
     // While resolving, the Flip Three lies in front of the resolver.
     let at = rec.after("2 flips 5 (3/3)");
-    assert_eq!((at.hand(2).front, in_play(at, F3), discarded(at, F3)), (4, 1, 0));
+    assert_eq!(
+        (at.hand(2).front(), in_play(at, F3), discarded(at, F3)),
+        (4, 1, 0)
+    );
     // Three cards flipped without a bust: discarded at once.
     let at = rec.after("2 stays");
-    assert_eq!((at.hand(2).front, in_play(at, F3), discarded(at, F3)), (3, 0, 1));
+    assert_eq!(
+        (at.hand(2).front(), in_play(at, F3), discarded(at, F3)),
+        (3, 0, 1)
+    );
     assert_eq!(at.hand(1).front(), 0);
     // Ended by a bust: discarded at once too; the busted cards stay.
     let at = rec.after("1 stays");
-    assert_eq!((at.hand(0).front, in_play(at, F3), discarded(at, F3)), (2, 0, 2));
+    assert_eq!(
+        (at.hand(0).front(), in_play(at, F3), discarded(at, F3)),
+        (2, 0, 2)
+    );
     assert_eq!(totals(&t), [0, 0, 12]);
 }
 
@@ -1067,11 +1076,14 @@ fn faq14_chained_flip_three_set_aside_then_assigned() {
     assert_eq!((at.hand(1).front(), in_play(at, F3)), (3, 2));
     // Assigned first; the original is still there until then.
     let at = rec.after("1 assigns Flip Three to 2");
-    assert_eq!((at.hand(1).front(), at.hand(2).front), (3, 1));
+    assert_eq!((at.hand(1).front(), at.hand(2).front()), (3, 1));
     assert_eq!((in_play(at, F3), discarded(at, F3)), (2, 0));
     // Then the original is discarded, and the new one resolves.
     let at = rec.after("2 starts flip three");
-    assert_eq!((at.hand(1).front(), in_play(at, F3), discarded(at, F3)), (2, 1, 1));
+    assert_eq!(
+        (at.hand(1).front(), in_play(at, F3), discarded(at, F3)),
+        (2, 1, 1)
+    );
     assert_eq!(totals(&t), [3, 10, 24]);
 }
 
@@ -1136,7 +1148,7 @@ fn faq15_freeze_drawn_during_flip_three_set_aside_then_assigned() {
     );
     let at = rec.after("2 assigns Freeze to 0");
     assert_eq!(at.hand(0).status, Status::Active, "assigned, not yet in effect");
-    assert_eq!(at.hand(0).front, 2);
+    assert_eq!(at.hand(0).front(), 2);
     assert_eq!((in_play(at, F3), discarded(at, F3)), (1, 0));
     let at = rec.after("0 frozen");
     assert_eq!(
@@ -1144,7 +1156,7 @@ fn faq15_freeze_drawn_during_flip_three_set_aside_then_assigned() {
         (0, 1),
         "Flip Three discarded before the Freeze acts"
     );
-    assert_eq!(at.hand(2).front, 3, "5, 7, 8");
+    assert_eq!(at.hand(2).front(), 3, "5, 7, 8");
     assert_eq!(totals(&t), [6, 4, 20]);
 }
 
@@ -1173,7 +1185,7 @@ fn faq15_freeze_drawn_during_flip_three_discarded_if_player_busts() {
     );
     let at = rec.after("0 stays");
     assert_eq!((discarded(at, FREEZE), discarded(at, F3)), (1, 1));
-    assert_eq!(at.hand(2).front, 2, "the two 5s");
+    assert_eq!(at.hand(2).front(), 2, "the two 5s");
     assert_eq!(totals(&t), [6, 4, 0]);
 }
 
@@ -1425,13 +1437,13 @@ fn faq16c_lock_takes_effect_before_flip_three_assigned_later() {
     // B may give C Flip Three #3: C's Freeze has not taken effect yet.
     let at = rec.after("2 assigns Flip Three to 3");
     assert_eq!(at.hand(3).status, Status::Active);
-    assert_eq!(at.hand(3).front, 2, "the Freeze and Flip Three #3");
+    assert_eq!(at.hand(3).front(), 2, "the Freeze and Flip Three #3");
     assert_eq!(discarded(at, F3), 1, "#1 only");
     // B's #2 is discarded, then the Freeze acts, then #3 is discarded unused.
     assert_eq!(discarded(rec.after("3 frozen"), F3), 2);
     let at = rec.after("3 discards unused Flip Three");
     assert_eq!(discarded(at, F3), 3);
-    assert_eq!((at.hand(3).status, at.hand(3).front), (Status::Frozen, 1));
+    assert_eq!((at.hand(3).status, at.hand(3).front()), (Status::Frozen, 1));
     assert_eq!(totals(&t), [7, 4, 11, 0]);
 }
 
@@ -1596,7 +1608,7 @@ fn faq20_bust_during_flip_three_stops_drawing_at_once() {
         ],
     );
     let h = rec.end().hand(2);
-    assert_eq!((h.status, h.flipped, h.front), (Status::Busted, 2, 2));
+    assert_eq!((h.status, h.flipped, h.front()), (Status::Busted, 2, 2));
     assert_eq!(totals(&t), [6, 7, 0]);
 }
 
@@ -1649,7 +1661,7 @@ fn faq21_flip7_during_flip_three_ends_round_at_once() {
     assert_eq!(end.hand(1).status, Status::Flip7);
     assert_eq!(end.hand(1).flipped, 8, "dealt 1, 5 hits, 2 of the Flip Three");
     assert_eq!(
-        end.hand(1).front,
+        end.hand(1).front(),
         9,
         "7 numbers, the set-aside and the original Flip Three"
     );
@@ -1903,11 +1915,11 @@ fn reshuffle_mid_round_takes_only_discard_pile_cards_in_front_stay() {
     }
     assert_eq!(at.in_play_counts(), &expected);
     assert_eq!(
-        (at.hand(1).status, at.hand(1).front),
+        (at.hand(1).status, at.hand(1).front()),
         (Status::Busted, 2),
         "even a busted player's"
     );
-    assert_eq!((at.hand(2).front, at.hand(0).front), (2, 1));
+    assert_eq!((at.hand(2).front(), at.hand(0).front()), (2, 1));
     assert_eq!(rec.after("0 draws 12").pile_len(), 73);
     assert_eq!(totals(&t), [16, 0, 17]);
 }
@@ -1941,7 +1953,7 @@ fn no_card_left_to_draw_ends_round_and_active_players_bank_their_cards() {
     );
     let end = rec.end();
     assert_eq!(
-        (end.hand(0).status, end.hand(0).front),
+        (end.hand(0).status, end.hand(0).front()),
         (Status::Active, 2),
         "no card was flipped"
     );

@@ -613,7 +613,11 @@ impl Table {
     #[inline]
     fn next_round(&mut self) {
         self.round += 1;
-        self.dealer = if self.dealer + 1 == self.players() { 0 } else { self.dealer + 1 };
+        self.dealer = if self.dealer + 1 == self.players() {
+            0
+        } else {
+            self.dealer + 1
+        };
     }
 
     /// Plays a whole game from [`Table::new_game`]'s state (or any state a
