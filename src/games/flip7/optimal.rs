@@ -642,6 +642,18 @@ fn binomials() -> &'static [[f64; MAX_FORCED + 1]] {
     })
 }
 
+/// `1 / binomial(n, k)` for the pairs of [`binomials`] (0 where that is 0):
+/// divisions become multiplications in the search's inner loops.
+fn inverse_binomials() -> &'static [[f64; MAX_FORCED + 1]] {
+    static TABLE: std::sync::OnceLock<Vec<[f64; MAX_FORCED + 1]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        binomials()
+            .iter()
+            .map(|row| row.map(|b| if b > 0.0 { 1.0 / b } else { 0.0 }))
+            .collect()
+    })
+}
+
 /// The search over one root.
 struct Search<'m> {
     memo: &'m mut Memo,
@@ -878,7 +890,7 @@ impl Search<'_> {
         // A Freeze during forced flips: it waits, and the flips left are
         // effective draws or blanks (hypergeometric), then the player banks.
         if let Some((cards, w, blanks, ids)) = freeze {
-            let binom = binomials();
+            let (binom, inverse) = (binomials(), inverse_binomials());
             let effective = b.others_left(&w);
             for (m, a) in acc.iter_mut().enumerate() {
                 let n = usize::from(effective + b.mods_left[m]);
@@ -894,7 +906,7 @@ impl Search<'_> {
                     };
                     v += chance * value;
                 }
-                *a += f64::from(cards) * v / binom[n + blanks][r];
+                *a += f64::from(cards) * v * inverse[n + blanks][r];
             }
         }
         // Modifiers leading to another block (or to banking).
