@@ -69,9 +69,9 @@ pub struct Hand {
     /// Cards flipped from the deck for this player this round.
     pub flipped: u8,
     /// Cards received from other players less cards that left this
-    /// player's front during the round (see [`Hand::front`]): kept apart so
-    /// that a flip counts one field, not two.
-    moved: i8,
+    /// player's front during the round, modulo 256 (see [`Hand::front`]):
+    /// kept apart so that a flip counts one field, not two.
+    moved: u8,
 }
 
 impl Hand {
@@ -137,7 +137,19 @@ impl Hand {
     /// but not yet resolved); 0 once the round is scored.
     #[inline]
     pub fn front(&self) -> u8 {
-        self.flipped.wrapping_add_signed(self.moved)
+        self.flipped.wrapping_add(self.moved)
+    }
+
+    /// A card leaves this player's front (discarded, or given away).
+    #[inline]
+    fn leave(&mut self) {
+        self.moved = self.moved.wrapping_sub(1);
+    }
+
+    /// A card from another player arrives in front of this player.
+    #[inline]
+    fn receive(&mut self) {
+        self.moved = self.moved.wrapping_add(1);
     }
 
     /// Whether number `n` is held.
@@ -742,7 +754,7 @@ impl Table {
         self.deck.end_round();
         for h in &mut self.hands[..n] {
             // Every card has gone to the discard pile.
-            h.moved = h.flipped.wrapping_neg() as i8;
+            h.moved = h.flipped.wrapping_neg();
         }
         self.active = 0;
         self.in_round = false;
@@ -987,7 +999,7 @@ impl Table {
         if h.numbers & bit != 0 {
             if h.second_chance {
                 h.second_chance = false;
-                h.moved -= 2;
+                h.moved = h.moved.wrapping_sub(2);
                 self.deck.discard(c);
                 self.deck.discard(SECOND_CHANCE);
                 if O::EVENTS {
@@ -1026,8 +1038,8 @@ impl Table {
                     to != s && self.is_active(to) && !self.hands[to].second_chance,
                     "Second Chance passed from seat {s} to seat {to}, who cannot take it"
                 );
-                self.hands[s].moved -= 1;
-                self.hands[to].moved += 1;
+                self.hands[s].leave();
+                self.hands[to].receive();
                 self.hands[to].second_chance = true;
                 if O::EVENTS {
                     obs.event(self, Event::SecondChanceGiven { from: s, to });
@@ -1040,7 +1052,7 @@ impl Table {
                     !eligible,
                     "seat {s} discarded a Second Chance that someone could take"
                 );
-                self.hands[s].moved -= 1;
+                self.hands[s].leave();
                 self.deck.discard(SECOND_CHANCE);
                 if O::EVENTS {
                     obs.event(self, Event::SecondChanceDiscarded { seat: s });
@@ -1057,8 +1069,8 @@ impl Table {
             self.is_active(to),
             "seat {from} assigned {card} to seat {to}, who is out of the round"
         );
-        self.hands[from].moved -= 1;
-        self.hands[to].moved += 1;
+        self.hands[from].leave();
+        self.hands[to].receive();
         self.pending.push(card, to);
         if O::EVENTS {
             obs.event(self, Event::Assign { from, to, card });
@@ -1075,7 +1087,7 @@ impl Table {
     ) -> Step {
         while let Some((card, t)) = self.pending.pop() {
             if !self.is_active(t) {
-                self.hands[t].moved -= 1;
+                self.hands[t].leave();
                 self.deck.discard(card);
                 if O::EVENTS {
                     obs.event(self, Event::Fizzle { seat: t, card });
@@ -1134,11 +1146,11 @@ impl Table {
             }
         } else {
             for &c in &aside[..n_aside] {
-                self.hands[t].moved -= 1;
+                self.hands[t].leave();
                 self.deck.discard(c);
             }
         }
-        self.hands[t].moved -= 1;
+        self.hands[t].leave();
         self.deck.discard(FLIP_THREE);
         Ok(())
     }
