@@ -725,7 +725,9 @@ impl Table {
             *h = Hand::default();
         }
         self.active = (1u64 << n) - 1;
-        self.pending = Pending::EMPTY;
+        // Empty (a round cut short can leave cards waiting; their slots are
+        // simply overwritten later).
+        (self.pending.head, self.pending.len) = (0, 0);
         self.reshuffles = 0;
         self.in_round = true;
         if O::EVENTS {
