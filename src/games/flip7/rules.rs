@@ -417,6 +417,12 @@ impl Pending {
         len: 0,
     };
 
+    /// Empties the queue (a round cut short can leave cards waiting); the
+    /// slots are overwritten later, so only the indices are reset.
+    fn clear(&mut self) {
+        (self.head, self.len) = (0, 0);
+    }
+
     fn push(&mut self, card: Card, seat: usize) {
         assert!(self.len < self.items.len(), "too many pending action cards");
         self.items[(self.head + self.len) % 16] = (card, seat as u8);
@@ -725,9 +731,7 @@ impl Table {
             *h = Hand::default();
         }
         self.active = (1u64 << n) - 1;
-        // Empty (a round cut short can leave cards waiting; their slots are
-        // simply overwritten later).
-        (self.pending.head, self.pending.len) = (0, 0);
+        self.pending.clear();
         self.reshuffles = 0;
         self.in_round = true;
         if O::EVENTS {
