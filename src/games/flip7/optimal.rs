@@ -94,6 +94,23 @@
 //!   card that would bust, which no way of playing can beat.
 //!   When one of them cannot beat staying, stay. Most decisions end there,
 //!   in about a microsecond.
+//! - Otherwise [`decide`] runs bounding searches before the exact one: the
+//!   same search, but stopped at the states where the player has drawn a
+//!   first Flip Three or a second Second Chance since the root, or where a
+//!   Freeze waits (then a second Flip Three; then a third of each), which
+//!   take a bound of their value instead. Below: staying, or hitting once
+//!   and then staying, where the player decides; during forced flips, the
+//!   chance that none of them busts, is a Flip Three or repeats a number
+//!   times the score then (counting no `x2`). Above: the prophet bound,
+//!   less, during forced flips without a Second Chance, the score banked
+//!   times the chance that one of them busts. Every step of the search
+//!   (averages with positive weights, the better of two choices) keeps
+//!   bounds bounds, so the bounding searches bound the value of hitting:
+//!   when the lower one beats staying, hit; when the upper one does not,
+//!   stay; only the rest (about 1 in 300 of the decisions searched) needs
+//!   the exact search. A near Flip Three or Second Chance is likely, a
+//!   second or third one much less, so the deeper states left out weigh
+//!   little while being most of the states.
 //! - A block where that upper bound cannot beat staying for any combination
 //!   of modifiers is worth the banked scores and is not expanded.
 //! - The memo of one search stays valid for any later state that follows
@@ -219,6 +236,7 @@ enum Target {
 #[derive(Clone, Debug, Default)]
 struct Base {
     rule: Option<Rule>,
+    cut: Cut,
     numbers: u16,
     count: u8,
     plus: u16,
@@ -426,6 +444,8 @@ pub struct Memo {
     scratch: Vec<(u64, u32)>,
     expanded: u64,
     searches: u64,
+    /// The memos of the bounding searches of [`decide`]: below, above.
+    bounds: Vec<Memo>,
 }
 
 impl Default for Memo {
@@ -459,6 +479,7 @@ impl Memo {
             scratch: Vec::new(),
             expanded: 0,
             searches: 0,
+            bounds: Vec::new(),
         }
     }
 
@@ -509,12 +530,15 @@ impl Memo {
 
     /// The part and combination of `hand` facing `pile`, reusing the memo
     /// when its root applies, otherwise starting afresh with this root.
-    fn locate(&mut self, rule: Rule, hand: &Hand, pile: &[u8; KINDS]) -> (Part, usize) {
-        if let Some(found) = self.base.locate(rule, hand, pile) {
+    fn locate(&mut self, rule: Rule, cut: Cut, hand: &Hand, pile: &[u8; KINDS]) -> (Part, usize) {
+        if self.base.cut == cut
+            && let Some(found) = self.base.locate(rule, hand, pile)
+        {
             return found;
         }
         self.new_generation();
         self.base.set(rule, hand, pile);
+        self.base.cut = cut;
         self.acc.resize(self.base.size, 0.0);
         self.base.locate(rule, hand, pile).expect("a root locates itself")
     }
@@ -654,10 +678,29 @@ fn inverse_binomials() -> &'static [[f64; MAX_FORCED + 1]] {
     })
 }
 
+/// Whether a search is exact or stops early with bounds of the values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Cut {
+    /// Every state reachable is computed.
+    #[default]
+    Exact,
+    /// The states where [`LEVELS`]`[level]` stops take a lower bound of
+    /// their value.
+    Lower(u8),
+    /// They take an upper bound.
+    Upper(u8),
+}
+
+/// Where the bounding searches stop, from the cheapest: at the state where
+/// the player has drawn this many Flip Threes, or this many Second Chances,
+/// since the root, or (if set) once a Freeze waits during forced flips.
+const LEVELS: [(u8, u8, bool); 3] = [(1, 2, true), (2, 2, false), (3, 3, false)];
+
 /// The search over one root.
 struct Search<'m> {
     memo: &'m mut Memo,
     rule: Rule,
+    cut: Cut,
 }
 
 impl Search<'_> {
@@ -776,6 +819,28 @@ impl Search<'_> {
         })
     }
 
+    /// The modifier-free parts of the prophet bound of decision part `p`
+    /// (see [`prophet_bound`]).
+    fn prophet(&self, p: &Part) -> Prophet {
+        let b = &self.memo.base;
+        let mut numbers = [(0u8, 0u8); NUMBERS];
+        let mut len = 0;
+        let mut bits = b.avail & !p.mask;
+        while bits != 0 {
+            let n = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            numbers[len] = (n as u8, b.copies[n]);
+            len += 1;
+        }
+        prophet_bound(
+            &numbers[..len],
+            u32::from(p.count),
+            u32::from(p.busts),
+            p.sc,
+            u32::from(b.sc - p.sc_drawn),
+        )
+    }
+
     /// Resolves `t` to a computed block when it is a hand part.
     #[inline]
     fn resolve(&mut self, t: &mut Target) {
@@ -800,6 +865,11 @@ impl Search<'_> {
     fn ensure(&mut self, p: &Part) -> u32 {
         let key = p.key();
         if let Some(id) = self.memo.get(key) {
+            return id;
+        }
+        if self.cut_here(p) {
+            let id = self.alloc(key);
+            self.leaf(p, id);
             return id;
         }
         if p.forced == 0 && self.all_stay(p) {
@@ -840,6 +910,196 @@ impl Search<'_> {
         let id = self.alloc(key);
         self.fill(p, id, &mv, freeze);
         id
+    }
+
+    /// Whether a bounding search stops at `p`.
+    #[inline]
+    fn cut_here(&self, p: &Part) -> bool {
+        let level = match self.cut {
+            Cut::Exact => return false,
+            Cut::Lower(l) | Cut::Upper(l) => l,
+        };
+        let (ft, sc, frozen) = LEVELS[usize::from(level)];
+        p.ft_drawn >= ft || p.sc_drawn >= sc || (frozen && p.frozen)
+    }
+
+    /// Fills block `id` of `p` with bounds of its values: below, the score
+    /// banked by staying where the player decides, 0 during forced flips;
+    /// above, the better of staying and the prophet bound.
+    fn leaf(&mut self, p: &Part, id: u32) {
+        let pr = match self.cut {
+            Cut::Upper(_) => self.prophet(p),
+            _ => Prophet {
+                numbers: 0.0,
+                one: 0.0,
+                top: 0,
+                bonus: 0.0,
+            },
+        };
+        let decides = p.forced == 0 && !p.frozen;
+        let forced = if decides { 3 } else { usize::from(p.forced) };
+        let survive = self.survive_poly(p, forced);
+        let (binom, inverse) = (binomials(), inverse_binomials());
+        let b = &self.memo.base;
+        let others = b.others_left(p);
+        let sc_left = u16::from(b.sc - p.sc_drawn);
+        let ft_left = if p.frozen {
+            0
+        } else {
+            u16::from(b.flip_three - p.ft_drawn)
+        };
+        let singles = sc_left + if p.frozen { 0 } else { u16::from(b.freeze) };
+        // The chance that `flips` forced flips from `cards` cards (with
+        // `ones` cards that never hurt) neither bust, nor draw a Flip
+        // Three, nor repeat a number.
+        let safe = |cards: u16, ones: u16, flips: usize| {
+            let n = usize::from(cards);
+            let f = flips.min(n);
+            let ones = usize::from(ones);
+            let good: f64 = (0..=f).map(|k| binom[ones][f - k] * survive[k]).sum();
+            good * inverse[n][f]
+        };
+        // A new number drawn at a decision: the cards and the sum of the
+        // number sums they lead to, and the Flip 7 bonus they bring.
+        let (mut new_cards, mut new_sums) = (0.0, 0.0);
+        let mut bits = b.avail & !p.mask;
+        while bits != 0 {
+            let n = bits.trailing_zeros();
+            bits &= bits - 1;
+            let c = f64::from(b.copies[n as usize]);
+            new_cards += c;
+            new_sums += c * f64::from(u32::from(p.sum) + n);
+        }
+        let flip7 = if u32::from(p.count) + 1 >= FLIP7_CARDS {
+            new_cards * f64::from(FLIP7_BONUS)
+        } else {
+            0.0
+        };
+        // Cards after which a hit then stay banks the same score.
+        let keep = f64::from(sc_left) + f64::from(b.freeze) + if p.sc { f64::from(p.busts) } else { 0.0 };
+        // Per number not held: its value, its copies and the good draws of
+        // the other cards (the polynomial without it).
+        // weighted[k]: the sum over numbers not held of value * copies *
+        // good draws of `k` other cards.
+        let mut weighted = [0.0; MAX_FORCED + 1];
+        if !decides && matches!(self.cut, Cut::Lower(_)) {
+            let mut bits = b.avail & !p.mask;
+            while bits != 0 {
+                let n = bits.trailing_zeros();
+                bits &= bits - 1;
+                let c = b.copies[n as usize];
+                let mut without = [0.0; MAX_FORCED + 1];
+                // survive = without * (1 + c x): divide.
+                without[0] = survive[0];
+                for d in 1..forced {
+                    without[d] = survive[d] - f64::from(c) * without[d - 1];
+                }
+                for (w, x) in weighted.iter_mut().zip(&without) {
+                    *w += f64::from(n) * f64::from(c) * x;
+                }
+            }
+        }
+        let (top, bonus) = best_numbers(b.avail & !p.mask, p.count);
+        let at = id as usize * b.size;
+        let out = &mut self.memo.arena[at..at + b.size];
+        for (m, o) in out.iter_mut().enumerate() {
+            let banked = b.banked(p.sum, m);
+            *o = match self.cut {
+                Cut::Lower(_) if decides => {
+                    // Hitting once and then staying (or staying now).
+                    let cards = others + b.mods_left[m];
+                    if cards == 0 {
+                        banked
+                    } else {
+                        let mut acc = new_sums * b.mult[m] + new_cards * b.plus_f[m] + flip7 + keep * banked;
+                        if ft_left > 0 {
+                            acc += f64::from(ft_left) * banked * safe(cards - 1, singles + b.mods_left[m], 3);
+                        }
+                        for k in 0..b.kinds {
+                            let next = b.mod_next[k][m] as usize;
+                            acc += b.mod_weight[k][m] * b.banked(p.sum, next);
+                        }
+                        banked.max(acc / f64::from(cards))
+                    }
+                }
+                // When none of the forced flips busts, is a Flip Three or
+                // repeats a number: the score banked, plus the numbers and
+                // `+N` cards drawn (an `x2` counts nothing).
+                Cut::Lower(_) => {
+                    let cards = usize::from(others + b.mods_left[m]);
+                    let f = forced.min(cards);
+                    if f == 0 {
+                        banked
+                    } else {
+                        let ones = usize::from(singles + b.mods_left[m]);
+                        let good: f64 = (0..=f).map(|k| binom[ones][f - k] * survive[k]).sum();
+                        // Good draws with one given card that never hurts.
+                        let with_one: f64 = if ones == 0 {
+                            0.0
+                        } else {
+                            (0..f).map(|k| binom[ones - 1][f - 1 - k] * survive[k]).sum()
+                        };
+                        let numbers: f64 = (0..f).map(|k| binom[ones][f - 1 - k] * weighted[k]).sum();
+                        let plus = f64::from(b.plus_left[m]) * with_one;
+                        (banked * good + numbers * b.mult[m] + plus) * inverse[cards][f]
+                    }
+                }
+                _ => {
+                    let k = b.times2_left[m];
+                    let best = ((u32::from(p.sum) + top) << (b.times2_at[m] + k))
+                        + u32::from(b.plus_at[m] + b.plus_left[m])
+                        + bonus;
+                    let value = (f64::from(p.sum)
+                        + pr.numbers
+                        + f64::from(u32::from(p.sum) + pr.top) * f64::from((1u32 << k) - 1) * pr.one)
+                        * b.mult[m]
+                        + b.plus_f[m]
+                        + f64::from(b.plus_left[m]) * pr.one
+                        + pr.bonus;
+                    let value = value.min(f64::from(best));
+                    if decides {
+                        value.max(banked)
+                    } else if p.sc {
+                        value
+                    } else {
+                        // The prophet may stop before a card that busts;
+                        // forced flips may not: when one of them busts
+                        // (with no Second Chance drawn among them and no
+                        // Flip 7 possible before it), the player loses at
+                        // least the score banked now.
+                        let cards = usize::from(others + b.mods_left[m]);
+                        let f = forced.min(cards);
+                        if u32::from(p.count) + f as u32 > FLIP7_CARDS {
+                            value
+                        } else {
+                            let no_sc = cards - usize::from(sc_left);
+                            let kill = (binom[no_sc][f] - binom[no_sc - usize::from(p.busts)][f])
+                                * inverse[cards][f];
+                            value - banked * kill
+                        }
+                    }
+                }
+            };
+        }
+    }
+
+    /// The number of ways to draw `k` cards (`k <= flips`), at most one of
+    /// each number not held and none of any other number: the coefficients
+    /// of the product of `1 + copies x` over the numbers not held.
+    fn survive_poly(&self, p: &Part, flips: usize) -> [f64; MAX_FORCED + 1] {
+        let b = &self.memo.base;
+        let mut poly = [0.0; MAX_FORCED + 1];
+        poly[0] = 1.0;
+        let mut bits = b.avail & !p.mask;
+        while bits != 0 {
+            let n = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = f64::from(b.copies[n]);
+            for d in (1..=flips).rev() {
+                poly[d] += c * poly[d - 1];
+            }
+        }
+        poly
     }
 
     fn alloc(&mut self, key: u64) -> u32 {
@@ -1167,14 +1427,26 @@ fn counted(unseen: &[u8; KINDS], solo: bool) -> [u8; KINDS] {
 /// hit the player). Exact within the model of the module documentation;
 /// `memo` is reusable scratch.
 pub fn evaluate(hand: &Hand, unseen: &[u8; KINDS], solo: bool, rule: Rule, memo: &mut Memo) -> Values {
+    evaluate_cut(hand, unseen, solo, rule, Cut::Exact, memo)
+}
+
+/// [`evaluate`], or with `cut` a lower or upper bound of its `hit`.
+fn evaluate_cut(
+    hand: &Hand,
+    unseen: &[u8; KINDS],
+    solo: bool,
+    rule: Rule,
+    cut: Cut,
+    memo: &mut Memo,
+) -> Values {
     let pile = counted(unseen, solo);
     let stay = f64::from(hand.banked());
     if pile.iter().all(|&c| c == 0) {
         return Values { stay, hit: stay };
     }
     memo.searches += 1;
-    let (part, m) = memo.locate(rule, hand, &pile);
-    let mut hit = Search { memo, rule }.hit_value(&part, m);
+    let (part, m) = memo.locate(rule, cut, hand, &pile);
+    let mut hit = Search { memo, rule, cut }.hit_value(&part, m);
     // Freezes and Flip Threes given away were left out. That changes no
     // decision and no state's value, but the value of hitting now, when
     // staying is better, counts that such a card would let the player
@@ -1229,6 +1501,37 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         if look.upper(depth) <= stay + TIE {
             return false;
         }
+    }
+    if memo.bounds.is_empty() {
+        memo.bounds = vec![Memo::new(); 2 * LEVELS.len()];
+    }
+    // Bounding searches, from the cheapest, each side first where the last
+    // bound came closer to deciding. With an opponent in the round no Flip
+    // Three is counted, so only the first level cuts anything.
+    let mut upper_first = look.upper(UPPER_DEPTH) - stay < stay - look.hit_then_stay();
+    let levels = if solo { LEVELS.len() } else { 1 };
+    for level in 0..levels {
+        let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
+        for upper_side in [upper_first, !upper_first] {
+            let (cut, bounds) = if upper_side {
+                (Cut::Upper(level as u8), &mut memo.bounds[2 * level + 1])
+            } else {
+                (Cut::Lower(level as u8), &mut memo.bounds[2 * level])
+            };
+            let hit = evaluate_cut(hand, unseen, solo, Rule::Optimal, cut, bounds).hit;
+            if upper_side {
+                upper = hit;
+                if upper <= stay + TIE {
+                    return false;
+                }
+            } else {
+                lower = hit;
+                if lower > stay + TIE {
+                    return true;
+                }
+            }
+        }
+        upper_first = upper - stay < stay - lower;
     }
     evaluate(hand, unseen, solo, Rule::Optimal, memo).hits()
 }
@@ -1648,6 +1951,91 @@ mod tests {
         }
         // Some case is close: the bound is not vacuous.
         assert!(tight < 0.5, "closest {tight}");
+    }
+
+    /// A random hand facing the full deck less the hand and some cards
+    /// seen: cards are taken from a shuffled deck into the hand until it
+    /// holds `1..=5` numbers (repeats, Freezes, Flip Threes and a second
+    /// Second Chance are put aside as seen), then `0..75` more are seen.
+    fn random_state(rng: &mut crate::engine::rng::SimRng) -> (Hand, [u8; KINDS]) {
+        use crate::engine::rng::Draw;
+        let comp = composition(1, Without::default());
+        let mut deck: Vec<u8> = (0..KINDS as u8)
+            .flat_map(|k| std::iter::repeat_n(k, usize::from(comp[usize::from(k)])))
+            .collect();
+        rng.shuffle(&mut deck);
+        let want = rng.below(5) as usize + 1;
+        let (mut numbers, mut plus, mut times2, mut sc) = (Vec::new(), 0, 0, false);
+        let mut unseen = comp;
+        let mut cards = deck.into_iter();
+        while numbers.len() < want {
+            let c = cards.next().expect("the deck holds enough numbers");
+            unseen[usize::from(c)] -= 1;
+            if c <= MAX_NUMBER && !numbers.contains(&c) {
+                numbers.push(c);
+            } else if c == TIMES2 {
+                times2 += 1;
+            } else if (PLUS2..TIMES2).contains(&c) {
+                plus += plus_value(c);
+            } else if c == SECOND_CHANCE {
+                sc = true;
+            }
+        }
+        for c in cards.take(rng.below(75) as usize) {
+            unseen[usize::from(c)] -= 1;
+        }
+        (Hand::holding(&numbers, plus, times2, sc), unseen)
+    }
+
+    #[test]
+    fn bounding_searches_bracket_the_exact_value() {
+        // Every level of the bounding searches of `decide`, below and
+        // above, against the exact value of hitting, alone in the round and
+        // not; and `decide` against the exact choice.
+        let mut rng = crate::engine::rng::batch_rng(11, 0);
+        let (mut exact_memo, mut bound_memo, mut memo) = (Memo::new(), Memo::new(), Memo::new());
+        let mut settled = [0; LEVELS.len()];
+        let mut hard = 0;
+        while hard < 40 {
+            let (h, u) = random_state(&mut rng);
+            for solo in [false, true] {
+                // Only states the quick bounds of `decide` leave open.
+                let look = Look::new(&h, &counted(&u, solo));
+                let stay = f64::from(look.banked());
+                if look.total == 0
+                    || look.hit_then_stay() > stay + TIE
+                    || look.upper(UPPER_DEPTH) <= stay + TIE
+                {
+                    continue;
+                }
+                hard += 1;
+                let exact = evaluate(&h, &u, solo, Rule::Optimal, &mut exact_memo);
+                for level in 0..LEVELS.len() as u8 {
+                    let lower = evaluate_cut(&h, &u, solo, Rule::Optimal, Cut::Lower(level), &mut bound_memo);
+                    let upper = evaluate_cut(&h, &u, solo, Rule::Optimal, Cut::Upper(level), &mut bound_memo);
+                    assert_eq!(lower.stay, exact.stay);
+                    assert!(
+                        lower.hit <= exact.hit + TIE,
+                        "{h:?} {u:?} {solo} {level}: {lower:?} {exact:?}"
+                    );
+                    assert!(
+                        upper.hit + TIE >= exact.hit,
+                        "{h:?} {u:?} {solo} {level}: {upper:?} {exact:?}"
+                    );
+                    if lower.hit > exact.stay + TIE || upper.hit <= exact.stay + TIE {
+                        settled[usize::from(level)] += 1;
+                    }
+                }
+                assert_eq!(
+                    decide(&h, &u, solo, &mut memo),
+                    exact.hits(),
+                    "{h:?} {u:?} {solo}: {exact:?}"
+                );
+            }
+        }
+        // The bounds are not vacuous: they settle many of these, deeper
+        // levels more.
+        assert!(settled[0] > 10 && settled[2] > 30, "{settled:?}");
     }
 
     #[test]
