@@ -591,24 +591,31 @@ fn timing_of_typical_decisions() {
     let mut memo = Memo::new();
     /// Per decision: microseconds and states computed.
     type Samples = Vec<(f64, u64)>;
-    // By (numbers held, solo, searched).
-    let mut by: std::collections::BTreeMap<(u8, bool, bool), Samples> = Default::default();
+    // By (numbers held, solo, how settled: 0 quick bounds, 1 bounding
+    // searches, 2 exact search).
+    let mut by: std::collections::BTreeMap<(u8, bool, u8), Samples> = Default::default();
     let all = Instant::now();
     for (h, u, solo) in &states {
         memo.clear();
         let t = Instant::now();
         let before = memo.expanded();
-        let searches = memo.searches();
+        let (searches, bounding) = (memo.searches(), memo.bounding_searches());
         optimal::decide(h, u, *solo, &mut memo);
         let micros = t.elapsed().as_secs_f64() * 1e6;
-        let key = (h.count, *solo, memo.searches() > searches);
+        let how = if memo.searches() > searches {
+            2
+        } else {
+            u8::from(memo.bounding_searches() > bounding)
+        };
+        let key = (h.count, *solo, how);
         by.entry(key)
             .or_default()
             .push((micros, memo.expanded() - before));
     }
     let secs = all.elapsed().as_secs_f64();
-    println!("numbers  solo  searched  decisions  median us  mean us  median states  most states");
-    for ((c, solo, searched), mut v) in by {
+    println!("numbers  solo  settled by  decisions  median us  mean us  median states  most states");
+    for ((c, solo, how), mut v) in by {
+        let how = ["bounds", "bounding", "exact"][usize::from(how)];
         let n = v.len();
         let mean = v.iter().map(|x| x.0).sum::<f64>() / n as f64;
         v.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -617,7 +624,7 @@ fn timing_of_typical_decisions() {
         v.sort_by_key(|x| x.1);
         let median_states = v[n / 2].1;
         println!(
-            "{c:>7}  {solo:>5}  {searched:>8}  {n:>9}  {median_us:>9.1}  {mean:>7.1}  {median_states:>13}  {most:>11}"
+            "{c:>7}  {solo:>5}  {how:>10}  {n:>9}  {median_us:>9.1}  {mean:>7.1}  {median_states:>13}  {most:>11}"
         );
     }
     println!(
@@ -647,8 +654,9 @@ fn timing_of_typical_decisions() {
         }
         let secs = t.elapsed().as_secs_f64();
         println!(
-            "{players} players, seat 0 optimal-round: {:.0} games/s, {} searches",
+            "{players} players, seat 0 optimal-round: {:.0} games/s, {} bounding and {} exact searches",
             games as f64 / secs,
+            mixed.optimal.memo.bounding_searches(),
             mixed.optimal.memo.searches()
         );
     }

@@ -489,27 +489,37 @@ impl Memo {
         self.blocks * self.base.size
     }
 
-    /// States computed since the memo was made: a measure of work.
+    /// States computed since the memo was made, by exact and bounding
+    /// searches: a measure of work.
     pub fn expanded(&self) -> u64 {
-        self.expanded
+        self.expanded + self.bounds.iter().map(Memo::expanded).sum::<u64>()
     }
 
-    /// Searches since the memo was made: calls of [`evaluate`], and the
-    /// decisions of [`decide`] its bounds did not settle.
+    /// Exact searches since the memo was made: calls of [`evaluate`], and
+    /// the decisions of [`decide`] no bound settled.
     pub fn searches(&self) -> u64 {
         self.searches
     }
 
-    /// Bytes held by the memo.
+    /// Bounding searches since the memo was made (see [`decide`]).
+    pub fn bounding_searches(&self) -> u64 {
+        self.bounds.iter().map(|m| m.searches).sum()
+    }
+
+    /// Bytes held by the memo (with those of its bounding searches).
     pub fn bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
             + (self.arena.capacity() + self.acc.capacity()) * std::mem::size_of::<f64>()
+            + self.bounds.iter().map(Memo::bytes).sum::<usize>()
     }
 
     /// Forgets every value (the memory is kept).
     pub fn clear(&mut self) {
         self.base.rule = None;
         self.new_generation();
+        for m in &mut self.bounds {
+            m.clear();
+        }
     }
 
     fn new_generation(&mut self) {
@@ -1501,6 +1511,11 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         if look.upper(depth) <= stay + TIE {
             return false;
         }
+    }
+    // A state of an exact search already made (a later decision of the
+    // same round) is answered from it.
+    if memo.base.locate(Rule::Optimal, hand, &look.pile).is_some() {
+        return evaluate(hand, unseen, solo, Rule::Optimal, memo).hits();
     }
     if memo.bounds.is_empty() {
         memo.bounds = vec![Memo::new(); 2 * LEVELS.len()];
