@@ -32,7 +32,8 @@ for run in "${runs[@]}"; do
     games=$(( games * scale ))
     line=$("$sim" flip7 --policy "$policy" --games "$games" --seed 1 --no-progress --out /dev/null | head -1)
     # "sim flip7: 4 players, 5M games, seed 1 (2 threads, 4.01 s, 1.25M games/s)"
+    shown=$(sed -n 's/.* players, \([^ ]*\) games,.*/\1/p' <<< "$line")
     secs=$(sed -n 's/.*threads, \([0-9.]*\) s,.*/\1/p' <<< "$line")
     rate=$(sed -n 's/.* s, \([0-9.]*[KM]\?\) games\/s).*/\1/p' <<< "$line")
-    echo "| \`$policy\` | $games | $secs s | $rate | $what |"
+    echo "| \`$policy\` | $shown | $secs s | $rate | $what |"
 done
