@@ -107,8 +107,9 @@
 //!   (averages with positive weights, the better of two choices) keeps
 //!   bounds bounds, so the bounding searches bound the value of hitting:
 //!   when the lower one beats staying, hit; when the upper one does not,
-//!   stay; only the rest (about 1 in 300 of the decisions searched) needs
-//!   the exact search. A near Flip Three or Second Chance is likely, a
+//!   stay; only the rest (about 1 in 100 of the decisions searched, in
+//!   the timing harness of `tests/flip7_optimal.rs`) needs the exact
+//!   search. A near Flip Three or Second Chance is likely, a
 //!   second or third one much less, so the deeper states left out weigh
 //!   little while being most of the states.
 //! - A block where that upper bound cannot beat staying for any combination
@@ -749,11 +750,8 @@ impl Search<'_> {
             push(p.busts, Self::settle(c));
         }
         // A new number.
-        let mut avail = b.avail & !p.mask;
-        while avail != 0 {
-            let n = avail.trailing_zeros();
-            avail &= avail - 1;
-            let copies = b.copies[n as usize];
+        for n in numbers_in(b.avail & !p.mask) {
+            let copies = b.copies[n];
             let mut c = c0;
             c.mask |= 1 << n;
             c.sum += n as u16;
@@ -833,17 +831,9 @@ impl Search<'_> {
     /// (see [`prophet_bound`]).
     fn prophet(&self, p: &Part) -> Prophet {
         let b = &self.memo.base;
-        let mut numbers = [(0u8, 0u8); NUMBERS];
-        let mut len = 0;
-        let mut bits = b.avail & !p.mask;
-        while bits != 0 {
-            let n = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            numbers[len] = (n as u8, b.copies[n]);
-            len += 1;
-        }
         prophet_bound(
-            &numbers[..len],
+            b.avail & !p.mask,
+            &b.copies,
             u32::from(p.count),
             u32::from(p.busts),
             p.sc,
@@ -939,12 +929,7 @@ impl Search<'_> {
     fn leaf(&mut self, p: &Part, id: u32) {
         let pr = match self.cut {
             Cut::Upper(_) => self.prophet(p),
-            _ => Prophet {
-                numbers: 0.0,
-                one: 0.0,
-                top: 0,
-                bonus: 0.0,
-            },
+            _ => Prophet::default(),
         };
         let decides = p.forced == 0 && !p.frozen;
         let forced = if decides { 3 } else { usize::from(p.forced) };
@@ -959,26 +944,37 @@ impl Search<'_> {
             u16::from(b.flip_three - p.ft_drawn)
         };
         let singles = sc_left + if p.frozen { 0 } else { u16::from(b.freeze) };
-        // The chance that `flips` forced flips from `cards` cards (with
-        // `ones` cards that never hurt) neither bust, nor draw a Flip
-        // Three, nor repeat a number.
+        let good = |ones: usize, f: usize| good_draws(&binom[ones], &survive, f);
+        // Their chance, for up to `flips` flips from `cards` cards.
         let safe = |cards: u16, ones: u16, flips: usize| {
             let n = usize::from(cards);
             let f = flips.min(n);
-            let ones = usize::from(ones);
-            let good: f64 = (0..=f).map(|k| binom[ones][f - k] * survive[k]).sum();
-            good * inverse[n][f]
+            good(usize::from(ones), f) * inverse[n][f]
         };
+        let not_held = b.avail & !p.mask;
         // A new number drawn at a decision: the cards and the sum of the
         // number sums they lead to, and the Flip 7 bonus they bring.
+        // During forced flips of a lower bound, weighted[k]: the sum over
+        // numbers not held of value * copies * good draws of `k` other
+        // cards (the polynomial without it).
         let (mut new_cards, mut new_sums) = (0.0, 0.0);
-        let mut bits = b.avail & !p.mask;
-        while bits != 0 {
-            let n = bits.trailing_zeros();
-            bits &= bits - 1;
-            let c = f64::from(b.copies[n as usize]);
+        let mut weighted = [0.0; MAX_FORCED + 1];
+        let weigh = !decides && matches!(self.cut, Cut::Lower(_));
+        for n in numbers_in(not_held) {
+            let c = f64::from(b.copies[n]);
             new_cards += c;
-            new_sums += c * f64::from(u32::from(p.sum) + n);
+            new_sums += c * (f64::from(p.sum) + n as f64);
+            if weigh {
+                let mut without = [0.0; MAX_FORCED + 1];
+                // survive = without * (1 + c x): divide.
+                without[0] = survive[0];
+                for d in 1..forced {
+                    without[d] = survive[d] - c * without[d - 1];
+                }
+                for (w, x) in weighted.iter_mut().zip(&without) {
+                    *w += n as f64 * c * x;
+                }
+            }
         }
         let flip7 = if u32::from(p.count) + 1 >= FLIP7_CARDS {
             new_cards * f64::from(FLIP7_BONUS)
@@ -987,29 +983,7 @@ impl Search<'_> {
         };
         // Cards after which a hit then stay banks the same score.
         let keep = f64::from(sc_left) + f64::from(b.freeze) + if p.sc { f64::from(p.busts) } else { 0.0 };
-        // Per number not held: its value, its copies and the good draws of
-        // the other cards (the polynomial without it).
-        // weighted[k]: the sum over numbers not held of value * copies *
-        // good draws of `k` other cards.
-        let mut weighted = [0.0; MAX_FORCED + 1];
-        if !decides && matches!(self.cut, Cut::Lower(_)) {
-            let mut bits = b.avail & !p.mask;
-            while bits != 0 {
-                let n = bits.trailing_zeros();
-                bits &= bits - 1;
-                let c = b.copies[n as usize];
-                let mut without = [0.0; MAX_FORCED + 1];
-                // survive = without * (1 + c x): divide.
-                without[0] = survive[0];
-                for d in 1..forced {
-                    without[d] = survive[d] - f64::from(c) * without[d - 1];
-                }
-                for (w, x) in weighted.iter_mut().zip(&without) {
-                    *w += f64::from(n) * f64::from(c) * x;
-                }
-            }
-        }
-        let (top, bonus) = best_numbers(b.avail & !p.mask, p.count);
+        let (top, bonus) = best_numbers(not_held, p.count);
         let at = id as usize * b.size;
         let out = &mut self.memo.arena[at..at + b.size];
         for (m, o) in out.iter_mut().enumerate() {
@@ -1042,16 +1016,12 @@ impl Search<'_> {
                         banked
                     } else {
                         let ones = usize::from(singles + b.mods_left[m]);
-                        let good: f64 = (0..=f).map(|k| binom[ones][f - k] * survive[k]).sum();
+                        let all = good(ones, f);
                         // Good draws with one given card that never hurts.
-                        let with_one: f64 = if ones == 0 {
-                            0.0
-                        } else {
-                            (0..f).map(|k| binom[ones - 1][f - 1 - k] * survive[k]).sum()
-                        };
+                        let with_one = if ones == 0 { 0.0 } else { good(ones - 1, f - 1) };
                         let numbers: f64 = (0..f).map(|k| binom[ones][f - 1 - k] * weighted[k]).sum();
                         let plus = f64::from(b.plus_left[m]) * with_one;
-                        (banked * good + numbers * b.mult[m] + plus) * inverse[cards][f]
+                        (banked * all + numbers * b.mult[m] + plus) * inverse[cards][f]
                     }
                 }
                 _ => {
@@ -1100,10 +1070,7 @@ impl Search<'_> {
         let b = &self.memo.base;
         let mut poly = [0.0; MAX_FORCED + 1];
         poly[0] = 1.0;
-        let mut bits = b.avail & !p.mask;
-        while bits != 0 {
-            let n = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for n in numbers_in(b.avail & !p.mask) {
             let c = f64::from(b.copies[n]);
             for d in (1..=flips).rev() {
                 poly[d] += c * poly[d - 1];
@@ -1297,8 +1264,31 @@ fn best_numbers(mut avail: u16, count: u8) -> (u32, u32) {
     (top, bonus)
 }
 
-/// The parts of the prophet bound that do not depend on the modifiers.
-#[derive(Clone, Copy, Debug)]
+/// The draws of `f` cards that neither bust, nor draw a Flip Three, nor
+/// repeat a number, with `ways[j]` the ways to draw `j` of the cards that
+/// never hurt and `survive[k]` those to draw `k` new numbers (see
+/// [`Search::survive_poly`]).
+#[inline(always)]
+fn good_draws(ways: &[f64; MAX_FORCED + 1], survive: &[f64; MAX_FORCED + 1], f: usize) -> f64 {
+    (0..=f).map(|k| ways[f - k] * survive[k]).sum()
+}
+
+/// The numbers in `bits`, from the lowest.
+#[inline]
+fn numbers_in(mut bits: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let n = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(n)
+    })
+}
+
+/// The parts of the prophet bound that do not depend on the modifiers
+/// (all zero: no gain at all).
+#[derive(Clone, Copy, Debug, Default)]
 struct Prophet {
     /// Bound of the expected sum of the numbers added.
     numbers: f64,
@@ -1311,7 +1301,8 @@ struct Prophet {
 }
 
 /// The modifier-free parts of an upper bound of a state's value, for
-/// `numbers` = (value, copies left) of the numbers not held, `count`
+/// `avail` the numbers not held with copies left (`copies[n]` of number
+/// `n`), `count`
 /// numbers held, `busts` cards left that would bust, a Second Chance held
 /// (`held`) and `spare` Second Chances left in the pile.
 ///
@@ -1327,11 +1318,10 @@ struct Prophet {
 /// forced flips only end the round sooner. With `X` of `k` x2 cards drawn,
 /// `2^X - 1 <= X (2^k - 1) / k`, so the doubling adds at most `(sum + top)
 /// (2^k - 1)` times a card's chance.
-fn prophet_bound(numbers: &[(u8, u8)], count: u32, busts: u32, held: bool, spare: u32) -> Prophet {
-    let mask = numbers.iter().fold(0u16, |m, &(n, _)| m | 1 << n);
-    let (top, bonus) = best_numbers(mask, count as u8);
+fn prophet_bound(avail: u16, copies: &[u8], count: u32, busts: u32, held: bool, spare: u32) -> Prophet {
+    let (top, bonus) = best_numbers(avail, count as u8);
     let b = f64::from(busts);
-    let cards: u32 = numbers.iter().map(|&(_, c)| u32::from(c)).sum();
+    let cards: u32 = numbers_in(avail).map(|n| u32::from(copies[n])).sum();
     if busts == 0 {
         return Prophet {
             numbers: f64::from(top),
@@ -1361,9 +1351,9 @@ fn prophet_bound(numbers: &[(u8, u8)], count: u32, busts: u32, held: bool, spare
     }
     let one = (slot + beyond).min(1.0);
     let mut sum = 0.0;
-    for &(n, c) in numbers {
-        let c = f64::from(c);
-        sum += f64::from(n) * (c / (b + c) + c * beyond).min(1.0);
+    for n in numbers_in(avail) {
+        let c = f64::from(copies[n]);
+        sum += n as f64 * (c / (b + c) + c * beyond).min(1.0);
     }
     let bonus = if bonus == 0 {
         0.0
@@ -1649,21 +1639,12 @@ impl Look {
     /// first card that would bust, as if the player could see it coming
     /// (see [`prophet_bound`]).
     fn prophet(&self) -> f64 {
-        let avail = self.avail();
-        let mut numbers = [(0u8, 0u8); NUMBERS];
-        let mut len = 0;
-        let mut bits = avail;
-        while bits != 0 {
-            let n = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            numbers[len] = (n as u8, self.pile[n]);
-            len += 1;
-        }
         let plus_left: u32 = (PLUS2..TIMES2)
             .map(|m| u32::from(self.pile[m as usize]) * u32::from(plus_value(m)))
             .sum();
         let p = prophet_bound(
-            &numbers[..len],
+            self.avail(),
+            &self.pile,
             self.count,
             self.busts,
             self.sc,
