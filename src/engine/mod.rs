@@ -1,7 +1,9 @@
 //! Game-agnostic Monte Carlo machinery: random streams, the parallel runner,
-//! interval estimates, argument parsing helpers and safe output files.
+//! interval estimates, argument parsing helpers, safe output files and bit
+//! sets.
 
 pub mod args;
+pub mod bits;
 pub mod output;
 pub mod rng;
 pub mod runner;

@@ -123,6 +123,7 @@
 use super::cards::{FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
 use super::policies::next_card_counts;
 use super::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand, Table};
+use crate::engine::bits::ones;
 
 /// Differences of expected score below this many points count as ties
 /// (and a tie stays).
@@ -1273,17 +1274,10 @@ fn good_draws(ways: &[f64; MAX_FORCED + 1], survive: &[f64; MAX_FORCED + 1], f: 
     (0..=f).map(|k| ways[f - k] * survive[k]).sum()
 }
 
-/// The numbers in `bits`, from the lowest.
+/// The numbers in the mask `bits`, from the lowest.
 #[inline]
-fn numbers_in(mut bits: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if bits == 0 {
-            return None;
-        }
-        let n = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        Some(n)
-    })
+fn numbers_in(bits: u16) -> impl Iterator<Item = usize> {
+    ones(u64::from(bits)).map(|n| n as usize)
 }
 
 /// The parts of the prophet bound that do not depend on the modifiers

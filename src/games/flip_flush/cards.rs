@@ -9,6 +9,7 @@
 //! the low six for the card (or [`NO_CARD`] when the cell is empty) and the
 //! seventh for face-up.
 
+use crate::engine::bits::ones;
 use crate::engine::rng::Draw;
 
 /// A card: `suit * 13 + rank`.
@@ -87,15 +88,7 @@ pub fn parse(text: &str) -> Option<Card> {
 
 /// The cards of a set, lowest first.
 pub fn cards_of(set: CardSet) -> impl Iterator<Item = Card> {
-    let mut rest = set;
-    std::iter::from_fn(move || {
-        if rest == 0 {
-            return None;
-        }
-        let c = rest.trailing_zeros() as Card;
-        rest &= rest - 1;
-        Some(c)
-    })
+    ones(set).map(|c| c as Card)
 }
 
 /// The eight lines of the grid as cell masks: three rows, three columns,
