@@ -9,7 +9,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sim::engine::rng::batch_rng;
 use sim::engine::runner::{BATCH_GAMES, Simulation};
-use sim::games::flip7::Flip7;
+use sim::games::flip7::Flip7Sim;
 use sim::games::flip7::cards::{Without, composition};
 use sim::games::flip7::policies::{Policy, Seats, Thresholds};
 use sim::games::flip7::rules::{Rules, Silent, Table};
@@ -62,14 +62,14 @@ fn bench_batch(c: &mut Criterion) {
     g.throughput(Throughput::Elements(BATCH_GAMES));
     g.sample_size(20);
     for players in [2, 4, 6] {
-        let sim = Flip7::new(players, &[Policy::stay_at(25)], false, Without::default()).unwrap();
+        let sim = Flip7Sim::new(players, &[Policy::stay_at(25)], false, Without::default()).unwrap();
         g.bench_function(format!("batch_{players}p_stay-at-25"), |b| {
             let mut n = 0;
             b.iter(|| {
                 let mut acc = sim.new_acc();
                 let mut rng = batch_rng(7, n);
                 n += 1;
-                sim.play_batch(&mut rng, 0, BATCH_GAMES, &mut acc, None);
+                sim.play_batch(&mut rng, BATCH_GAMES, &mut acc, None);
                 black_box(acc.games)
             })
         });

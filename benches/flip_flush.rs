@@ -10,7 +10,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sim::engine::rng::batch_rng;
 use sim::engine::runner::{BATCH_GAMES, Simulation};
-use sim::games::flip_flush::FlipFlush;
+use sim::games::flip_flush::FlipFlushSim;
 use sim::games::flip_flush::policies::{Policy, Seats};
 use sim::games::flip_flush::rules::{Rules, Silent, Table};
 
@@ -43,7 +43,7 @@ fn bench_batch(c: &mut Criterion) {
                 gambling,
                 ..Rules::standard(4)
             };
-            let sim = FlipFlush::new(rules, &[Policy::parse(spec).unwrap()]).unwrap();
+            let sim = FlipFlushSim::new(rules, &[Policy::parse(spec).unwrap()]).unwrap();
             let name = format!("batch_4p_{label}{}", if gambling { "_gambling" } else { "" });
             g.bench_function(name, |b| {
                 let mut n = 0;
@@ -51,7 +51,7 @@ fn bench_batch(c: &mut Criterion) {
                     let mut acc = sim.new_acc();
                     let mut rng = batch_rng(7, n);
                     n += 1;
-                    sim.play_batch(&mut rng, 0, BATCH_GAMES, &mut acc, None);
+                    sim.play_batch(&mut rng, BATCH_GAMES, &mut acc, None);
                     black_box(acc.games)
                 })
             });

@@ -1,8 +1,6 @@
-use clap::Parser;
-
 fn main() {
-    let cli = sim::cli::Cli::parse();
-    if let Err(e) = sim::cli::main_with(cli) {
+    let matches = sim::cli::command().get_matches();
+    if let Err(e) = sim::cli::main_with(&matches) {
         eprintln!("error: {e}");
         std::process::exit(1);
     }

@@ -15,7 +15,7 @@ struct Checker {
     winner_checked: bool,
 }
 
-impl Observer for Checker {
+impl Observer<Table> for Checker {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {

@@ -58,7 +58,7 @@ struct RoundScores {
     sum_sq: f64,
 }
 
-impl Observer for RoundScores {
+impl Observer<Table> for RoundScores {
     const EVENTS: bool = false;
     fn round_end(&mut self, t: &Table) {
         let x = f64::from(t.hand(0).score());

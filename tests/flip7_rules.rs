@@ -166,7 +166,7 @@ struct Recorder {
     winner: Option<Option<usize>>,
 }
 
-impl Observer for Recorder {
+impl Observer<Table> for Recorder {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {

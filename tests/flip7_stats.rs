@@ -1,13 +1,13 @@
 //! Simulated statistics against exact values.
 
 use sim::engine::runner::{RunConfig, run};
-use sim::games::flip7::Flip7;
+use sim::games::flip7::Flip7Sim;
 use sim::games::flip7::cards::Without;
 use sim::games::flip7::policies::Policy;
 
 fn solo_round_mean(threshold: u16, games: u64) -> (f64, f64) {
     let without = Without::parse("actions,modifiers").unwrap();
-    let sim = Flip7::new(1, &[Policy::stay_at(threshold)], true, without).unwrap();
+    let sim = Flip7Sim::new(1, &[Policy::stay_at(threshold)], true, without).unwrap();
     let cfg = RunConfig {
         games,
         seed: 20_251_121 + u64::from(threshold),
@@ -15,7 +15,7 @@ fn solo_round_mean(threshold: u16, games: u64) -> (f64, f64) {
         progress: false,
     };
     let acc = run(&sim, &cfg).unwrap();
-    let row = &acc.rows(&sim.policy_names())[0];
+    let row = &acc.rows()[0];
     assert_eq!(row.rounds, games);
     (row.mean_round_score, row.round_score_stderr)
 }
@@ -47,7 +47,7 @@ fn solo_round_check_tells_thresholds_apart() {
 
 #[test]
 fn every_game_has_one_winner_in_full_games() {
-    let sim = Flip7::new(4, &[Policy::stay_at(25)], false, Without::default()).unwrap();
+    let sim = Flip7Sim::new(4, &[Policy::stay_at(25)], false, Without::default()).unwrap();
     let acc = run(
         &sim,
         &RunConfig {
@@ -67,7 +67,7 @@ fn every_game_has_one_winner_in_full_games() {
 
 #[test]
 fn same_seed_same_statistics_for_any_thread_count() {
-    let sim = Flip7::new(
+    let sim = Flip7Sim::new(
         3,
         &Policy::parse_list("stay-at-15,stay-at-25,stay-at-35").unwrap(),
         false,

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 
 use sim::engine::rng::{Stacked, batch_rng};
 use sim::engine::runner::{Accumulator, Simulation};
-use sim::games::flip_flush::FlipFlush;
+use sim::games::flip_flush::FlipFlushSim;
 use sim::games::flip_flush::cards::{self, ALL, Card, CardSet, Cell, Deck, name};
 use sim::games::flip_flush::policies::{Policy, Seats};
 use sim::games::flip_flush::rules::{
@@ -179,7 +179,7 @@ fn show(e: &Event) -> Option<String> {
     })
 }
 
-impl Observer for Recorder {
+impl Observer<Table> for Recorder {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {
@@ -915,12 +915,12 @@ fn a_tied_gambling_game_leaves_the_pot_for_the_next_game_of_the_table() {
 fn each_batch_is_a_table_that_starts_with_an_empty_pot() {
     // A batch's net stakes add up to minus the pot left on its table, so a
     // second batch with an inherited pot could pay out more than it took in.
-    let sim = FlipFlush::new(gambling(3), &[Policy::default_policy()]).unwrap();
+    let sim = FlipFlushSim::new(gambling(3), &[Policy::default_policy()]).unwrap();
     let mut total = sim.new_acc();
     for b in 0..20 {
         let mut acc = sim.new_acc();
         let mut rng = batch_rng(9, b);
-        sim.play_batch(&mut rng, 0, 200, &mut acc, None);
+        sim.play_batch(&mut rng, 200, &mut acc, None);
         let net: i64 = acc.seats.iter().map(|s| s.net_sum).sum();
         assert!(net <= 0, "batch {b} paid out more than it took in: {net}");
         assert!(net > -(3 * 200 + 1000), "{net}");
@@ -930,8 +930,8 @@ fn each_batch_is_a_table_that_starts_with_an_empty_pot() {
     // Replaying a batch with its generator gives the same totals.
     let mut a = sim.new_acc();
     let mut b = sim.new_acc();
-    sim.play_batch(&mut batch_rng(9, 3), 0, 200, &mut a, None);
-    sim.play_batch(&mut batch_rng(9, 3), 0, 200, &mut b, None);
+    sim.play_batch(&mut batch_rng(9, 3), 200, &mut a, None);
+    sim.play_batch(&mut batch_rng(9, 3), 200, &mut b, None);
     assert_eq!(a, b);
 }
 
@@ -946,7 +946,7 @@ fn each_batch_is_a_table_that_starts_with_an_empty_pot() {
 fn every_game_ends_and_keeps_every_card_in_one_place() {
     /// (passes, game end, actions)
     struct Check(u32, Option<End>, u32);
-    impl Observer for Check {
+    impl Observer<Table> for Check {
         const EVENTS: bool = true;
         fn event(&mut self, t: &Table, e: Event) {
             match e {

@@ -6,9 +6,9 @@ use std::path::Path;
 mod common;
 use common::*;
 
-use sim::games::flip7::Flip7Table;
+use sim::engine::game::Game;
 use sim::games::flip7::policies::Policy;
-use sim::tournament::Contest;
+use sim::games::flip7::{Flip7, Flip7Options};
 use sim::tournament::arrange::arrangements;
 use sim::tournament::play::trace;
 
@@ -79,8 +79,8 @@ fn seat_rotation_is_balanced() {
     assert_eq!(arrangements(6, 4).unwrap().seats.len(), 15 * 24);
 }
 
-fn flip7_table(players: u16) -> Flip7Table {
-    Flip7Table {
+fn flip7_table(players: u16) -> Flip7Options {
+    Flip7Options {
         players,
         single_round: false,
         without: None,
@@ -114,7 +114,7 @@ fn every_arrangement_replays_the_same_deals() {
         .iter()
         .map(|seats| {
             let lineup: Vec<Policy> = seats.iter().map(|&e| policies[e]).collect();
-            table.simulation(&lineup).unwrap()
+            Flip7::simulation(&table, &lineup).unwrap()
         })
         .collect();
     let names: Vec<Vec<String>> = arr
@@ -124,7 +124,7 @@ fn every_arrangement_replays_the_same_deals() {
         .collect();
     // Deals from the second batch on too: 1030 games, look at the last 10.
     let mut out = Vec::new();
-    trace::<Flip7Table>(&sims, &names, 99, 1030, &mut out).unwrap();
+    trace::<Flip7>(&sims, &names, 99, 1030, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(
         text.starts_with("arrangement 0: seat 0 = stay-at-18, seat 1 = cards-3, seat 2 = bust-prob:0.3\n")
@@ -174,11 +174,11 @@ fn identical_entrants_play_identical_games_in_every_arrangement() {
     let sims: Vec<_> = arr
         .seats
         .iter()
-        .map(|_| table.simulation(&[p, p, p]).unwrap())
+        .map(|_| Flip7::simulation(&table, &[p, p, p]).unwrap())
         .collect();
     let names = vec![vec!["x".to_string(); 3]; arr.seats.len()];
     let mut out = Vec::new();
-    trace::<Flip7Table>(&sims, &names, 7, 40, &mut out).unwrap();
+    trace::<Flip7>(&sims, &names, 7, 40, &mut out).unwrap();
     let parts = per_arrangement(&String::from_utf8(out).unwrap());
     assert!(parts.iter().all(|p| p == &parts[0]));
 }

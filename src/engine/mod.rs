@@ -1,11 +1,23 @@
-//! Game-agnostic Monte Carlo machinery: random streams, the parallel runner,
-//! interval estimates, argument parsing helpers, safe output files and bit
-//! sets.
+//! Game-agnostic Monte Carlo machinery; it names no game.
+//!
+//! - [`game`]: the [`game::Game`] trait every game implements, and the
+//!   registry's [`game::Visitor`].
+//! - [`run`]: the run of `sim GAME` every game shares.
+//! - [`runner`]: fixed batches, one random stream per batch, threads.
+//! - [`observe`]: observers of a game and the trace writer.
+//! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
+//! - [`rng`], [`stats`], [`args`], [`output`], [`strategies`], [`bits`]:
+//!   random streams, intervals, value parsers, safe output files, strategy
+//!   files, bit sets.
 
 pub mod args;
 pub mod bits;
+pub mod columns;
+pub mod game;
+pub mod observe;
 pub mod output;
 pub mod rng;
+pub mod run;
 pub mod runner;
 pub mod stats;
 pub mod strategies;

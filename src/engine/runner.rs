@@ -12,6 +12,7 @@ use std::io::{IsTerminal, Write};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
+use super::observe::TraceWriter;
 use super::rng::{SimRng, batch_rng};
 
 /// Games per batch. Part of the definition of a run: changing it changes
@@ -33,17 +34,15 @@ pub trait Simulation: Sync {
     /// An empty accumulator.
     fn new_acc(&self) -> Self::Acc;
 
-    /// Plays `games` games in order with `rng`, adding to `acc`. The games are
-    /// numbered from `first_game` (used only to label the trace). When `trace`
+    /// Plays `games` games in order with `rng`, adding to `acc`. When `trace`
     /// is given, a play-by-play of every game is written to it by the same
-    /// code that feeds `acc`.
+    /// code that feeds `acc` (the writer numbers the games).
     fn play_batch(
         &self,
         rng: &mut SimRng,
-        first_game: u64,
         games: u64,
         acc: &mut Self::Acc,
-        trace: Option<&mut dyn Write>,
+        trace: Option<&mut TraceWriter<'_>>,
     );
 }
 
@@ -105,7 +104,7 @@ pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
                 |mut acc, b| {
                     let n = batch_len(cfg.games, b);
                     let mut rng = batch_rng(cfg.seed, b);
-                    sim.play_batch(&mut rng, b * BATCH_GAMES, n, &mut acc, None);
+                    sim.play_batch(&mut rng, n, &mut acc, None);
                     pb.inc(n);
                     acc
                 },
@@ -124,20 +123,29 @@ pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
 
 /// Plays a whole run on the calling thread, writing a play-by-play of every
 /// game to `out`. Gives exactly the statistics of [`run`] with the same seed.
-pub fn run_traced<S: Simulation>(sim: &S, cfg: &RunConfig, out: &mut dyn Write) -> Result<S::Acc, String> {
+/// When the trace can no longer be written because its reader has gone (a
+/// closed pipe, as in `--trace | head`), the run stops after the batch and
+/// returns `Ok(None)`: there is nobody left to show the results to.
+pub fn run_traced<S: Simulation>(
+    sim: &S,
+    cfg: &RunConfig,
+    out: &mut dyn Write,
+) -> Result<Option<S::Acc>, String> {
     let mut acc = sim.new_acc();
+    let mut trace = TraceWriter::new(out, 0);
     for b in 0..batch_count(cfg.games) {
         let mut rng = batch_rng(cfg.seed, b);
-        sim.play_batch(
-            &mut rng,
-            b * BATCH_GAMES,
-            batch_len(cfg.games, b),
-            &mut acc,
-            Some(&mut *out),
-        );
+        trace.start_at(b * BATCH_GAMES);
+        sim.play_batch(&mut rng, batch_len(cfg.games, b), &mut acc, Some(&mut trace));
+        if trace.failed() {
+            break;
+        }
     }
-    super::output::ignore_closed_pipe(out.flush()).map_err(|e| format!("cannot write the trace: {e}"))?;
-    Ok(acc)
+    match trace.finish() {
+        Ok(()) => Ok(Some(acc)),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(None),
+        Err(e) => Err(format!("cannot write the trace: {e}")),
+    }
 }
 
 #[cfg(test)]
@@ -151,13 +159,11 @@ mod tests {
     struct Count {
         games: u64,
         sixes: u64,
-        sum_sq_index: u64,
     }
     impl Accumulator for Count {
         fn merge(&mut self, o: &Self) {
             self.games += o.games;
             self.sixes += o.sixes;
-            self.sum_sq_index += o.sum_sq_index;
         }
     }
     impl Simulation for Dice {
@@ -168,18 +174,17 @@ mod tests {
         fn play_batch(
             &self,
             rng: &mut SimRng,
-            first: u64,
             games: u64,
             acc: &mut Count,
-            mut trace: Option<&mut dyn Write>,
+            mut trace: Option<&mut TraceWriter<'_>>,
         ) {
-            for g in first..first + games {
+            for _ in 0..games {
                 let roll = rng.below(6) + 1;
                 acc.games += 1;
                 acc.sixes += u64::from(roll == 6);
-                acc.sum_sq_index += g * g % 1000;
                 if let Some(t) = trace.as_mut() {
-                    writeln!(t, "game {g}: {roll}").unwrap();
+                    t.line(format_args!("game {}: {roll}", t.game()));
+                    t.next_game();
                 }
             }
         }
@@ -201,18 +206,21 @@ mod tests {
             assert_eq!(run(&Dice, &cfg(100_000, t)).unwrap(), one);
         }
         assert_eq!(one.games, 100_000);
-        assert_eq!(one.sum_sq_index, (0..100_000u64).map(|g| g * g % 1000).sum());
     }
 
     #[test]
     fn traced_run_plays_the_same_games() {
         let mut out = Vec::new();
-        let traced = run_traced(&Dice, &cfg(3000, 1), &mut out).unwrap();
+        let traced = run_traced(&Dice, &cfg(3000, 1), &mut out).unwrap().unwrap();
         assert_eq!(traced, run(&Dice, &cfg(3000, 2)).unwrap());
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 3000);
         let sixes = text.lines().filter(|l| l.ends_with(": 6")).count() as u64;
         assert_eq!(sixes, traced.sixes);
+        // The runner numbers the games across batches.
+        for (i, line) in text.lines().enumerate() {
+            assert!(line.starts_with(&format!("game {i}: ")), "{line}");
+        }
     }
 
     #[test]

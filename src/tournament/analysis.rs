@@ -31,8 +31,8 @@
 //!   Its standard error is the standard deviation over [`BOOTSTRAP`]
 //!   bootstrap resamples of whole batches (seeded from the tournament seed).
 
-use super::SeatResult;
 use super::play::BatchRecord;
+use crate::engine::game::SeatResult;
 use crate::engine::rng::{Draw, SimRng, splitmix64};
 use crate::engine::stats::{Z95, mean_stderr, ratio, wilson95};
 use rand::SeedableRng;

@@ -16,9 +16,9 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::{Contest, SeatResult};
+use crate::engine::game::{Game, SeatResult};
 use crate::engine::rng::batch_rng;
-use crate::engine::runner::{self, BATCH_GAMES, RunConfig, Simulation, batch_len};
+use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
 
 /// One batch of deals, played by every arrangement.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,9 +31,9 @@ pub struct BatchRecord {
 
 /// Plays batches `batches` of a tournament of `deals` deals, every
 /// arrangement (`sims[a]`) on every batch, on `pool`.
-pub fn play_batches<C: Contest>(
-    contest: &C,
-    sims: &[C::Sim],
+pub fn play_batches<G: Game>(
+    opts: &G::Options,
+    sims: &[G::Sim],
     seed: u64,
     deals: u64,
     batches: Range<u64>,
@@ -44,13 +44,14 @@ pub fn play_batches<C: Contest>(
             .into_par_iter()
             .map(|b| {
                 let n = batch_len(deals, b);
-                let mut seats = Vec::with_capacity(sims.len() * contest.players());
+                let players = G::players(opts);
+                let mut seats = Vec::with_capacity(sims.len() * players);
                 for sim in sims {
                     let mut rng = batch_rng(seed, b);
                     let mut acc = sim.new_acc();
-                    sim.play_batch(&mut rng, b * BATCH_GAMES, n, &mut acc, None);
-                    let (games, results) = contest.results(&acc);
-                    if games != n || results.len() != contest.players() {
+                    sim.play_batch(&mut rng, n, &mut acc, None);
+                    let (games, results) = G::seat_results(opts, &acc);
+                    if games != n || results.len() != players {
                         return Err(format!("internal: batch {b} played {games} games, expected {n}"));
                     }
                     seats.extend(results);
@@ -66,8 +67,8 @@ pub fn play_batches<C: Contest>(
 /// `arrangement A: seat 0 = NAME, seat 1 = NAME, ...`. The same code plays
 /// the tournament; this lets a reader (or a test) see the same deals
 /// replayed under every seating.
-pub fn trace<C: Contest>(
-    sims: &[C::Sim],
+pub fn trace<G: Game>(
+    sims: &[G::Sim],
     lineups: &[Vec<String>],
     seed: u64,
     deals: u64,
@@ -86,7 +87,10 @@ pub fn trace<C: Contest>(
             .map(|(s, n)| format!("seat {s} = {n}"))
             .collect();
         writeln!(out, "arrangement {a}: {}", seats.join(", ")).map_err(|e| e.to_string())?;
-        runner::run_traced(sim, &cfg, out)?;
+        if runner::run_traced(sim, &cfg, out)?.is_none() {
+            // The reader has gone.
+            break;
+        }
     }
     Ok(())
 }

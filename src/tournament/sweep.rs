@@ -1,127 +1,200 @@
-//! Expanding a swept policy spec: `stay-at-{10..40}`, `bust-prob:{0.1,0.2}`.
-//!
-//! A spec holds exactly one `{...}` group:
-//!
-//! - `{A..B}`: whole numbers from A to B (either order), step 1;
-//! - `{A..B..S}`: from A towards B in steps of S (S > 0; decimals allowed,
-//!   the values printed with as many decimals as A, B and S have, so
-//!   `{0.1..0.5..0.1}` gives 0.1, 0.2, 0.3, 0.4, 0.5);
-//! - `{X,Y,Z}`: a list of numbers.
+//! `sim sweep GAME`: one run per value of a policy parameter, on common
+//! deals; a CSV row per value, charts and a workbook.
 
-/// One value of a sweep: the number and the spec it makes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Point {
-    /// The parameter value, as written into the spec.
-    pub text: String,
-    /// The parameter value as a number.
-    pub value: f64,
-    /// The spec with the value in place of the group.
-    pub spec: String,
-}
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
 
-/// At most this many values in one sweep.
-pub const MAX_POINTS: usize = 1000;
+use super::args::SweepArgs;
+use super::expand::expand;
+use super::files::Files;
+use super::workbook::sweep_workbook;
+use crate::engine::args::format_count;
+use crate::engine::columns::{csv_bytes, seat_table};
+use crate::engine::game::{Game, SeatResult};
+use crate::engine::run::{cwd, file_label, plural, print, report_line};
+use crate::engine::runner::{self, RunConfig};
+use crate::engine::stats::{Z95, mean_stderr, wilson95};
+use crate::engine::strategies;
+use crate::report::charts::{self, Panel};
 
-const ACCEPTED: &str = "expected one {A..B}, {A..B..STEP} or {X,Y,Z} group of numbers, e.g. stay-at-{10..40} or bust-prob:{0.1,0.2,0.3}";
-
-fn decimals(text: &str) -> usize {
-    text.split_once('.').map_or(0, |(_, d)| d.len())
-}
-
-fn number(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    t.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("'{t}' is not a number; {ACCEPTED}"))
-}
-
-/// Expands `spec` into its sweep points.
-pub fn expand(spec: &str) -> Result<Vec<Point>, String> {
-    let open = spec
-        .find('{')
-        .ok_or_else(|| format!("no {{...}} group; {ACCEPTED}"))?;
-    let close = spec[open..]
-        .find('}')
-        .map(|i| open + i)
-        .ok_or_else(|| format!("unclosed {{; {ACCEPTED}"))?;
-    let (head, body, tail) = (&spec[..open], &spec[open + 1..close], &spec[close + 1..]);
-    if tail.contains('{') || tail.contains('}') || head.contains('}') {
-        return Err(format!("only one {{...}} group per sweep; {ACCEPTED}"));
+/// Runs `sim sweep GAME`.
+pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
+    let opts = &args.options;
+    let dir = cwd()?;
+    let points = expand(&args.policy).map_err(|e| format!("--policy '{}': {e}", args.policy))?;
+    let field_word = args
+        .field
+        .clone()
+        .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
+    let field = strategies::resolve(G::NAME, &field_word, &dir, G::parse_policy)
+        .map_err(|e| format!("--field '{field_word}': {e}"))?;
+    let players = G::players(opts);
+    let mut swept = Vec::with_capacity(points.len());
+    for p in &points {
+        let r = strategies::resolve(G::NAME, &p.spec, &dir, G::parse_policy)
+            .map_err(|e| format!("--policy '{}' at value {}: {e}", args.policy, p.text))?;
+        let mut lineup = vec![r.policy.clone()];
+        lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
+        swept.push(G::simulation(opts, &lineup)?);
     }
-    let texts: Vec<String> = if body.contains("..") {
-        let parts: Vec<&str> = body.split("..").map(str::trim).collect();
-        let (a, b, step) = match parts.as_slice() {
-            [a, b] => (*a, *b, "1"),
-            [a, b, s] => (*a, *b, *s),
-            _ => return Err(format!("'{{{body}}}': {ACCEPTED}")),
-        };
-        let (va, vb, vs) = (number(a)?, number(b)?, number(step)?);
-        if vs <= 0.0 {
-            return Err(format!("'{{{body}}}': the step must be above 0; {ACCEPTED}"));
-        }
-        let places = decimals(a).max(decimals(b)).max(decimals(step));
-        let count = ((vb - va).abs() / vs + 1e-9).floor() as usize + 1;
-        if count > MAX_POINTS {
-            return Err(format!(
-                "'{{{body}}}' makes {count} values (at most {MAX_POINTS})"
-            ));
-        }
-        let dir = if vb >= va { 1.0 } else { -1.0 };
-        (0..count)
-            .map(|k| format!("{:.*}", places, va + dir * vs * k as f64))
-            .collect()
-    } else {
-        let items: Vec<String> = body.split(',').map(|t| t.trim().to_string()).collect();
-        for t in &items {
-            number(t)?;
-        }
-        if items.len() > MAX_POINTS {
-            return Err(format!("{} values (at most {MAX_POINTS})", items.len()));
-        }
-        items
+
+    let seed = args.common.seed.unwrap_or_else(rand::random);
+    let threads = args.common.threads();
+    let mut parts = vec![
+        "sweep".to_string(),
+        G::NAME.to_string(),
+        file_label(std::slice::from_ref(&args.policy)),
+    ];
+    if players > 1 {
+        parts.push(format!("vs-{}", file_label(std::slice::from_ref(&field_word))));
+    }
+    parts.push(format!("{players}p"));
+    parts.push(format_count(args.games));
+    parts.extend(G::variants(opts).into_iter().map(|v| v.file));
+    parts.push(format!("seed{seed}"));
+    let out_dir = args
+        .common
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(parts.join("_")));
+    let mut file_names = vec!["sweep.csv"];
+    if !args.common.no_charts {
+        file_names.extend(["sweep.svg", "sweep.png"]);
+    }
+    let files = Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?;
+
+    let cfg = RunConfig {
+        games: args.games,
+        seed,
+        threads,
+        progress: false,
     };
-    texts
-        .into_iter()
-        .map(|text| {
-            Ok(Point {
-                value: number(&text)?,
-                spec: format!("{head}{text}{tail}"),
-                text,
-            })
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges_lists_and_steps() {
-        let p = expand("stay-at-{10..13}").unwrap();
-        let specs: Vec<&str> = p.iter().map(|p| p.spec.as_str()).collect();
-        assert_eq!(specs, ["stay-at-10", "stay-at-11", "stay-at-12", "stay-at-13"]);
-        assert_eq!(p[3].value, 13.0);
-        let p = expand("bust-prob:{0.1,0.25}").unwrap();
-        assert_eq!(p[1].spec, "bust-prob:0.25");
-        let p = expand("bust-prob:{0.1..0.5..0.1}").unwrap();
-        let texts: Vec<&str> = p.iter().map(|p| p.text.as_str()).collect();
-        assert_eq!(texts, ["0.1", "0.2", "0.3", "0.4", "0.5"]);
-        assert_eq!(expand("x{3..1}").unwrap().len(), 3);
-    }
-
-    #[test]
-    fn bad_groups_are_refused() {
-        for bad in [
-            "stay-at-25",
-            "stay-at-{10..",
-            "a{1..2}{3}",
-            "a{x,y}",
-            "a{1..5..0}",
-            "a{1..2..3..4}",
-        ] {
-            assert!(expand(bad).unwrap_err().contains("expected one"), "{bad}");
+    let start = Instant::now();
+    let mut header_row = vec!["parameter".to_string(), "value".to_string()];
+    let mut rows = Vec::with_capacity(points.len());
+    let mut results: Vec<(u64, SeatResult)> = Vec::with_capacity(points.len());
+    for (p, sim) in points.iter().zip(&swept) {
+        let acc = runner::run(sim, &cfg)?;
+        let mut names = vec![p.spec.clone()];
+        names.extend(std::iter::repeat_n(field_word.clone(), players - 1));
+        let mut row = vec![args.policy.clone(), p.text.clone()];
+        let (header, seat_rows) = seat_table::<G>(opts, &acc, &names);
+        if header_row.len() == 2 {
+            header_row.extend(header);
         }
+        row.extend(seat_rows.into_iter().next().unwrap_or_default());
+        rows.push(row);
+        let (games, seats) = G::seat_results(opts, &acc);
+        results.push((games, seats[0]));
     }
+    let secs = start.elapsed().as_secs_f64();
+    let csv = csv_bytes(&header_row, &rows)?;
+
+    let mut summary = Vec::new();
+    let total = args.games * points.len() as u64;
+    let _ = writeln!(
+        summary,
+        "sim sweep {}: {} values of {}, {players} players, {} games each, seed {seed} ({}, {secs:.2} s, {})",
+        G::NAME,
+        points.len(),
+        args.policy,
+        format_count(args.games),
+        plural(threads, "thread"),
+        report_line(total, secs)
+    );
+    if players > 1 {
+        let _ = writeln!(
+            summary,
+            "the swept policy plays seat 0, {field_word} every other seat; every value plays the same deals (common random numbers)"
+        );
+    }
+    let _ = writeln!(
+        summary,
+        "{:>10}  {:>25}  {:>18}",
+        "value",
+        "seat 0 win rate [95% CI]",
+        if G::has_rounds(opts) { "round score" } else { "" }
+    );
+    let mut win_points = Vec::new();
+    let mut round_points = Vec::new();
+    for (p, (games, r)) in points.iter().zip(&results) {
+        let rate = r.wins as f64 / (*games).max(1) as f64;
+        let (lo, hi) = wilson95(r.wins, *games);
+        win_points.push((p.value, rate, lo, hi));
+        let round = if G::has_rounds(opts) {
+            let (m, se) = mean_stderr(
+                r.rounds,
+                u128::from(r.round_score_sum),
+                u128::from(r.round_score_sq),
+            );
+            round_points.push((p.value, m, m - Z95 * se, m + Z95 * se));
+            format!("{m:.3} ± {se:.3}")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            summary,
+            "{:>10}  {:>6.2}% [{:>6.2}, {:>6.2}]  {:>18}",
+            p.text,
+            100.0 * rate,
+            100.0 * lo,
+            100.0 * hi,
+            round
+        );
+    }
+    if !G::has_rounds(opts) {
+        let _ = writeln!(summary, "({} is not played in rounds: no round score)", G::NAME);
+    }
+    let best = win_points
+        .iter()
+        .zip(&points)
+        .max_by(|a, b| a.0.1.total_cmp(&b.0.1))
+        .map(|(_, p)| p.spec.clone());
+    if let Some(best) = best
+        && players > 1
+    {
+        let _ = writeln!(summary, "highest win rate: {best}");
+    }
+
+    let title = format!(
+        "{} sweep of {}: {players} players, {} games per value, seed {seed}",
+        G::NAME,
+        args.policy,
+        format_count(args.games)
+    );
+    let mut contents: Vec<(&str, Vec<u8>)> = vec![("sweep.csv", csv)];
+    if !args.common.no_charts {
+        let mut panels = Vec::new();
+        if G::has_rounds(opts) {
+            panels.push(Panel {
+                title: "mean round score of the swept policy".into(),
+                y_label: "points per round".into(),
+                points: round_points,
+                reference: None,
+                percent: false,
+            });
+        }
+        panels.push(Panel {
+            title: if players > 1 {
+                format!("win rate against {field_word}")
+            } else {
+                "win rate".into()
+            },
+            y_label: "win rate".into(),
+            points: win_points,
+            reference: (players > 1).then(|| (1.0 / players as f64, format!("fair share 1/{players}"))),
+            percent: true,
+        });
+        let chart = charts::sweep(&title, &args.policy, &panels)?;
+        contents.push(("sweep.svg", chart.svg.into_bytes()));
+        contents.push(("sweep.png", chart.png));
+    }
+    let xlsx_bytes = if args.common.xlsx.is_some() {
+        Some(sweep_workbook(&title, G::has_rounds(opts), header_row, rows)?)
+    } else {
+        None
+    };
+    files.commit(&contents, xlsx_bytes, &mut summary)?;
+    print(&summary)
 }

@@ -13,6 +13,7 @@ use rand::{Rng, SeedableRng};
 
 use super::cards::{Card, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
 use super::optimal;
+use crate::engine::game::{PolicyDoc, PolicySection};
 use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Silent, Status, TARGET, Table};
 use crate::engine::rng::SimRng;
 
@@ -127,44 +128,36 @@ impl From<Rule> for Policy {
     }
 }
 
-/// One entry of [`CATALOGUE`]: a spec form and what it does.
-pub struct Entry {
-    /// The spec form, e.g. `stay-at-N`.
-    pub spec: &'static str,
-    /// One line on what it does.
-    pub does: &'static str,
-}
-
 /// Every spec form and choice, as `sim flip7 --list-policies` prints them.
-pub const CATALOGUE: &[(&str, &[Entry])] = &[
+pub const CATALOGUE: &[PolicySection] = &[
     (
         "Hit-or-Stay rules",
         &[
-            Entry {
+            PolicyDoc {
                 spec: "stay-at-N",
                 does: "stay once the cards in front are worth N points or more (numbers, x2, modifiers)",
             },
-            Entry {
+            PolicyDoc {
                 spec: "cards-N",
                 does: "stay once holding N number cards (1 to 7)",
             },
-            Entry {
+            PolicyDoc {
                 spec: "bust-prob:P",
                 does: "hit while the counted chance that the next card busts is below P (0 < P <= 1)",
             },
-            Entry {
+            PolicyDoc {
                 spec: "ev",
                 does: "hit while the counted expected round score after one more card beats staying",
             },
-            Entry {
+            PolicyDoc {
                 spec: "endgame:N",
                 does: "stay-at-N that reads the game scores: banks a winning round, presses when an opponent nears 200, plays safe far ahead (endgame = endgame:25)",
             },
-            Entry {
+            PolicyDoc {
                 spec: "optimal-round",
                 does: "the exact round-score optimum over the counted draw pile (opponents' draws ignored)",
             },
-            Entry {
+            PolicyDoc {
                 spec: "rollout:K",
                 does: "plays K imagined continuations after Hit and after Stay (stay-at-25 for everyone) and picks what wins more (1 <= K <= 100000; slow)",
             },
@@ -173,19 +166,19 @@ pub const CATALOGUE: &[(&str, &[Entry])] = &[
     (
         "+freeze:CHOICE (where a Freeze goes)",
         &[
-            Entry {
+            PolicyDoc {
                 spec: "leader",
                 does: "(default) the active opponent with the highest game total",
             },
-            Entry {
+            PolicyDoc {
                 spec: "most-cards",
                 does: "the active opponent with the most number cards",
             },
-            Entry {
+            PolicyDoc {
                 spec: "least-banked",
                 does: "the active opponent with the lowest score in front",
             },
-            Entry {
+            PolicyDoc {
                 spec: "self-when-safe",
                 does: "yourself when your rule would stay now, else leader",
             },
@@ -194,19 +187,19 @@ pub const CATALOGUE: &[(&str, &[Entry])] = &[
     (
         "+flip-three:CHOICE (where a Flip Three goes)",
         &[
-            Entry {
+            PolicyDoc {
                 spec: "most-cards",
                 does: "(default) the active opponent with the most number cards",
             },
-            Entry {
+            PolicyDoc {
                 spec: "leader",
                 does: "the active opponent with the highest game total",
             },
-            Entry {
+            PolicyDoc {
                 spec: "most-banked",
                 does: "the active opponent with the highest score in front",
             },
-            Entry {
+            PolicyDoc {
                 spec: "self-when-safe",
                 does: "yourself when three cards bust you with counted chance below 15%, else most-cards",
             },
@@ -215,15 +208,15 @@ pub const CATALOGUE: &[(&str, &[Entry])] = &[
     (
         "+second-chance:CHOICE (who gets a spare Second Chance)",
         &[
-            Entry {
+            PolicyDoc {
                 spec: "lowest",
                 does: "(default) the active opponent without one with the lowest game total",
             },
-            Entry {
+            PolicyDoc {
                 spec: "least-banked",
                 does: "the active opponent without one with the lowest score in front",
             },
-            Entry {
+            PolicyDoc {
                 spec: "fewest-cards",
                 does: "the active opponent without one with the fewest number cards",
             },

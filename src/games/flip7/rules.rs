@@ -8,6 +8,8 @@
 //! [`Draw`] source that picks cards (a random generator, or a stacked deck).
 
 use super::cards::{Card, Deck, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, PLUS10, SECOND_CHANCE, TIMES2};
+pub use crate::engine::observe::{Observer, Silent};
+use crate::engine::observe::Observed;
 use crate::engine::rng::Draw;
 
 /// Most players at one table (two decks are used above 18).
@@ -317,48 +319,11 @@ pub trait Chooser {
     fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize>;
 }
 
-/// Receives what happens in a game.
-pub trait Observer {
-    /// Whether [`Observer::event`] is wanted. When false the engine builds no
-    /// events at all, so statistics-only runs pay nothing for the trace.
-    const EVENTS: bool;
-    /// One event, right after it happened.
-    fn event(&mut self, _t: &Table, _e: Event) {}
-    /// A round has been scored (totals include it); hands still show how
-    /// each player ended it.
-    fn round_end(&mut self, _t: &Table) {}
-    /// The game is over; `winner` is the unique winner, if any.
-    fn game_end(&mut self, _t: &Table, _winner: Option<usize>) {}
-}
-
-/// An observer that records nothing.
-pub struct Silent;
-impl Observer for Silent {
-    const EVENTS: bool = false;
-}
-
-/// Two observers at once.
-impl<A: Observer, B: Observer> Observer for (A, B) {
-    const EVENTS: bool = A::EVENTS || B::EVENTS;
-    #[inline]
-    fn event(&mut self, t: &Table, e: Event) {
-        if A::EVENTS {
-            self.0.event(t, e);
-        }
-        if B::EVENTS {
-            self.1.event(t, e);
-        }
-    }
-    #[inline]
-    fn round_end(&mut self, t: &Table) {
-        self.0.round_end(t);
-        self.1.round_end(t);
-    }
-    #[inline]
-    fn game_end(&mut self, t: &Table, w: Option<usize>) {
-        self.0.game_end(t, w);
-        self.1.game_end(t, w);
-    }
+/// What observers of a Flip 7 table hear: [`Event`]s, and at the end of a
+/// game the unique winner, if any.
+impl Observed for Table {
+    type Event = Event;
+    type End = Option<usize>;
 }
 
 /// Per card kind (index masked to 32 slots): the bit a number card sets in
@@ -640,7 +605,7 @@ impl Table {
 
     /// Plays a whole game from [`Table::new_game`]'s state (or any state a
     /// test set up) and returns the unique winner, if any.
-    pub fn play_game<C: Chooser, O: Observer, D: Draw>(
+    pub fn play_game<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         ch: &mut C,
         obs: &mut O,
@@ -685,7 +650,7 @@ impl Table {
     /// shuffled again, [`Table::shuffle_draw_pile`]): the rest of the current
     /// pass (or deal) follows the seat, then the usual passes, scoring and
     /// further rounds.
-    pub fn finish_game_from<C: Chooser, O: Observer, D: Draw>(
+    pub fn finish_game_from<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         seat: usize,
         hit: bool,
@@ -724,7 +689,7 @@ impl Table {
 
     /// Plays round number [`Table::round`], dealt by seat `round mod N`,
     /// scores it into the totals and moves its cards to the discard pile.
-    pub fn play_round<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) {
+    pub fn play_round<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) {
         let n = self.players();
         debug_assert_eq!(self.dealer, (self.round % n as u32) as usize);
         for h in &mut self.hands[..n] {
@@ -751,7 +716,7 @@ impl Table {
     /// Scores the round into the totals and moves its cards to the discard
     /// pile.
     #[inline(always)]
-    fn score_round<O: Observer>(&mut self, obs: &mut O) {
+    fn score_round<O: Observer<Table>>(&mut self, obs: &mut O) {
         let n = self.players();
         for s in 0..n {
             self.totals[s] += u32::from(self.hands[s].score());
@@ -768,7 +733,7 @@ impl Table {
 
     /// The initial deal and then passes of Hit or Stay, clockwise from the
     /// dealer's left with the dealer last, until nobody is left in the round.
-    fn play_turns<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+    fn play_turns<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
         let n = self.players();
         // Clockwise from the dealer's left, the dealer last.
         let order = self.orders[self.dealer];
@@ -801,7 +766,7 @@ impl Table {
     /// FAQ 18: `s` is asked Hit or Stay when the deal reaches them, with
     /// [`Table::dealing`] true meanwhile.
     #[inline(never)]
-    fn dealing_turn<C: Chooser, O: Observer, D: Draw>(
+    fn dealing_turn<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         s: usize,
         ch: &mut C,
@@ -819,7 +784,7 @@ impl Table {
     /// would have played from there. (Kept apart from `play_turns`, whose
     /// loops are the hot path of every simulation: sharing them with a start
     /// position cost 2% more instructions per game.)
-    fn resume_turns<C: Chooser, O: Observer, D: Draw>(
+    fn resume_turns<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         seat: usize,
         hit: bool,
@@ -861,7 +826,7 @@ impl Table {
 
     /// `s` is asked Hit or Stay.
     #[inline(always)]
-    fn turn<C: Chooser, O: Observer, D: Draw>(
+    fn turn<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         s: usize,
         ch: &mut C,
@@ -874,7 +839,7 @@ impl Table {
 
     /// `s` hits or stays.
     #[inline(always)]
-    fn act<C: Chooser, O: Observer, D: Draw>(
+    fn act<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         s: usize,
         hit: bool,
@@ -905,7 +870,7 @@ impl Table {
     /// Flips the next card for `s`, reshuffling the discard pile when the
     /// draw pile is empty; ends the round when there is no card at all.
     #[inline(always)]
-    fn next_card<O: Observer, D: Draw>(
+    fn next_card<O: Observer<Table>, D: Draw>(
         &mut self,
         s: usize,
         via: Via,
@@ -926,7 +891,7 @@ impl Table {
 
     #[cold]
     #[inline(never)]
-    fn reshuffle_and_draw<O: Observer, D: Draw>(
+    fn reshuffle_and_draw<O: Observer<Table>, D: Draw>(
         &mut self,
         obs: &mut O,
         d: &mut D,
@@ -954,7 +919,7 @@ impl Table {
     /// Flips one card for `s` (deal or hit) and resolves it, including any
     /// action cards it sets off.
     #[inline(always)]
-    fn flip_for<C: Chooser, O: Observer, D: Draw>(
+    fn flip_for<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         s: usize,
         via: Via,
@@ -972,7 +937,7 @@ impl Table {
     /// An action card flipped for `s` on a deal or hit (the rarer, slower
     /// path, kept out of line).
     #[inline(never)]
-    fn resolve_special<C: Chooser, O: Observer, D: Draw>(
+    fn resolve_special<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         s: usize,
         card: Card,
@@ -997,7 +962,7 @@ impl Table {
     /// (per-kind tables give each field's increment), because which kind
     /// comes next is as unpredictable to the processor as to the player.
     #[inline(always)]
-    fn add_card<O: Observer>(&mut self, s: usize, c: Card, obs: &mut O) -> Step {
+    fn add_card<O: Observer<Table>>(&mut self, s: usize, c: Card, obs: &mut O) -> Step {
         debug_assert!(c < FREEZE);
         let k = usize::from(c) & 31;
         let h = &mut self.hands[s];
@@ -1033,7 +998,7 @@ impl Table {
 
     /// A Second Chance flipped for `s`: kept if `s` has none, else passed to
     /// another player in the round without one, else discarded.
-    fn take_second_chance<C: Chooser, O: Observer>(&mut self, s: usize, ch: &mut C, obs: &mut O) {
+    fn take_second_chance<C: Chooser, O: Observer<Table>>(&mut self, s: usize, ch: &mut C, obs: &mut O) {
         if !self.hands[s].second_chance {
             self.hands[s].second_chance = true;
             return;
@@ -1069,7 +1034,7 @@ impl Table {
 
     /// `from` assigns a Freeze or Flip Three it holds; the card moves in
     /// front of the target and waits its turn in the pending queue.
-    fn assign<C: Chooser, O: Observer>(&mut self, from: usize, card: Card, ch: &mut C, obs: &mut O) {
+    fn assign<C: Chooser, O: Observer<Table>>(&mut self, from: usize, card: Card, ch: &mut C, obs: &mut O) {
         let to = ch.target(self, from, card);
         assert!(
             self.is_active(to),
@@ -1085,7 +1050,7 @@ impl Table {
 
     /// Lets every assigned card take effect in the order assigned. A card
     /// whose target has left the round meanwhile is discarded (FAQ 16a, 16b).
-    fn resolve_pending<C: Chooser, O: Observer, D: Draw>(
+    fn resolve_pending<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         ch: &mut C,
         obs: &mut O,
@@ -1117,7 +1082,7 @@ impl Table {
     /// A Second Chance is kept or passed at once (FAQ 23, 24); a Freeze or
     /// Flip Three is set aside and, if `t` is still in afterwards, assigned in
     /// the order flipped (FAQ 14-16). Then the Flip Three is discarded.
-    fn flip_three<C: Chooser, O: Observer, D: Draw>(
+    fn flip_three<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         t: usize,
         ch: &mut C,

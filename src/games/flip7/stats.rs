@@ -1,9 +1,13 @@
 //! Flip 7 statistics: integer accumulators fed by the game's observer hooks,
-//! and the CSV rows made from them.
+//! the game's CSV fields made from them, and the console table.
 
-use super::rules::{MAX_PLAYERS, Observer, Status, Table};
+use std::io::Write;
+
+use super::rules::{MAX_PLAYERS, Status, Table};
+use crate::engine::columns::SeatWins;
+use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
-use crate::engine::stats::{mean_stderr, ratio, wilson95};
+use crate::engine::stats::{mean_stderr, ratio};
 
 /// Integer totals for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,7 +80,7 @@ impl Accumulator for Flip7Stats {
     }
 }
 
-impl Observer for Flip7Stats {
+impl Observer<Table> for Flip7Stats {
     const EVENTS: bool = false;
 
     #[inline]
@@ -105,16 +109,9 @@ impl Observer for Flip7Stats {
     }
 }
 
-/// CSV header, in column order. The README documents each column.
-pub const CSV_HEADER: [&str; 19] = [
-    "seat",
-    "policy",
-    "players",
-    "games",
-    "wins",
-    "win_rate",
-    "win_rate_ci95_low",
-    "win_rate_ci95_high",
+/// The game's own CSV columns, after the shared ones
+/// ([`crate::engine::columns::CORE_HEADER`]). The README documents each.
+pub const CSV_COLUMNS: [&str; 11] = [
     "mean_final_score",
     "mean_rounds_per_game",
     "rounds",
@@ -128,23 +125,10 @@ pub const CSV_HEADER: [&str; 19] = [
     "mean_cards_per_round",
 ];
 
-/// One seat's results as numbers, ready for a table or CSV.
+/// One seat's own results as numbers, ready for a table or CSV (the wins
+/// are in [`SeatWins`], shared by every game).
 #[derive(Clone, Debug)]
 pub struct SeatRow {
-    /// Seat index.
-    pub seat: usize,
-    /// Policy spec.
-    pub policy: String,
-    /// Players at the table.
-    pub players: usize,
-    /// Games played.
-    pub games: u64,
-    /// Unique wins.
-    pub wins: u64,
-    /// wins / games.
-    pub win_rate: f64,
-    /// Wilson 95% interval of the win rate.
-    pub win_ci: (f64, f64),
     /// Mean final game total.
     pub mean_final_score: f64,
     /// Mean rounds per game.
@@ -170,19 +154,12 @@ pub struct SeatRow {
 }
 
 impl SeatRow {
-    /// The row's CSV fields, in [`CSV_HEADER`] order. Floats are printed with
-    /// a fixed number of decimals so the bytes never depend on the platform.
+    /// The row's CSV fields, in [`CSV_COLUMNS`] order. Floats are printed
+    /// with a fixed number of decimals so the bytes never depend on the
+    /// platform.
     pub fn csv_fields(&self) -> Vec<String> {
         let f = |x: f64| format!("{x:.6}");
         vec![
-            self.seat.to_string(),
-            self.policy.clone(),
-            self.players.to_string(),
-            self.games.to_string(),
-            self.wins.to_string(),
-            f(self.win_rate),
-            f(self.win_ci.0),
-            f(self.win_ci.1),
             f(self.mean_final_score),
             f(self.mean_rounds_per_game),
             self.rounds.to_string(),
@@ -199,13 +176,11 @@ impl SeatRow {
 }
 
 impl Flip7Stats {
-    /// One row per seat; `policies[s]` names seat `s`'s policy.
-    pub fn rows(&self, policies: &[String]) -> Vec<SeatRow> {
-        let players = self.seats.len();
+    /// One row per seat.
+    pub fn rows(&self) -> Vec<SeatRow> {
         self.seats
             .iter()
-            .enumerate()
-            .map(|(s, st)| {
+            .map(|st| {
                 let rounds = self.rounds;
                 let (mean, se) = mean_stderr(
                     rounds,
@@ -213,13 +188,6 @@ impl Flip7Stats {
                     u128::from(st.round_score_sq),
                 );
                 SeatRow {
-                    seat: s,
-                    policy: policies[s].clone(),
-                    players,
-                    games: self.games,
-                    wins: st.wins,
-                    win_rate: ratio(st.wins, self.games),
-                    win_ci: wilson95(st.wins, self.games),
                     mean_final_score: ratio(st.final_score_sum, self.games),
                     mean_rounds_per_game: ratio(self.rounds, self.games),
                     rounds,
@@ -235,14 +203,42 @@ impl Flip7Stats {
             })
             .collect()
     }
+}
 
-    /// The whole CSV (header and one row per seat) as bytes.
-    pub fn csv(&self, policies: &[String]) -> Result<Vec<u8>, String> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(CSV_HEADER).map_err(|e| e.to_string())?;
-        for row in self.rows(policies) {
-            w.write_record(row.csv_fields()).map_err(|e| e.to_string())?;
-        }
-        w.into_inner().map_err(|e| e.to_string())
+/// The console table of a run: one line per seat (`names[s]` labels seat
+/// `s`), the mean rounds per game, and games without a unique winner.
+pub fn summary(acc: &Flip7Stats, names: &[String], w: &mut Vec<u8>) {
+    let _ = writeln!(
+        w,
+        "{:>4}  {:<14} {:>25}  {:>9}  {:>16}  {:>6} {:>6} {:>6} {:>6}  {:>5}",
+        "seat", "policy", "win rate [95% CI]", "final", "round score", "bust", "stay", "frozen", "flip7", "cards"
+    );
+    let players = acc.seats.len();
+    let rows = acc.rows();
+    for (s, (r, st)) in rows.iter().zip(&acc.seats).enumerate() {
+        let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
+        let _ = writeln!(
+            w,
+            "{:>4}  {:<14} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>9.2}  {:>7.3} ± {:<6.3}  {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}",
+            s,
+            won.policy,
+            100.0 * won.win_rate,
+            100.0 * won.win_ci.0,
+            100.0 * won.win_ci.1,
+            r.mean_final_score,
+            r.mean_round_score,
+            r.round_score_stderr,
+            100.0 * r.bust_rate,
+            100.0 * r.stayed_rate,
+            100.0 * r.frozen_rate,
+            100.0 * r.flip7_rate,
+            r.mean_cards_per_round,
+        );
+    }
+    if let Some(r) = rows.first() {
+        let _ = writeln!(w, "mean rounds per game: {:.3}", r.mean_rounds_per_game);
+    }
+    if acc.no_winner > 0 {
+        let _ = writeln!(w, "{} games ended without a unique winner", acc.no_winner);
     }
 }

@@ -1,36 +1,23 @@
 //! The play-by-play of `sim flip7 --trace`: an [`Observer`] that writes one
 //! line per event of the very games the statistics are taken from.
 
-use std::io::Write;
-
 use super::cards::{FLIP_THREE, name};
-use super::rules::{Event, Observer, Status, Table, Via};
+use super::rules::{Event, Status, Table, Via};
+use crate::engine::observe::{Observer, TraceWriter};
 
-/// Writes the events of each game to `out`, labelled with the game number.
-pub struct Trace<'a> {
-    out: &'a mut dyn Write,
-    /// Number of the game being played (0-based).
-    pub game: u64,
-    /// First write error, reported once the run ends.
-    pub error: Option<std::io::Error>,
+/// Writes the events of each game to a [`TraceWriter`].
+pub struct Trace<'a, 'w> {
+    w: &'a mut TraceWriter<'w>,
 }
 
-impl<'a> Trace<'a> {
-    /// A trace writing to `out`, starting at game `first_game`.
-    pub fn new(out: &'a mut dyn Write, first_game: u64) -> Trace<'a> {
-        Trace {
-            out,
-            game: first_game,
-            error: None,
-        }
+impl<'a, 'w> Trace<'a, 'w> {
+    /// A trace of the games to come into `w`.
+    pub fn new(w: &'a mut TraceWriter<'w>) -> Trace<'a, 'w> {
+        Trace { w }
     }
 
     fn line(&mut self, text: std::fmt::Arguments<'_>) {
-        if self.error.is_none()
-            && let Err(e) = self.out.write_fmt(text).and_then(|_| self.out.write_all(b"\n"))
-        {
-            self.error = Some(e);
-        }
+        self.w.line(text);
     }
 }
 
@@ -56,14 +43,14 @@ fn hand_text(t: &Table, s: usize) -> String {
     format!("[{}]", parts.join(" "))
 }
 
-impl Observer for Trace<'_> {
+impl Observer<Table> for Trace<'_, '_> {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {
         match e {
             Event::RoundStart { round, dealer } => {
                 if round == 0 {
-                    let g = self.game;
+                    let g = self.w.game();
                     self.line(format_args!("game {g}: {} players", t.players()));
                 }
                 let left = t.pile_len();
@@ -153,7 +140,7 @@ impl Observer for Trace<'_> {
     }
 
     fn game_end(&mut self, t: &Table, winner: Option<usize>) {
-        let g = self.game;
+        let g = self.w.game();
         let rounds = t.round();
         match winner {
             Some(w) => {
@@ -164,6 +151,6 @@ impl Observer for Trace<'_> {
             }
             None => self.line(format_args!("game {g}: no unique winner after {rounds} rounds")),
         }
-        self.game += 1;
+        self.w.next_game();
     }
 }

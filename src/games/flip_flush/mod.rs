@@ -4,8 +4,11 @@
 //! - [`rules`]: one game, generic over decisions, observers and the deck
 //!   order; the [`rules::View`] a player decides from.
 //! - [`policies`]: call rules and Place/Flip heuristics, parsed from specs.
-//! - [`stats`]: integer accumulators and the CSV.
+//! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
+//!
+//! This file plugs the game into the engine: [`FlipFlush`] implements
+//! [`Game`].
 //!
 //! One batch of the engine ([`crate::engine::runner::BATCH_GAMES`] games
 //! played in order) is one table: with `--gambling` the pot a tied game
@@ -19,218 +22,25 @@ pub mod rules;
 pub mod stats;
 pub mod trace;
 
-use std::io::Write;
-use std::path::Path;
-
 use clap::Args;
 
 use self::policies::{Policy, Seats};
 use self::rules::{MAX_PLAYERS, MEMORY_ONE, MIN_PLAYERS, Rules, Table};
 use self::stats::FlipFlushStats;
 use self::trace::Trace;
-use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
+use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
+use crate::engine::observe::TraceWriter;
 use crate::engine::rng::{SimRng, game_rng};
+use crate::engine::run::seat_policies;
 use crate::engine::runner::Simulation;
-use crate::engine::strategies::{self, Resolved};
-use crate::tournament::Contest;
 
-/// The game's name: subcommand and strategy-file prefix.
-pub const GAME: &str = "flip-flush";
-
-/// `sim flip-flush`: simulate games of Flip-Flush.
-#[derive(Args, Debug, Clone)]
-pub struct FlipFlushArgs {
-    /// Policy for every seat, or a comma-separated list with one per seat.
-    /// Each is a spec (e.g. call-at:0.6+flip-safe+place-build, or default),
-    /// a strategy name (strategies/flip-flush-NAME.toml) or a .toml path.
-    /// See docs/flip-flush.md.
-    #[arg(long, value_name = "SPEC[,SPEC...]", default_value = "default", value_parser = parse_policies)]
-    pub policy: PolicyList,
-
-    #[command(flatten)]
-    pub table: FlipFlushTable,
-
-    #[command(flatten)]
-    pub run: RunArgs,
-}
-
-/// The parsed `--policy` list: one resolved policy per item.
-#[derive(Clone, Debug)]
-pub struct PolicyList(pub Vec<Resolved<Policy>>);
-
-fn parse_policies(text: &str) -> Result<PolicyList, String> {
-    let dir = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
-    parse_policy_list(text, &dir)
-}
-
-/// Resolves a comma-separated `--policy` list, strategy files looked up
-/// under `dir`.
-pub fn parse_policy_list(text: &str, dir: &Path) -> Result<PolicyList, String> {
-    text.split(',')
-        .map(|word| strategies::resolve(GAME, word, dir, Policy::parse))
-        .collect::<Result<Vec<_>, _>>()
-        .map(PolicyList)
-}
-
-fn parse_memory(text: &str) -> Result<u32, String> {
-    policies::parse_probability(text.trim())
-        .map_err(|_| "expected a probability from 0 to 1 (at most six decimals), e.g. 0.5".to_string())
-}
-
-/// A configured Flip-Flush simulation: rules and one policy per seat.
-#[derive(Clone, Debug)]
-pub struct FlipFlush {
-    /// The rules of every game.
-    pub rules: Rules,
-    /// `policies[s]` plays seat `s`.
-    pub policies: Vec<Policy>,
-}
-
-impl FlipFlush {
-    /// A simulation of `rules.players` players; `policies` holds one policy
-    /// for every seat or exactly one per seat.
-    pub fn new(rules: Rules, policies: &[Policy]) -> Result<FlipFlush, String> {
-        let players = rules.players;
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-            return Err(format!("--players {players}: Flip-Flush is for 2 to 6 players"));
-        }
-        if rules.memory > MEMORY_ONE {
-            return Err("--memory must be from 0 to 1".into());
-        }
-        let policies = seat_policies(policies, players)?;
-        Ok(FlipFlush { rules, policies })
-    }
-}
-
-impl Simulation for FlipFlush {
-    type Acc = FlipFlushStats;
-
-    fn new_acc(&self) -> FlipFlushStats {
-        FlipFlushStats::new(self.rules.players, self.rules.gambling)
-    }
-
-    /// One batch is one table: the pot starts empty and carries over from
-    /// game to game within the batch.
-    fn play_batch(
-        &self,
-        rng: &mut SimRng,
-        first_game: u64,
-        games: u64,
-        acc: &mut FlipFlushStats,
-        trace: Option<&mut dyn Write>,
-    ) {
-        let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
-        match trace {
-            None => {
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, acc, &mut rng);
-                }
-            }
-            Some(out) => {
-                let mut obs = (Trace::new(out, first_game), &mut *acc);
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, &mut obs, &mut rng);
-                }
-            }
-        }
-    }
-}
-
-/// A probability held in millionths, written shortest: `1`, `0.5`, `0.25`.
-fn probability_label(p: u32) -> String {
-    if p.is_multiple_of(MEMORY_ONE) {
-        return (p / MEMORY_ONE).to_string();
-    }
-    format!("0.{:06}", p % MEMORY_ONE)
-        .trim_end_matches('0')
-        .to_string()
-}
-
-/// Runs `sim flip-flush` with parsed arguments.
-pub fn run(args: &FlipFlushArgs) -> Result<(), String> {
-    let table = &args.table;
-    let players = table.players();
-    let chosen: Vec<Policy> = args.policy.0.iter().map(|r| r.policy).collect();
-    let sim = table.simulation(&chosen)?;
-    let labels: Vec<String> = if args.policy.0.len() == 1 {
-        vec![args.policy.0[0].label.clone(); players]
-    } else {
-        args.policy.0.iter().map(|r| r.label.clone()).collect()
-    };
-    let name_extras = table.name_extras();
-    let mut describe_extras = Vec::new();
-    if table.gambling {
-        describe_extras.push("gambling (one table per batch of 1024 games)".to_string());
-    }
-    if table.memory != MEMORY_ONE {
-        describe_extras.push(format!("memory {}", probability_label(table.memory)));
-    }
-    let label = RunLabel {
-        game: GAME,
-        policies: &labels,
-        players,
-        name_extras,
-        describe_extras,
-    };
-    execute(&sim, &args.run, label, |acc, summary| {
-        describe_sources(&args.policy.0, summary);
-        let _ = summary_table(summary, acc, &labels);
-        acc.csv(&labels)
-    })
-}
-
-fn summary_table(w: &mut dyn Write, acc: &FlipFlushStats, names: &[String]) -> std::io::Result<()> {
-    let width = names.iter().map(String::len).max().unwrap_or(6).clamp(6, 40);
-    write!(
-        w,
-        "{:>4}  {:<width$} {:>25}  {:>6} {:>6} {:>6}  {:>6} {:>6}  {:>5} {:>5}",
-        "seat", "policy", "win rate [95% CI]", "tie", "call", "last", "wrong", "missed", "turns", "calls"
-    )?;
-    if acc.gambling {
-        write!(w, "  {:>24}", "net stakes/game [95% CI]")?;
-    }
-    writeln!(w)?;
-    let pct = |k: u64| 100.0 * k as f64 / acc.games.max(1) as f64;
-    for r in acc.rows(names) {
-        write!(
-            w,
-            "{:>4}  {:<width$} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>5.1}% {:>5.1}% {:>5.1}%  {:>6.3} {:>6.3}  {:>5.1} {:>5.2}",
-            r.seat,
-            r.policy,
-            100.0 * r.win_rate,
-            100.0 * r.win_ci.0,
-            100.0 * r.win_ci.1,
-            100.0 * r.tie_rate,
-            pct(r.wins_by_call),
-            pct(r.wins_last_standing),
-            r.wrong_calls as f64 / acc.games.max(1) as f64,
-            r.missed_flushes as f64 / acc.games.max(1) as f64,
-            r.mean_turns,
-            r.mean_calls,
-        )?;
-        if let Some((m, lo, hi)) = r.net {
-            write!(w, "  {m:>+7.3} [{lo:>+7.3}, {hi:>+7.3}]")?;
-        }
-        writeln!(w)?;
-    }
-    writeln!(
-        w,
-        "tied games: {:.2}%, mean turns per game: {:.2} (wrong, missed: wrong calls and missed Flushes per game, knock-outs{})",
-        pct(acc.tied_games),
-        acc.turns as f64 / acc.games.max(1) as f64,
-        if acc.gambling { " or stakes paid" } else { "" }
-    )
-}
+/// Flip-Flush, as the engine sees it.
+pub struct FlipFlush;
 
 /// The table options of `sim flip-flush`, `sim tournament flip-flush` and
 /// `sim sweep flip-flush`.
 #[derive(Args, Debug, Clone)]
-pub struct FlipFlushTable {
+pub struct FlipFlushOptions {
     /// Players at the table (2 to 6).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
     pub players: u16,
@@ -247,64 +57,218 @@ pub struct FlipFlushTable {
     pub memory: u32,
 }
 
-impl crate::tournament::Contest for FlipFlushTable {
-    type Policy = Policy;
-    type Sim = FlipFlush;
+fn parse_memory(text: &str) -> Result<u32, String> {
+    policies::parse_probability(text.trim())
+        .map_err(|_| "expected a probability from 0 to 1 (at most six decimals), e.g. 0.5".to_string())
+}
 
-    fn game(&self) -> &'static str {
-        GAME
+/// A probability held in millionths, written shortest: `1`, `0.5`, `0.25`.
+fn probability_label(p: u32) -> String {
+    if p.is_multiple_of(MEMORY_ONE) {
+        return (p / MEMORY_ONE).to_string();
     }
-    fn players(&self) -> usize {
-        usize::from(self.players)
+    format!("0.{:06}", p % MEMORY_ONE)
+        .trim_end_matches('0')
+        .to_string()
+}
+
+/// Every spec form, as `sim flip-flush --list-policies` prints them.
+const CATALOGUE: &[PolicySection] = &[
+    (
+        "Call rules (at most one; used on every flip)",
+        &[
+            PolicyDoc {
+                spec: "call-at:P",
+                does: "(default call-at:0.5) call a Flush when the counted chance that this flip makes one is at least P (0 to 1)",
+            },
+            PolicyDoc {
+                spec: "never-call",
+                does: "never call",
+            },
+            PolicyDoc {
+                spec: "sure-only",
+                does: "call only when the flip makes a Flush for certain",
+            },
+        ],
+    ),
+    (
+        "Steps (tried in the order written; the first that proposes a move plays it)",
+        &[
+            PolicyDoc {
+                spec: "flip-likely",
+                does: "flip the face-down cell most likely to make a Flush, if the call rule would call there",
+            },
+            PolicyDoc {
+                spec: "flip-own",
+                does: "flip a remembered card that makes a Flush, or progress an own known line safely",
+            },
+            PolicyDoc {
+                spec: "flip-safe",
+                does: "flip a cell that cannot make a Flush, leaving the fewest hot cells behind",
+            },
+            PolicyDoc {
+                spec: "place-block",
+                does: "cover a hot cell (two face-up cards of one suit in its line), most suspicious first",
+            },
+            PolicyDoc {
+                spec: "place-build",
+                does: "place the card and cell that most raise the lines the player knows",
+            },
+            PolicyDoc {
+                spec: "place-random",
+                does: "a random hand card on a random cell",
+            },
+        ],
+    ),
+    (
+        "Names",
+        &[PolicyDoc {
+            spec: "default",
+            does: policies::DEFAULT_SPEC,
+        }],
+    ),
+];
+
+impl Game for FlipFlush {
+    const NAME: &'static str = "flip-flush";
+    const ABOUT: &'static str = "Flip-Flush: place and flip on a 3x3 grid; call the Flush.";
+    const DEFAULT_POLICY: &'static str = "default";
+    const PLAYERS: std::ops::RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
+        Each is a spec (e.g. call-at:0.6+flip-safe+place-build, or default; see --list-policies), \
+        a strategy name (strategies/flip-flush-NAME.toml) or a .toml path. See docs/flip-flush.md.";
+    const POLICY_INTRO: &'static str = "A policy is default, or parts joined by +: at most one call rule and steps tried in\n\
+        order, e.g. call-at:0.6+flip-safe+place-build. A comma-separated list gives one per seat.\n";
+    const CATALOGUE: &'static [PolicySection] = CATALOGUE;
+    const SWEEP_EXAMPLE: &'static str = "call-at:{0.2..0.8..0.3}";
+
+    type Options = FlipFlushOptions;
+    type Policy = Policy;
+    type Sim = FlipFlushSim;
+
+    fn parse_policy(spec: &str) -> Result<Policy, String> {
+        Policy::parse(spec)
     }
-    fn name_extras(&self) -> Vec<String> {
+
+    fn players(opts: &FlipFlushOptions) -> usize {
+        usize::from(opts.players)
+    }
+
+    fn variants(opts: &FlipFlushOptions) -> Vec<Variant> {
         let mut v = Vec::new();
-        if self.gambling {
-            v.push("gambling".to_string());
+        if opts.gambling {
+            v.push(Variant {
+                file: "gambling".into(),
+                words: "gambling (one table per batch of 1024 games)".into(),
+            });
         }
-        if self.memory != MEMORY_ONE {
-            v.push(format!("memory{}", probability_label(self.memory)));
+        if opts.memory != MEMORY_ONE {
+            v.push(Variant {
+                file: format!("memory{}", probability_label(opts.memory)),
+                words: format!("memory {}", probability_label(opts.memory)),
+            });
         }
         v
     }
-    /// Without gambling a game of Flip-Flush has no score, only a winner.
-    fn score_name(&self) -> Option<&'static str> {
-        self.gambling.then_some("net stakes")
+
+    fn simulation(opts: &FlipFlushOptions, seats: &[Policy]) -> Result<FlipFlushSim, String> {
+        let rules = Rules {
+            players: Self::players(opts),
+            gambling: opts.gambling,
+            memory: opts.memory,
+        };
+        FlipFlushSim::new(rules, seats)
     }
+
+    /// Without gambling a game of Flip-Flush has no score, only a winner.
+    fn score_name(opts: &FlipFlushOptions) -> Option<&'static str> {
+        opts.gambling.then_some("net stakes")
+    }
+
     /// Flip-Flush is not played in rounds.
-    fn has_rounds(&self) -> bool {
+    fn has_rounds(_: &FlipFlushOptions) -> bool {
         false
     }
-    fn default_policy(&self) -> &'static str {
-        "default"
-    }
-    fn resolve(&self, word: &str, dir: &Path) -> Result<Resolved<Policy>, String> {
-        strategies::resolve(GAME, word, dir, Policy::parse)
-    }
-    fn simulation(&self, seats: &[Policy]) -> Result<FlipFlush, String> {
-        let rules = Rules {
-            players: self.players(),
-            gambling: self.gambling,
-            memory: self.memory,
-        };
-        FlipFlush::new(rules, seats)
-    }
-    fn results(&self, acc: &FlipFlushStats) -> (u64, Vec<crate::tournament::SeatResult>) {
-        let seats = acc.seats.iter().map(|s| crate::tournament::SeatResult {
+
+    fn seat_results(_: &FlipFlushOptions, acc: &FlipFlushStats) -> (u64, Vec<SeatResult>) {
+        let seats = acc.seats.iter().map(|s| SeatResult {
             wins: s.wins,
             score_sum: s.net_sum,
             ..Default::default()
         });
         (acc.games, seats.collect())
     }
-    fn csv_header(&self) -> Vec<String> {
-        let mut h: Vec<String> = stats::CSV_HEADER.iter().map(|h| h.to_string()).collect();
-        if self.gambling {
-            h.extend(stats::CSV_GAMBLING.iter().map(|h| h.to_string()));
+
+    fn csv_columns(opts: &FlipFlushOptions) -> Vec<&'static str> {
+        let mut h = stats::CSV_COLUMNS.to_vec();
+        if opts.gambling {
+            h.extend(stats::CSV_GAMBLING);
         }
         h
     }
-    fn csv_rows(&self, acc: &FlipFlushStats, names: &[String]) -> Vec<Vec<String>> {
-        acc.rows(names).iter().map(stats::SeatRow::csv_fields).collect()
+
+    fn csv_fields(_: &FlipFlushOptions, acc: &FlipFlushStats) -> Vec<Vec<String>> {
+        acc.rows().iter().map(stats::SeatRow::csv_fields).collect()
+    }
+
+    fn summary(_: &FlipFlushOptions, acc: &FlipFlushStats, names: &[String], out: &mut Vec<u8>) {
+        stats::summary(acc, names, out);
+    }
+}
+
+/// A configured Flip-Flush simulation: rules and one policy per seat.
+#[derive(Clone, Debug)]
+pub struct FlipFlushSim {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// `policies[s]` plays seat `s`.
+    pub policies: Vec<Policy>,
+}
+
+impl FlipFlushSim {
+    /// A simulation of `rules.players` players; `policies` holds one policy
+    /// for every seat or exactly one per seat.
+    pub fn new(rules: Rules, policies: &[Policy]) -> Result<FlipFlushSim, String> {
+        let players = rules.players;
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(format!("--players {players}: Flip-Flush is for 2 to 6 players"));
+        }
+        if rules.memory > MEMORY_ONE {
+            return Err("--memory must be from 0 to 1".into());
+        }
+        let policies = seat_policies(policies, players)?;
+        Ok(FlipFlushSim { rules, policies })
+    }
+}
+
+impl Simulation for FlipFlushSim {
+    type Acc = FlipFlushStats;
+
+    fn new_acc(&self) -> FlipFlushStats {
+        FlipFlushStats::new(self.rules.players, self.rules.gambling)
+    }
+
+    /// One batch is one table: the pot starts empty and carries over from
+    /// game to game within the batch.
+    fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut FlipFlushStats, trace: Option<&mut TraceWriter<'_>>) {
+        let mut table = Table::new(self.rules);
+        let mut seats = Seats::new(self.policies.clone());
+        match trace {
+            None => {
+                for _ in 0..games {
+                    let mut rng = game_rng(rng);
+                    table.new_game(&mut rng);
+                    table.play_game(&mut seats, acc, &mut rng);
+                }
+            }
+            Some(out) => {
+                let mut obs = (Trace::new(out), &mut *acc);
+                for _ in 0..games {
+                    let mut rng = game_rng(rng);
+                    table.new_game(&mut rng);
+                    table.play_game(&mut seats, &mut obs, &mut rng);
+                }
+            }
+        }
     }
 }

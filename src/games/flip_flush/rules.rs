@@ -14,6 +14,8 @@
 //! can, the game is over). No turn cap is needed.
 
 use super::cards::{ALL, CELLS, Card, CardSet, Cell, Deck, Grid, SUITS, pairs_complete, suit, suit_set};
+pub use crate::engine::observe::{Observer, Silent};
+use crate::engine::observe::Observed;
 use crate::engine::rng::Draw;
 
 /// Fewest players.
@@ -161,51 +163,11 @@ pub trait Chooser {
     fn choose<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Move;
 }
 
-/// Receives what happens in a game.
-pub trait Observer {
-    /// Whether [`Observer::event`] is wanted; when false no event is built.
-    const EVENTS: bool;
-    /// One event, right after it happened.
-    fn event(&mut self, _t: &Table, _e: Event) {}
-    /// The game is over (the pot, when gambling, is already paid out).
-    fn game_end(&mut self, _t: &Table, _end: End) {}
-}
-
-/// An observer that records nothing.
-pub struct Silent;
-impl Observer for Silent {
-    const EVENTS: bool = false;
-}
-
-/// Two observers at once.
-impl<A: Observer, B: Observer> Observer for (A, B) {
-    const EVENTS: bool = A::EVENTS || B::EVENTS;
-    #[inline]
-    fn event(&mut self, t: &Table, e: Event) {
-        if A::EVENTS {
-            self.0.event(t, e);
-        }
-        if B::EVENTS {
-            self.1.event(t, e);
-        }
-    }
-    #[inline]
-    fn game_end(&mut self, t: &Table, end: End) {
-        self.0.game_end(t, end);
-        self.1.game_end(t, end);
-    }
-}
-
-impl<O: Observer> Observer for &mut O {
-    const EVENTS: bool = O::EVENTS;
-    #[inline]
-    fn event(&mut self, t: &Table, e: Event) {
-        (**self).event(t, e)
-    }
-    #[inline]
-    fn game_end(&mut self, t: &Table, end: End) {
-        (**self).game_end(t, end)
-    }
+/// What observers of a Flip-Flush table hear: [`Event`]s, and how each
+/// game ended (the pot, when gambling, already paid out).
+impl Observed for Table {
+    type Event = Event;
+    type End = End;
 }
 
 /// A Flip-Flush table: the grid, the hands, what each player remembers, and
@@ -346,7 +308,7 @@ impl Table {
     /// Plays the game dealt by [`Table::deal`] (or continues one a test set
     /// up) to its end: turns go clockwise (seat 0, 1, ...) skipping players
     /// knocked out.
-    pub fn play_game<C: Chooser, O: Observer, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> End {
+    pub fn play_game<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> End {
         if O::EVENTS {
             obs.event(self, Event::Dealt);
         }
@@ -379,7 +341,7 @@ impl Table {
     }
 
     /// Pays out the pot for a correct call and tells the observer.
-    fn finish<O: Observer>(&mut self, end: End, obs: &mut O) -> End {
+    fn finish<O: Observer<Table>>(&mut self, end: End, obs: &mut O) -> End {
         if let End::Call(w) = end
             && self.rules.gambling
         {
@@ -394,7 +356,7 @@ impl Table {
     /// how the game ended, if it did. [`Table::play_game`] uses it for every
     /// move; tests and tools use it to set up positions. Panics on a move the
     /// rules do not allow.
-    pub fn apply<O: Observer, D: Draw>(
+    pub fn apply<O: Observer<Table>, D: Draw>(
         &mut self,
         seat: usize,
         mv: Move,
@@ -414,7 +376,7 @@ impl Table {
     }
 
     #[inline]
-    fn place<O: Observer, D: Draw>(&mut self, s: usize, card: Card, cell: usize, obs: &mut O, d: &mut D) {
+    fn place<O: Observer<Table>, D: Draw>(&mut self, s: usize, card: Card, cell: usize, obs: &mut O, d: &mut D) {
         assert!(cell < CELLS, "seat {s} placed on cell {cell}");
         let bit = 1u64 << card;
         assert!(
@@ -474,7 +436,7 @@ impl Table {
     }
 
     #[inline]
-    fn flip<O: Observer>(&mut self, s: usize, cell: usize, call: bool, obs: &mut O) -> Option<End> {
+    fn flip<O: Observer<Table>>(&mut self, s: usize, cell: usize, call: bool, obs: &mut O) -> Option<End> {
         assert!(
             cell < CELLS && self.down & (1 << cell) != 0,
             "seat {s} flipped cell {cell}, which holds no face-down card"
@@ -515,7 +477,7 @@ impl Table {
     }
 
     #[cold]
-    fn fault<O: Observer>(&mut self, s: usize, fault: Fault, obs: &mut O) -> Option<End> {
+    fn fault<O: Observer<Table>>(&mut self, s: usize, fault: Fault, obs: &mut O) -> Option<End> {
         match fault {
             Fault::WrongCall => self.wrong_calls[s] += 1,
             Fault::MissedFlush => self.missed[s] += 1,

@@ -1,10 +1,14 @@
 //! Flip-Flush statistics: integer accumulators filled at the end of every
-//! game, and the CSV rows made from them. `docs/flip-flush.md` documents
-//! every column.
+//! game, the game's CSV fields made from them, and the console table.
+//! `docs/flip-flush.md` documents every column.
 
-use super::rules::{End, MAX_PLAYERS, Observer, Table};
+use std::io::Write;
+
+use super::rules::{End, MAX_PLAYERS, Table};
+use crate::engine::columns::SeatWins;
+use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
-use crate::engine::stats::{Z95, mean_stderr, ratio, wilson95};
+use crate::engine::stats::{Z95, mean_stderr, ratio};
 
 /// Integer totals for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,7 +84,7 @@ impl Accumulator for FlipFlushStats {
     }
 }
 
-impl Observer for FlipFlushStats {
+impl Observer<Table> for FlipFlushStats {
     const EVENTS: bool = false;
 
     #[inline]
@@ -110,16 +114,9 @@ impl Observer for FlipFlushStats {
     }
 }
 
-/// CSV header, in column order, without and with `--gambling`.
-pub const CSV_HEADER: [&str; 16] = [
-    "seat",
-    "policy",
-    "players",
-    "games",
-    "wins",
-    "win_rate",
-    "win_rate_ci95_low",
-    "win_rate_ci95_high",
+/// The game's own CSV columns, after the shared ones
+/// ([`crate::engine::columns::CORE_HEADER`]), without `--gambling`.
+pub const CSV_COLUMNS: [&str; 8] = [
     "ties",
     "tie_rate",
     "wins_by_call",
@@ -137,23 +134,10 @@ pub const CSV_GAMBLING: [&str; 3] = [
     "mean_net_stakes_ci95_high",
 ];
 
-/// One seat's results as numbers, ready for a table or CSV.
+/// One seat's own results as numbers, ready for a table or CSV (the wins
+/// are in [`SeatWins`], shared by every game).
 #[derive(Clone, Debug)]
 pub struct SeatRow {
-    /// Seat index.
-    pub seat: usize,
-    /// Policy label.
-    pub policy: String,
-    /// Players at the table.
-    pub players: usize,
-    /// Games played.
-    pub games: u64,
-    /// Games won.
-    pub wins: u64,
-    /// wins / games.
-    pub win_rate: f64,
-    /// Wilson 95% interval of the win rate.
-    pub win_ci: (f64, f64),
     /// Tied games this seat was in.
     pub ties: u64,
     /// ties / games.
@@ -175,19 +159,12 @@ pub struct SeatRow {
 }
 
 impl SeatRow {
-    /// The row's CSV fields, in header order. Floats have a fixed number of
+    /// The row's CSV fields, in [`CSV_COLUMNS`] order (then
+    /// [`CSV_GAMBLING`] when gambling). Floats have a fixed number of
     /// decimals so the bytes never depend on the platform.
     pub fn csv_fields(&self) -> Vec<String> {
         let f = |x: f64| format!("{x:.6}");
         let mut v = vec![
-            self.seat.to_string(),
-            self.policy.clone(),
-            self.players.to_string(),
-            self.games.to_string(),
-            self.wins.to_string(),
-            f(self.win_rate),
-            f(self.win_ci.0),
-            f(self.win_ci.1),
             self.ties.to_string(),
             f(self.tie_rate),
             self.wins_by_call.to_string(),
@@ -212,20 +189,11 @@ fn signed_mean_stderr(n: u64, sum: i64, sum_sq: u64) -> (f64, f64) {
 }
 
 impl FlipFlushStats {
-    /// One row per seat; `policies[s]` labels seat `s`.
-    pub fn rows(&self, policies: &[String]) -> Vec<SeatRow> {
-        let players = self.seats.len();
+    /// One row per seat.
+    pub fn rows(&self) -> Vec<SeatRow> {
         self.seats
             .iter()
-            .enumerate()
-            .map(|(s, st)| SeatRow {
-                seat: s,
-                policy: policies[s].clone(),
-                players,
-                games: self.games,
-                wins: st.wins,
-                win_rate: ratio(st.wins, self.games),
-                win_ci: wilson95(st.wins, self.games),
+            .map(|st| SeatRow {
                 ties: st.ties,
                 tie_rate: ratio(st.ties, self.games),
                 wins_by_call: st.wins_by_call,
@@ -241,20 +209,53 @@ impl FlipFlushStats {
             })
             .collect()
     }
+}
 
-    /// The whole CSV (header and one row per seat) as bytes.
-    pub fn csv(&self, policies: &[String]) -> Result<Vec<u8>, String> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let mut header: Vec<&str> = CSV_HEADER.to_vec();
-        if self.gambling {
-            header.extend(CSV_GAMBLING);
-        }
-        w.write_record(&header).map_err(|e| e.to_string())?;
-        for row in self.rows(policies) {
-            w.write_record(row.csv_fields()).map_err(|e| e.to_string())?;
-        }
-        w.into_inner().map_err(|e| e.to_string())
+/// The console table of a run: one line per seat (`names[s]` labels seat
+/// `s`), then ties and turns.
+pub fn summary(acc: &FlipFlushStats, names: &[String], w: &mut Vec<u8>) {
+    let width = names.iter().map(String::len).max().unwrap_or(6).clamp(6, 40);
+    let _ = write!(
+        w,
+        "{:>4}  {:<width$} {:>25}  {:>6} {:>6} {:>6}  {:>6} {:>6}  {:>5} {:>5}",
+        "seat", "policy", "win rate [95% CI]", "tie", "call", "last", "wrong", "missed", "turns", "calls"
+    );
+    if acc.gambling {
+        let _ = write!(w, "  {:>24}", "net stakes/game [95% CI]");
     }
+    let _ = writeln!(w);
+    let pct = |k: u64| 100.0 * k as f64 / acc.games.max(1) as f64;
+    let players = acc.seats.len();
+    for (s, (r, st)) in acc.rows().iter().zip(&acc.seats).enumerate() {
+        let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
+        let _ = write!(
+            w,
+            "{:>4}  {:<width$} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>5.1}% {:>5.1}% {:>5.1}%  {:>6.3} {:>6.3}  {:>5.1} {:>5.2}",
+            s,
+            won.policy,
+            100.0 * won.win_rate,
+            100.0 * won.win_ci.0,
+            100.0 * won.win_ci.1,
+            100.0 * r.tie_rate,
+            pct(r.wins_by_call),
+            pct(r.wins_last_standing),
+            r.wrong_calls as f64 / acc.games.max(1) as f64,
+            r.missed_flushes as f64 / acc.games.max(1) as f64,
+            r.mean_turns,
+            r.mean_calls,
+        );
+        if let Some((m, lo, hi)) = r.net {
+            let _ = write!(w, "  {m:>+7.3} [{lo:>+7.3}, {hi:>+7.3}]");
+        }
+        let _ = writeln!(w);
+    }
+    let _ = writeln!(
+        w,
+        "tied games: {:.2}%, mean turns per game: {:.2} (wrong, missed: wrong calls and missed Flushes per game, knock-outs{})",
+        pct(acc.tied_games),
+        acc.turns as f64 / acc.games.max(1) as f64,
+        if acc.gambling { " or stakes paid" } else { "" }
+    );
 }
 
 #[cfg(test)]
@@ -283,13 +284,10 @@ mod tests {
         assert_eq!(a.games, 6);
         assert_eq!(a.seats[1].net_sum, 2);
         assert_eq!(a.seats[1].wins, 2);
-        let csv = String::from_utf8(a.csv(&["x".into(), "y".into()]).unwrap()).unwrap();
-        assert!(
-            csv.lines()
-                .next()
-                .unwrap()
-                .ends_with("mean_calls,mean_net_stakes,mean_net_stakes_ci95_low,mean_net_stakes_ci95_high")
-        );
-        assert_eq!(csv.lines().count(), 3);
+        let rows = a.rows();
+        assert_eq!(rows.len(), 2);
+        // Gambling rows carry the stakes columns after the game's own.
+        assert_eq!(rows[1].csv_fields().len(), CSV_COLUMNS.len() + CSV_GAMBLING.len());
+        assert_eq!(rows[1].csv_fields()[CSV_COLUMNS.len()], "0.333333");
     }
 }

@@ -4,39 +4,25 @@
 //! Cells are numbered row by row: `0 1 2 / 3 4 5 / 6 7 8`. The grid is
 //! drawn after every flip: face-up cards by name, `##` face-down, `..` empty.
 
-use std::io::Write;
-
 use super::cards::{Cell, cards_of, name};
-use super::rules::{End, Event, Fault, Observer, Table};
+use super::rules::{End, Event, Fault, Table};
+use crate::engine::observe::{Observer, TraceWriter};
 
-/// Writes the events of each game to `out`, labelled with the game number.
-pub struct Trace<'a> {
-    out: &'a mut dyn Write,
-    /// Number of the game being played (0-based).
-    pub game: u64,
+/// Writes the events of each game to a [`TraceWriter`].
+pub struct Trace<'a, 'w> {
+    w: &'a mut TraceWriter<'w>,
     /// The pot as the trace last saw it (gambling).
     pot: u32,
-    /// First write error, reported once the run ends.
-    pub error: Option<std::io::Error>,
 }
 
-impl<'a> Trace<'a> {
-    /// A trace writing to `out`, starting at game `first_game`.
-    pub fn new(out: &'a mut dyn Write, first_game: u64) -> Trace<'a> {
-        Trace {
-            out,
-            game: first_game,
-            pot: 0,
-            error: None,
-        }
+impl<'a, 'w> Trace<'a, 'w> {
+    /// A trace of the games to come into `w`.
+    pub fn new(w: &'a mut TraceWriter<'w>) -> Trace<'a, 'w> {
+        Trace { w, pot: 0 }
     }
 
     fn line(&mut self, text: std::fmt::Arguments<'_>) {
-        if self.error.is_none()
-            && let Err(e) = self.out.write_fmt(text).and_then(|_| self.out.write_all(b"\n"))
-        {
-            self.error = Some(e);
-        }
+        self.w.line(text);
     }
 }
 
@@ -47,13 +33,13 @@ fn fault_text(f: Fault) -> &'static str {
     }
 }
 
-impl Observer for Trace<'_> {
+impl Observer<Table> for Trace<'_, '_> {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {
         match e {
             Event::Dealt => {
-                let g = self.game;
+                let g = self.w.game();
                 self.pot = t.pot();
                 if t.rules().gambling {
                     let pot = t.pot();
@@ -119,7 +105,7 @@ impl Observer for Trace<'_> {
     }
 
     fn game_end(&mut self, t: &Table, end: End) {
-        let g = self.game;
+        let g = self.w.game();
         let turns = t.turn_count();
         let gambling = t.rules().gambling;
         match end {
@@ -151,6 +137,6 @@ impl Observer for Trace<'_> {
                 ))
             }
         }
-        self.game += 1;
+        self.w.next_game();
     }
 }

@@ -1,0 +1,164 @@
+//! The interface every game plugs in through, and the registry's visitor.
+//!
+//! A game is a folder under `src/games/` whose `mod.rs` implements [`Game`]
+//! for a unit type, and one line in `src/games/mod.rs` that hands that type
+//! to a [`Visitor`]. Everything shared (the command line, the run, the
+//! CSV, tournaments, sweeps, strategy files, the trace, the tests that
+//! loop over every game) is written once against this trait and names no
+//! game.
+
+use std::fmt::{Debug, Display};
+use std::ops::RangeInclusive;
+
+use super::runner::Simulation;
+
+/// One spec form of a policy and what it does, for `--list-policies`.
+pub struct PolicyDoc {
+    /// The spec form, e.g. `stay-at-N`.
+    pub spec: &'static str,
+    /// One line on what it does.
+    pub does: &'static str,
+}
+
+/// A titled group of spec forms (`Hit-or-Stay rules`, `+freeze:CHOICE`).
+pub type PolicySection = (&'static str, &'static [PolicyDoc]);
+
+/// One seat's results over some games, in integers: what every game can
+/// say of a seat, and all that tournaments and sweeps rank by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatResult {
+    /// Games won.
+    pub wins: u64,
+    /// Sum of the seat's score per game (the game says which score; see
+    /// [`Game::score_name`]). Signed: stakes can be lost.
+    pub score_sum: i64,
+    /// Rounds played (0 for a game without rounds).
+    pub rounds: u64,
+    /// Sum of round scores.
+    pub round_score_sum: u64,
+    /// Sum of squared round scores.
+    pub round_score_sq: u64,
+}
+
+impl SeatResult {
+    /// Adds `o` into `self`.
+    pub fn add(&mut self, o: &SeatResult) {
+        self.wins += o.wins;
+        self.score_sum += o.score_sum;
+        self.rounds += o.rounds;
+        self.round_score_sum += o.round_score_sum;
+        self.round_score_sq += o.round_score_sq;
+    }
+}
+
+/// An option that changes the game (a house rule, a variant), as it shows
+/// in file names and in the run's summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// For file names: `single-round`, `memory0.8`.
+    pub file: String,
+    /// In words, for the summary: `single rounds`, `memory 0.8`.
+    pub words: String,
+}
+
+/// The statistics accumulator of a game's simulation.
+pub type Acc<G> = <<G as Game>::Sim as Simulation>::Acc;
+
+/// A game of the Flip family, as the shared machinery sees it.
+///
+/// The type implementing it is a unit marker (`Flip7`); the game's table
+/// options, policies and simulation are its associated types. Every method
+/// is a plain function of those values.
+pub trait Game: Send + Sync + 'static {
+    /// Subcommand name and strategy-file prefix (`flip7`).
+    const NAME: &'static str;
+    /// One line for `sim --help` (`Flip 7: press your luck to 200 points`).
+    const ABOUT: &'static str;
+    /// The policy of every seat when `--policy` is not given, and of the
+    /// other seats of a sweep when `--field` is not given.
+    const DEFAULT_POLICY: &'static str;
+    /// Players a table may have.
+    const PLAYERS: RangeInclusive<usize>;
+    /// The help of `--policy`: the spec forms in one sentence.
+    const POLICY_HELP: &'static str;
+    /// What `--list-policies` says first: how specs are put together.
+    const POLICY_INTRO: &'static str;
+    /// Every spec form, in groups, for `--list-policies`.
+    const CATALOGUE: &'static [PolicySection];
+    /// A sweep of one parameter that plays well, for help texts and tests
+    /// (`stay-at-{15..35..5}`).
+    const SWEEP_EXAMPLE: &'static str;
+
+    /// The table options (players, house rules) of `sim GAME`,
+    /// `sim tournament GAME` and `sim sweep GAME`.
+    type Options: clap::Args + clap::FromArgMatches + Clone + Debug + Send + Sync;
+    /// A parsed policy.
+    type Policy: Clone + Debug + Display + Send + Sync;
+    /// A configured game (options and one policy per seat) the runner plays.
+    type Sim: Simulation;
+
+    /// Parses a policy spec (not a strategy name: the shared resolver tries
+    /// the spec first, then strategy files).
+    fn parse_policy(spec: &str) -> Result<Self::Policy, String>;
+
+    /// Players at the table under `opts`.
+    fn players(opts: &Self::Options) -> usize;
+
+    /// The options that change the game, for file names and the summary.
+    fn variants(opts: &Self::Options) -> Vec<Variant>;
+
+    /// The simulation of one line-up: `seats[s]` plays seat `s`
+    /// (`seats.len() == players(opts)`).
+    fn simulation(opts: &Self::Options, seats: &[Self::Policy]) -> Result<Self::Sim, String>;
+
+    /// What the per-game score is (`final score`), or `None` when the game
+    /// has no score under these options.
+    fn score_name(opts: &Self::Options) -> Option<&'static str>;
+
+    /// Whether the game is played in rounds (and has a round score).
+    fn has_rounds(opts: &Self::Options) -> bool;
+
+    /// Games played and each seat's results, from an accumulator.
+    fn seat_results(opts: &Self::Options, acc: &Acc<Self>) -> (u64, Vec<SeatResult>);
+
+    /// The game's own columns of the per-seat CSV: the shared columns
+    /// ([`crate::engine::table::CORE_HEADER`]) come first.
+    fn csv_columns(opts: &Self::Options) -> Vec<&'static str>;
+
+    /// The game's own fields of each seat's CSV row, in
+    /// [`Game::csv_columns`] order.
+    fn csv_fields(opts: &Self::Options, acc: &Acc<Self>) -> Vec<Vec<String>>;
+
+    /// Appends the console summary of a run: a table of the seats
+    /// (`names[s]` labels seat `s`) and any note the game has.
+    fn summary(opts: &Self::Options, acc: &Acc<Self>, names: &[String], out: &mut Vec<u8>);
+
+    /// Subcommands of `sim GAME` other than simulating (Flip 7's `solve`).
+    fn actions() -> Vec<clap::Command> {
+        Vec::new()
+    }
+
+    /// Runs the action `name` of [`Game::actions`] with its arguments.
+    fn run_action(name: &str, _args: &clap::ArgMatches) -> Result<(), String> {
+        Err(format!("internal: {} has no action '{name}'", Self::NAME))
+    }
+}
+
+/// Something done once per registered game (building the command line,
+/// dispatching to the chosen game, a test over every game). The registry
+/// in `src/games/mod.rs` calls [`Visitor::visit`] with each game in turn.
+pub trait Visitor {
+    /// Called once for game `G`.
+    fn visit<G: Game>(&mut self);
+}
+
+/// The table options of game `G` as the command line gives them when no
+/// option is written (the defaults of `sim GAME`).
+pub fn default_options<G: Game>() -> G::Options {
+    use clap::{Args, FromArgMatches};
+    let cmd = G::Options::augment_args(clap::Command::new(G::NAME).no_binary_name(true));
+    let matches = cmd
+        .try_get_matches_from(std::iter::empty::<&str>())
+        .expect("every game option has a default");
+    G::Options::from_arg_matches(&matches).expect("defaults parse")
+}

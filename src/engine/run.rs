@@ -1,0 +1,355 @@
+//! The run every game shares (`sim GAME`): its options, the policies of
+//! the seats, the output checked before any game is played, the games
+//! (traced or not), then the CSV, the summary and the report line.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+
+use super::args::{format_count, parse_count};
+use super::columns::{csv_bytes, seat_table};
+use super::game::Game;
+use super::output::{Output, ignore_closed_pipe};
+use super::runner::{self, RunConfig};
+use super::strategies::{self, Resolved, Source};
+
+/// Options shared by every simulation run.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Games to play: 5000, 250K, 10M, 2B or 1_000_000.
+    #[arg(long, default_value = "100K", value_parser = parse_count)]
+    pub games: u64,
+
+    /// Seed of the run (random when not given; always printed). The same seed
+    /// gives the same results for any --threads.
+    #[arg(long)]
+    pub seed: Option<u64>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+
+    /// CSV destination; `-` writes it to stdout (the summary then goes to
+    /// stderr). Default: a descriptive name in results/.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+
+    /// Print a play-by-play of every game to stdout (meant for a handful of
+    /// games; runs on one thread, same results as without it).
+    #[arg(long)]
+    pub trace: bool,
+
+    /// Never show the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// `sim GAME`: the policies, the game's table options and the run options.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs<O: Args> {
+    /// Policy for every seat, or a comma-separated list with one per seat:
+    /// specs, strategy names or .toml paths. (Each game sets its own help
+    /// and default here.)
+    #[arg(long, value_name = "SPEC[,SPEC...]")]
+    pub policy: Option<String>,
+
+    /// Lists every policy spec form and every strategy, then exits.
+    #[arg(long)]
+    pub list_policies: bool,
+
+    /// The game's table options.
+    #[command(flatten)]
+    pub options: O,
+
+    /// How many games, which seed, where the CSV goes.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+impl RunArgs {
+    /// The runner settings, with the seed drawn now if none was given.
+    pub fn config(&self) -> RunConfig {
+        RunConfig {
+            games: self.games,
+            seed: self.seed.unwrap_or_else(rand::random),
+            threads: threads(self.threads),
+            progress: !self.no_progress && !self.trace,
+        }
+    }
+
+    /// Checks and opens the output before any game is played.
+    pub fn prepare_output(&self, default: &Path) -> Result<Session, String> {
+        let path = self.out.clone().unwrap_or_else(|| default.to_path_buf());
+        let output = Output::prepare(&path, "--out")?;
+        let csv_on_stdout = matches!(output, Output::Stdout);
+        if csv_on_stdout && self.trace {
+            return Err("--out - and --trace both write to stdout; give --out a file path".into());
+        }
+        Ok(Session {
+            output,
+            csv_on_stdout,
+        })
+    }
+}
+
+/// `--threads`, or every core when not given.
+pub fn threads(flag: Option<u16>) -> usize {
+    flag.map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The current folder, where strategy folders and `.toml` paths are read.
+pub fn cwd() -> Result<PathBuf, String> {
+    std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))
+}
+
+/// An output destination being filled, and where the human summary goes.
+pub struct Session {
+    output: Output,
+    csv_on_stdout: bool,
+}
+
+impl Session {
+    /// Writes the CSV, then shows the summary and where the CSV went: on
+    /// stdout, or on stderr when the CSV itself went to stdout. A closed
+    /// stdout (`| head`) is not an error.
+    pub fn finish(self, csv: &[u8], mut summary: Vec<u8>) -> Result<(), String> {
+        let csv_on_stdout = self.csv_on_stdout;
+        if let Some(path) = self.output.commit(csv)? {
+            let _ = writeln!(summary, "CSV: {}", path.display());
+        }
+        if csv_on_stdout {
+            ignore_closed_pipe(std::io::stderr().write_all(&summary))
+        } else {
+            print(&summary)
+        }
+    }
+}
+
+/// Writes `text` to stdout; a reader that has gone is not an error.
+pub fn print(text: &[u8]) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    ignore_closed_pipe(out.write_all(text).and_then(|_| out.flush()))
+}
+
+/// Resolves a comma-separated list of policy words of game `G` (specs,
+/// strategy names, `.toml` paths), strategy files looked up under `dir`.
+/// `flag` names the option in errors.
+pub fn resolve_policies<G: Game>(
+    text: &str,
+    dir: &Path,
+    flag: &str,
+) -> Result<Vec<Resolved<G::Policy>>, String> {
+    text.split(',')
+        .map(|word| {
+            strategies::resolve(G::NAME, word, dir, G::parse_policy)
+                .map_err(|e| format!("{flag} '{}': {e}", word.trim()))
+        })
+        .collect()
+}
+
+/// `sim GAME`: lists the policies, or plays the run.
+pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), String> {
+    let dir = cwd()?;
+    if args.list_policies {
+        return print(list_policies::<G>(&dir).as_bytes());
+    }
+    let text = args.policy.as_deref().unwrap_or(G::DEFAULT_POLICY);
+    let resolved = resolve_policies::<G>(text, &dir, "--policy")?;
+    let opts = &args.options;
+    let players = G::players(opts);
+    let chosen: Vec<G::Policy> = resolved.iter().map(|r| r.policy.clone()).collect();
+    let seats = seat_policies(&chosen, players)?;
+    let labels: Vec<String> = resolved.iter().map(|r| r.label.clone()).collect();
+    let names = seat_policies(&labels, players)?;
+    let sim = G::simulation(opts, &seats)?;
+    execute::<G>(&sim, opts, &args.run, &names, |summary| {
+        describe_sources(&resolved, summary)
+    })
+}
+
+/// The run of `sim GAME` once the seats are known: check the output first,
+/// play the games (with the trace if asked), then write the CSV and the
+/// summary. `names[s]` labels seat `s`; `sources` adds what the names
+/// stand for to the summary.
+pub fn execute<G: Game>(
+    sim: &G::Sim,
+    opts: &G::Options,
+    args: &RunArgs,
+    names: &[String],
+    sources: impl FnOnce(&mut Vec<u8>),
+) -> Result<(), String> {
+    let cfg = args.config();
+    let games = format_count(cfg.games);
+    let players = G::players(opts);
+    let variants = G::variants(opts);
+    let mut parts = vec![
+        G::NAME.to_string(),
+        file_label(names),
+        format!("{players}p"),
+        games.clone(),
+    ];
+    parts.extend(variants.iter().map(|v| v.file.clone()));
+    parts.push(format!("seed{}", cfg.seed));
+    let default_name = PathBuf::from("results").join(format!("{}.csv", parts.join("_")));
+    let out = args.prepare_output(&default_name)?;
+
+    let start = Instant::now();
+    let acc = if args.trace {
+        let mut stdout = std::io::stdout().lock();
+        match runner::run_traced(sim, &cfg, &mut stdout)? {
+            Some(acc) => acc,
+            // The reader of the trace has gone: nobody is left to read
+            // the results, and a CSV of the games played so far would be
+            // a different run. Nothing is written.
+            None => return Ok(()),
+        }
+    } else {
+        runner::run(sim, &cfg)?
+    };
+    let secs = start.elapsed().as_secs_f64();
+
+    // The summary is composed in memory (writing to a Vec cannot fail) and
+    // shown after the CSV is safely written.
+    let mut summary = Vec::new();
+    let mut describe = format!(
+        "sim {}: {players} players, {games} games, seed {}",
+        G::NAME,
+        cfg.seed
+    );
+    for v in &variants {
+        describe.push_str(", ");
+        describe.push_str(&v.words);
+    }
+    let _ = writeln!(
+        summary,
+        "{describe} ({}, {secs:.2} s, {})",
+        plural(cfg.threads, "thread"),
+        report_line(cfg.games, secs)
+    );
+    sources(&mut summary);
+    G::summary(opts, &acc, names, &mut summary);
+    let (header, rows) = seat_table::<G>(opts, &acc, names);
+    let csv = csv_bytes(&header, &rows)?;
+    out.finish(&csv, summary)
+}
+
+/// `1 thread`, `2 threads`.
+pub fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// What `sim GAME --list-policies` prints: every spec form, then the
+/// strategies found in `dir/strategies/`.
+pub fn list_policies<G: Game>(dir: &Path) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(G::POLICY_INTRO);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    for (title, entries) in G::CATALOGUE {
+        let _ = writeln!(out, "\n{title}:");
+        for e in *entries {
+            let _ = writeln!(out, "  {:<16} {}", e.spec, e.does);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nStrategies (--policy NAME, from strategies/{}-NAME.toml):",
+        G::NAME
+    );
+    let found = strategies::list(G::NAME, dir);
+    if found.is_empty() {
+        let _ = writeln!(out, "  (none in {})", dir.join("strategies").display());
+    }
+    for (name, file) in found {
+        // A file whose policy is a list is a line-up (for tournaments).
+        let checked = file.and_then(|s| match s.policy.contains(',') {
+            true => Ok((format!("line-up: {}", s.policy), s)),
+            false => G::parse_policy(&s.policy).map(|p| (p.to_string(), s)),
+        });
+        match checked {
+            Ok((p, s)) => {
+                let _ = writeln!(out, "  {name:<16} {p}");
+                if !s.description.is_empty() {
+                    let _ = writeln!(out, "  {:<16} {}", "", s.description);
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(out, "  {name:<16} (cannot be used: {e})");
+            }
+        }
+    }
+    out
+}
+
+/// Adds to the summary, once per policy, what a strategy name or a label
+/// stands for and the file it came from.
+pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary: &mut Vec<u8>) {
+    let mut listed: Vec<&str> = Vec::new();
+    for r in resolved {
+        if listed.contains(&r.label.as_str()) {
+            continue;
+        }
+        listed.push(&r.label);
+        let from = match &r.source {
+            Source::Spec => String::new(),
+            Source::File(s) => format!(" (from {})", s.path.display()),
+        };
+        if r.policy.to_string() != r.label || !from.is_empty() {
+            let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
+        }
+    }
+}
+
+/// One policy per seat from a `--policy` list that names one for every
+/// seat or exactly one per seat.
+pub fn seat_policies<P: Clone>(policies: &[P], players: usize) -> Result<Vec<P>, String> {
+    match policies.len() {
+        1 => Ok(vec![policies[0].clone(); players]),
+        n if n == players => Ok(policies.to_vec()),
+        n => Err(format!(
+            "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
+        )),
+    }
+}
+
+/// A file-name-safe label for a line-up of policies: the spec when every
+/// seat plays the same, else the specs joined by `+`.
+pub fn file_label(names: &[String]) -> String {
+    let joined = if names.iter().all(|n| n == &names[0]) {
+        names[0].clone()
+    } else {
+        names.join("+")
+    };
+    let mut safe: String = joined
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._+-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    safe.truncate(120);
+    safe
+}
+
+/// `1.23M games/s` style rate.
+pub fn report_line(games: u64, secs: f64) -> String {
+    let rate = games as f64 / secs.max(1e-9);
+    if rate >= 1e6 {
+        format!("{:.2}M games/s", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.1}K games/s", rate / 1e3)
+    } else {
+        format!("{rate:.0} games/s")
+    }
+}

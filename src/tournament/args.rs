@@ -1,0 +1,106 @@
+//! The options of `sim tournament GAME` and `sim sweep GAME`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::engine::args::parse_count;
+
+/// Options every tournament and sweep shares.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Seed (random when not given; always printed). The same seed gives
+    /// the same files for any --threads.
+    #[arg(long)]
+    pub seed: Option<u64>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+
+    /// Folder for the CSV files and charts (default: a descriptive folder
+    /// in results/).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Also write a spreadsheet workbook with the tables and charts.
+    #[arg(long, value_name = "PATH")]
+    pub xlsx: Option<PathBuf>,
+
+    /// Do not draw the SVG and PNG charts.
+    #[arg(long)]
+    pub no_charts: bool,
+}
+
+/// `sim tournament GAME` options.
+#[derive(Args, Debug, Clone)]
+pub struct TournamentArgs<T: Args> {
+    /// The entrants: specs, strategy names or .toml paths, comma-separated
+    /// (at least --players of them; one may be listed twice).
+    #[arg(
+        long,
+        value_name = "A,B,C[,...]",
+        required_unless_present = "lineup",
+        conflicts_with = "lineup"
+    )]
+    pub policies: Option<String>,
+
+    /// Read the entrants from a line-up file: a strategy file whose
+    /// `policy` is a comma-separated list (NAME reads
+    /// strategies/GAME-NAME.toml; a path ending in .toml is read as is).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub lineup: Option<String>,
+
+    #[command(flatten)]
+    pub options: T,
+
+    /// Deals: every seat arrangement plays each of them (5000, 250K, 1M).
+    /// With --until-ci, the most deals to play.
+    #[arg(long, default_value = "10K", value_parser = parse_count)]
+    pub games: u64,
+
+    /// Stop once every entrant's 95% win-rate interval is narrower than
+    /// ±W (e.g. 0.005 for half a percentage point).
+    #[arg(long, value_name = "W", value_parser = parse_width)]
+    pub until_ci: Option<f64>,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `sim sweep GAME` options.
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs<T: Args> {
+    /// The swept policy, with one {A..B}, {A..B..STEP} or {X,Y,Z} group,
+    /// e.g. 'stay-at-{10..40}'. It plays seat 0.
+    #[arg(long, value_name = "SPEC")]
+    pub policy: String,
+
+    /// Policy of the other seats (default: the game's default policy).
+    #[arg(long, value_name = "SPEC")]
+    pub field: Option<String>,
+
+    #[command(flatten)]
+    pub options: T,
+
+    /// Games per value (5000, 250K, 10M).
+    #[arg(long, default_value = "100K", value_parser = parse_count)]
+    pub games: u64,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+fn parse_width(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(w) if w > 0.0 && w < 0.5 => Ok(w),
+        _ => Err("expected a half-width between 0 and 0.5, e.g. 0.005".into()),
+    }
+}
+
+impl Common {
+    /// `--threads`, or every core.
+    pub fn threads(&self) -> usize {
+        crate::engine::run::threads(self.threads)
+    }
+}

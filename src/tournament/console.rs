@@ -1,0 +1,185 @@
+//! The console summary of a tournament: standings and head-to-head table.
+
+use std::io::Write;
+
+use super::analysis::Report;
+use super::run::median;
+use crate::engine::game::Game;
+
+/// The standings table: rank, win rate, score, round score and rating.
+pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[String], report: &Report) {
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(7).clamp(7, 40);
+    let score_head = G::score_name(opts).unwrap_or("score");
+    let _ = writeln!(
+        w,
+        "{:>4}  {:<width$}  {:>25}  {:>18}  {:>16}  {:>16}",
+        "rank", "entrant", "win rate [95% CI]", score_head, "round score", "rating (BT)"
+    );
+    for s in &report.standings {
+        let score = s
+            .score
+            .map_or("-".to_string(), |(m, se)| format!("{m:.2} ± {se:.2}"));
+        let round = s
+            .round_score
+            .map_or("-".to_string(), |(m, se)| format!("{m:.3} ± {se:.3}"));
+        let rating = if s.rating_se.is_finite() {
+            format!("{:.1} ± {:.1}", s.rating, s.rating_se)
+        } else {
+            format!("{:.1}", s.rating)
+        };
+        let _ = writeln!(
+            w,
+            "{:>4}  {:<width$}  {:>6.2}% [{:>6.2}, {:>6.2}]  {:>18}  {:>16}  {:>16}",
+            s.rank,
+            names[s.entrant],
+            100.0 * s.win_rate,
+            100.0 * s.win_ci.0,
+            100.0 * s.win_ci.1,
+            score,
+            round,
+            rating
+        );
+    }
+    if G::score_name(opts).is_none() {
+        let _ = writeln!(w, "({} has no per-game score under these options)", G::NAME);
+    }
+    if !G::has_rounds(opts) {
+        let _ = writeln!(w, "({} is not played in rounds: no round score)", G::NAME);
+    }
+}
+
+#[allow(clippy::needless_range_loop)] // entrant indices index names and pairs
+/// The head-to-head table, the significant differences and the variance
+/// saved by common random numbers.
+pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
+    let n = names.len();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(7).clamp(7, 24);
+    let _ = writeln!(
+        w,
+        "head-to-head: of the games won by either of two entrants at the same table, the share the row entrant won"
+    );
+    let mut line = format!("{:<width$}", "");
+    for name in names {
+        line.push_str(&format!(" {:>width$}", truncate(name, width)));
+    }
+    let _ = writeln!(w, "{line}");
+    for a in 0..n {
+        let mut line = format!("{:<width$}", truncate(&names[a], width));
+        for b in 0..n {
+            if a == b {
+                line.push_str(&format!(" {:>width$}", "-"));
+            } else {
+                let p = report.pairs.iter().find(|p| p.a == a && p.b == b).expect("pair");
+                let mark = if p.significant { "*" } else { " " };
+                line.push_str(&format!(" {:>width$}", format!("{:.2}%{mark}", 100.0 * p.h2h)));
+            }
+        }
+        let _ = writeln!(w, "{line}");
+    }
+    let tests = n * (n - 1) / 2;
+    let how = if report.batch_errors {
+        "standard errors from batch means"
+    } else {
+        "fewer than 20 batches of 1024 deals: the larger of the binomial and the batch-means standard errors"
+    };
+    let _ = writeln!(
+        w,
+        "* significant: two-sided test of the share against 50%, Holm-corrected for {tests} comparisons at the 5% level ({how})"
+    );
+    let mut yes = Vec::new();
+    let mut no = Vec::new();
+    for p in report
+        .pairs
+        .iter()
+        .filter(|p| p.h2h > 0.5 || (p.h2h == 0.5 && p.a < p.b))
+    {
+        let text = format!(
+            "{} over {}: {:.2}% [{:.2}, {:.2}] of their decided games, corrected p {}",
+            names[p.a],
+            names[p.b],
+            100.0 * p.h2h,
+            100.0 * p.h2h_ci.0,
+            100.0 * p.h2h_ci.1,
+            p_text(p.p_holm)
+        );
+        if p.significant {
+            yes.push(text)
+        } else {
+            no.push(text)
+        }
+    }
+    if yes.is_empty() {
+        let _ = writeln!(w, "no difference between entrants is statistically significant");
+    } else {
+        let _ = writeln!(w, "significant (the first really does better than the second):");
+        for t in yes {
+            let _ = writeln!(w, "  {t}");
+        }
+    }
+    if !no.is_empty() {
+        let _ = writeln!(w, "not significant (could be chance; play more deals to tell):");
+        for t in no {
+            let _ = writeln!(w, "  {t}");
+        }
+    }
+    let ratios: Vec<f64> = report
+        .pairs
+        .iter()
+        .filter(|p| p.a < p.b)
+        .map(|p| p.diff_var_crn / p.diff_var_independent)
+        .collect();
+    let med = median(ratios.clone());
+    if med.is_finite() {
+        let lo = ratios
+            .iter()
+            .copied()
+            .filter(|x| x.is_finite())
+            .fold(f64::INFINITY, f64::min);
+        let hi = ratios
+            .iter()
+            .copied()
+            .filter(|x| x.is_finite())
+            .fold(f64::NEG_INFINITY, f64::max);
+        let _ = writeln!(
+            w,
+            "common random numbers: the variance of each pair's win-rate difference is {:.0}% of what independent deals would give (median over pairs; {:.0}% to {:.0}%), worth {:.1}x as many games",
+            100.0 * med,
+            100.0 * lo,
+            100.0 * hi,
+            1.0 / med
+        );
+        let ent = median(
+            report
+                .standings
+                .iter()
+                .map(|s| s.var_crn / s.var_independent)
+                .collect(),
+        );
+        let _ = writeln!(
+            w,
+            "  (for each entrant's own win rate: {:.0}% of the independent-deals variance, median)",
+            100.0 * ent
+        );
+    } else {
+        let _ = writeln!(
+            w,
+            "common random numbers: need at least 2 batches of 1024 deals to measure the variance saved"
+        );
+    }
+}
+
+/// `= 0.012`, `= 3.1e-5`, `< 1e-15` (below what the normal tail
+/// approximation can tell apart).
+fn p_text(p: f64) -> String {
+    if p < 1e-15 {
+        "< 1e-15".into()
+    } else if p < 0.001 {
+        format!("= {p:.1e}")
+    } else {
+        format!("= {p:.3}")
+    }
+}
+
+fn truncate(s: &str, width: usize) -> String {
+    s.chars().take(width).collect()
+}

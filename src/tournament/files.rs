@@ -1,0 +1,71 @@
+//! The files of a tournament or sweep: every destination checked before
+//! any game is played, everything written only once the run is complete.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::engine::output::Output;
+
+/// The files of a run, checked before any game is played.
+pub struct Files {
+    items: Vec<(Output, &'static str)>,
+    xlsx: Option<Output>,
+}
+
+impl Files {
+    /// Checks the folder `dir`, each file `names` in it, and the workbook
+    /// path, before any game is played.
+    pub fn prepare(dir: &Path, names: &[&'static str], xlsx: Option<&PathBuf>) -> Result<Files, String> {
+        if dir.as_os_str() == "-" || dir.is_file() {
+            return Err(format!(
+                "--out '{}' must be a folder (the run writes several files into it)",
+                dir.display()
+            ));
+        }
+        let items = names
+            .iter()
+            .map(|n| Output::prepare(&dir.join(n), "--out").map(|o| (o, *n)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let xlsx = match xlsx {
+            Some(p) if p.as_os_str() == "-" => return Err("--xlsx needs a file path, not -".into()),
+            Some(p) => Some(Output::prepare(p, "--xlsx")?),
+            None => None,
+        };
+        Ok(Files { items, xlsx })
+    }
+
+    /// Writes every file (`contents` by name) and lists them.
+    pub fn commit(
+        self,
+        contents: &[(&str, Vec<u8>)],
+        xlsx: Option<Vec<u8>>,
+        summary: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        for (out, name) in self.items {
+            let bytes = contents
+                .iter()
+                .find(|(n, _)| n == &name)
+                .map(|(_, b)| b.as_slice())
+                .ok_or_else(|| format!("internal: no content for {name}"))?;
+            if let Some(p) = out.commit(bytes)? {
+                let _ = writeln!(summary, "wrote {}", p.display());
+            }
+        }
+        if let (Some(out), Some(bytes)) = (self.xlsx, xlsx)
+            && let Some(p) = out.commit(&bytes)?
+        {
+            let _ = writeln!(summary, "wrote {}", p.display());
+        }
+        Ok(())
+    }
+}
+
+/// A float in scientific notation with six decimals; empty when it is not
+/// finite.
+pub fn fe(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6e}")
+    } else {
+        String::new()
+    }
+}

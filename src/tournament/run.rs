@@ -1,0 +1,355 @@
+//! `sim tournament GAME`: every entrant in every seat on the same deals,
+//! then the standings, the head-to-head table, the charts and the workbook.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::analysis::{self, Setup};
+use super::args::TournamentArgs;
+use super::arrange::arrangements;
+use super::console::{write_pairwise, write_standings};
+use super::files::{Files, fe};
+use super::play::{BatchRecord, play_batches};
+use super::workbook::tournament_workbook;
+use crate::engine::args::format_count;
+use crate::engine::columns::{csv_bytes, f6};
+use crate::engine::game::Game;
+use crate::engine::run::{cwd, describe_sources, file_label, plural, print, report_line};
+use crate::engine::runner::batch_count;
+use crate::engine::strategies::{self, Resolved};
+use crate::report::charts::{self, Bar};
+
+/// The entrant words of `--policies` or of a `--lineup` file.
+fn entrant_words(
+    game: &str,
+    policies: Option<&str>,
+    lineup: Option<&str>,
+    dir: &Path,
+) -> Result<Vec<String>, String> {
+    let text = match (policies, lineup) {
+        (Some(p), _) => p.to_string(),
+        (None, Some(l)) => {
+            let path = if l.ends_with(".toml") {
+                dir.join(l)
+            } else {
+                dir.join("strategies").join(strategies::file_name(game, l))
+            };
+            let s = strategies::load(&path, game).map_err(|e| format!("--lineup {l}: {e}"))?;
+            s.policy
+        }
+        (None, None) => return Err("give --policies A,B,C or --lineup NAME".into()),
+    };
+    Ok(text.split(',').map(|w| w.trim().to_string()).collect())
+}
+
+/// Labels made unique: a policy listed again becomes `NAME#2`, `NAME#3`.
+fn unique_labels(words: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    for w in words {
+        let seen = words.iter().take(out.len()).filter(|v| *v == w).count();
+        out.push(if seen == 0 {
+            w.clone()
+        } else {
+            format!("{w}#{}", seen + 1)
+        });
+    }
+    out
+}
+
+/// Standings CSV columns (docs/tournament.md documents each).
+pub const STANDINGS_HEADER: [&str; 21] = [
+    "rank",
+    "entrant",
+    "policy",
+    "players",
+    "arrangements",
+    "deals",
+    "games",
+    "wins",
+    "win_rate",
+    "win_rate_ci95_low",
+    "win_rate_ci95_high",
+    "mean_score",
+    "mean_score_stderr",
+    "rounds",
+    "mean_round_score",
+    "round_score_stderr",
+    "rating",
+    "rating_stderr",
+    "win_rate_variance_crn",
+    "win_rate_variance_independent",
+    "variance_ratio",
+];
+
+/// Pairwise CSV columns.
+pub const PAIRWISE_HEADER: [&str; 16] = [
+    "entrant",
+    "opponent",
+    "games_together",
+    "entrant_wins",
+    "opponent_wins",
+    "entrant_win_rate_together",
+    "h2h_share",
+    "h2h_ci95_low",
+    "h2h_ci95_high",
+    "h2h_stderr",
+    "p_value",
+    "p_holm",
+    "significant",
+    "diff_variance_crn",
+    "diff_variance_independent",
+    "variance_ratio",
+];
+
+/// A header of `&str` as owned strings.
+pub fn header(h: &[&str]) -> Vec<String> {
+    h.iter().map(|s| s.to_string()).collect()
+}
+
+/// The median of the finite values (NaN when there are none).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.retain(|x| x.is_finite());
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    }
+}
+
+/// Runs `sim tournament GAME`.
+pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
+    let opts = &args.options;
+    let dir = cwd()?;
+    let words = entrant_words(G::NAME, args.policies.as_deref(), args.lineup.as_deref(), &dir)?;
+    let resolved: Vec<Resolved<G::Policy>> = words
+        .iter()
+        .map(|w| {
+            strategies::resolve(G::NAME, w, &dir, G::parse_policy)
+                .map_err(|e| format!("--policies '{w}': {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let names = unique_labels(&words);
+    let players = G::players(opts);
+    let arr = arrangements(names.len(), players)?;
+    let sims: Vec<G::Sim> = arr
+        .seats
+        .iter()
+        .map(|seats| {
+            let lineup: Vec<G::Policy> = seats.iter().map(|&e| resolved[e].policy.clone()).collect();
+            G::simulation(opts, &lineup)
+        })
+        .collect::<Result<_, _>>()?;
+
+    let seed = args.common.seed.unwrap_or_else(rand::random);
+    let threads = args.common.threads();
+    let mut parts = vec![
+        "tournament".to_string(),
+        G::NAME.to_string(),
+        file_label(&names),
+        format!("{players}p"),
+        format_count(args.games),
+    ];
+    parts.extend(G::variants(opts).into_iter().map(|v| v.file));
+    if let Some(w) = args.until_ci {
+        parts.push(format!("ci{w}"));
+    }
+    parts.push(format!("seed{seed}"));
+    let out_dir = args
+        .common
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(parts.join("_")));
+    let mut file_names = vec!["standings.csv", "pairwise.csv"];
+    if !args.common.no_charts {
+        file_names.extend(["standings.svg", "standings.png"]);
+    }
+    let files = Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?;
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let start = Instant::now();
+    let total_batches = batch_count(args.games);
+    let mut records: Vec<BatchRecord> = Vec::new();
+    let mut stop_note = String::new();
+    match args.until_ci {
+        None => records = play_batches::<G>(opts, &sims, seed, args.games, 0..total_batches, &pool)?,
+        Some(w) => {
+            // Checkpoints after 4 batches, then about 25% more each time:
+            // fixed by the seed and W alone, never by the threads.
+            let mut done = 0;
+            let mut next = 4.min(total_batches);
+            loop {
+                records.extend(play_batches::<G>(
+                    opts,
+                    &sims,
+                    seed,
+                    args.games,
+                    done..next,
+                    &pool,
+                )?);
+                done = next;
+                let widest = analysis::widest_half_width(&arr.seats, names.len(), &records);
+                if widest < w {
+                    stop_note = format!(
+                        "--until-ci {w}: stopped after {} deals, widest win-rate interval ±{widest:.4}",
+                        format_count(records.iter().map(|r| r.deals).sum())
+                    );
+                    break;
+                }
+                if done >= total_batches {
+                    stop_note = format!(
+                        "--until-ci {w}: reached --games {} with the widest win-rate interval still ±{widest:.4}",
+                        format_count(args.games)
+                    );
+                    break;
+                }
+                next = (done + done.div_ceil(4)).min(total_batches);
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+
+    let setup = Setup {
+        names: &names,
+        arrangements: &arr.seats,
+        seed,
+        has_score: G::score_name(opts).is_some(),
+        has_rounds: G::has_rounds(opts),
+    };
+    let report = analysis::analyse(&setup, &records);
+    let deals = report.deals;
+    let games_total = deals * arr.seats.len() as u64;
+
+    // CSV.
+    let specs: Vec<String> = resolved.iter().map(|r| r.policy.to_string()).collect();
+    let standings_rows: Vec<Vec<String>> = report
+        .standings
+        .iter()
+        .map(|s| {
+            vec![
+                s.rank.to_string(),
+                names[s.entrant].clone(),
+                specs[s.entrant].clone(),
+                players.to_string(),
+                arr.seats.len().to_string(),
+                deals.to_string(),
+                s.games.to_string(),
+                s.wins.to_string(),
+                f6(s.win_rate),
+                f6(s.win_ci.0),
+                f6(s.win_ci.1),
+                s.score.map_or(String::new(), |v| f6(v.0)),
+                s.score.map_or(String::new(), |v| f6(v.1)),
+                if G::has_rounds(opts) {
+                    s.rounds.to_string()
+                } else {
+                    String::new()
+                },
+                s.round_score.map_or(String::new(), |v| f6(v.0)),
+                s.round_score.map_or(String::new(), |v| f6(v.1)),
+                f6(s.rating),
+                f6(s.rating_se),
+                fe(s.var_crn),
+                fe(s.var_independent),
+                f6(s.var_crn / s.var_independent),
+            ]
+        })
+        .collect();
+    let pair_rows: Vec<Vec<String>> = report
+        .pairs
+        .iter()
+        .map(|p| {
+            vec![
+                names[p.a].clone(),
+                names[p.b].clone(),
+                p.games_together.to_string(),
+                p.a_wins.to_string(),
+                p.b_wins.to_string(),
+                f6(p.a_wins as f64 / p.games_together.max(1) as f64),
+                f6(p.h2h),
+                f6(p.h2h_ci.0),
+                f6(p.h2h_ci.1),
+                f6(p.h2h_se),
+                fe(p.p_value),
+                fe(p.p_holm),
+                u8::from(p.significant).to_string(),
+                fe(p.diff_var_crn),
+                fe(p.diff_var_independent),
+                f6(p.diff_var_crn / p.diff_var_independent),
+            ]
+        })
+        .collect();
+    let standings_csv = csv_bytes(&header(&STANDINGS_HEADER), &standings_rows)?;
+    let pairwise_csv = csv_bytes(&header(&PAIRWISE_HEADER), &pair_rows)?;
+
+    // Summary.
+    let mut summary = Vec::new();
+    let _ = writeln!(
+        summary,
+        "sim tournament {}: {} entrants, {players} players, {} deals, seed {seed} ({}, {secs:.2} s, {})",
+        G::NAME,
+        names.len(),
+        format_count(deals),
+        plural(threads, "thread"),
+        report_line(games_total, secs)
+    );
+    let _ = writeln!(summary, "{}", arr.how);
+    let _ = writeln!(
+        summary,
+        "every arrangement plays the same {} deals (common random numbers): {} games in all",
+        format_count(deals),
+        format_count(games_total)
+    );
+    if !stop_note.is_empty() {
+        let _ = writeln!(summary, "{stop_note}");
+    }
+    describe_sources(&resolved, &mut summary);
+    write_standings::<G>(&mut summary, opts, &names, &report);
+    write_pairwise(&mut summary, &names, &report);
+
+    // Charts and workbook.
+    let mut contents: Vec<(&str, Vec<u8>)> =
+        vec![("standings.csv", standings_csv), ("pairwise.csv", pairwise_csv)];
+    let title = format!(
+        "{} tournament: {players} players, {} deals x {} arrangements, seed {seed}",
+        G::NAME,
+        format_count(deals),
+        arr.seats.len()
+    );
+    let fair = format!("fair share 1/{players}");
+    if !args.common.no_charts {
+        let bars: Vec<Bar> = report
+            .standings
+            .iter()
+            .map(|s| Bar {
+                name: names[s.entrant].clone(),
+                value: s.win_rate,
+                ci: s.win_ci,
+            })
+            .collect();
+        let chart = charts::standings(&title, &bars, Some((1.0 / players as f64, &fair)))?;
+        contents.push(("standings.svg", chart.svg.into_bytes()));
+        contents.push(("standings.png", chart.png));
+    }
+    let xlsx_bytes = if args.common.xlsx.is_some() {
+        Some(tournament_workbook(
+            &title,
+            &names,
+            &report,
+            standings_rows,
+            pair_rows,
+        )?)
+    } else {
+        None
+    };
+    files.commit(&contents, xlsx_bytes, &mut summary)?;
+    print(&summary)
+}

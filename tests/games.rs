@@ -1,0 +1,303 @@
+//! What every registered game must do, checked for each game in the
+//! registry (`sim::games::each`): a new game gets these tests by being
+//! registered. Rules and policies of each game have their own files.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+mod common;
+use common::*;
+
+use sim::engine::columns::CORE_HEADER;
+use sim::engine::game::{Game, Visitor, default_options};
+
+/// What the tests need to know of a game.
+struct Registered {
+    name: &'static str,
+    default_policy: &'static str,
+    players: std::ops::RangeInclusive<usize>,
+    sweep: &'static str,
+    default_players: usize,
+    first_spec: &'static str,
+}
+
+#[derive(Default)]
+struct Collect(Vec<Registered>);
+
+impl Visitor for Collect {
+    fn visit<G: Game>(&mut self) {
+        self.0.push(Registered {
+            name: G::NAME,
+            default_policy: G::DEFAULT_POLICY,
+            players: G::PLAYERS,
+            sweep: G::SWEEP_EXAMPLE,
+            default_players: G::players(&default_options::<G>()),
+            first_spec: G::CATALOGUE[0].1[0].spec,
+        });
+    }
+}
+
+fn games() -> Vec<Registered> {
+    let mut c = Collect::default();
+    sim::games::each(&mut c);
+    assert!(c.0.len() >= 2, "the registry lists the games");
+    c.0
+}
+
+#[test]
+fn every_game_has_a_command_a_tournament_and_a_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = ok(&sim(&["--help"], dir.path()));
+    for g in games() {
+        assert!(help.contains(g.name), "sim --help lacks {}", g.name);
+        for cmd in [vec![g.name], vec!["tournament", g.name], vec!["sweep", g.name]] {
+            let mut args = cmd.clone();
+            args.push("--help");
+            let text = ok(&sim(&args, dir.path()));
+            assert!(
+                text.contains("Examples:") || text.contains("Example:"),
+                "{args:?}"
+            );
+        }
+        assert!(g.players.contains(&g.default_players), "{}", g.name);
+    }
+}
+
+#[test]
+fn same_seed_gives_the_same_bytes_for_one_and_two_threads() {
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        for t in ["1", "2"] {
+            let out = format!("t{t}.csv");
+            ok(&sim(
+                &[
+                    g.name,
+                    "--games",
+                    "2500",
+                    "--seed",
+                    "17",
+                    "--threads",
+                    t,
+                    "--out",
+                    &out,
+                ],
+                dir.path(),
+            ));
+        }
+        let one = std::fs::read(dir.path().join("t1.csv")).unwrap();
+        let two = std::fs::read(dir.path().join("t2.csv")).unwrap();
+        assert_eq!(one, two, "{}", g.name);
+        let text = String::from_utf8(one).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        assert_eq!(header[..CORE_HEADER.len()], CORE_HEADER, "{}", g.name);
+        assert_eq!(text.lines().count(), 1 + g.default_players, "{}", g.name);
+        for line in text.lines().skip(1) {
+            assert_eq!(line.split(',').count(), header.len(), "{}: {line}", g.name);
+            assert!(
+                !line.contains("NaN") && !line.contains("inf"),
+                "{}: {line}",
+                g.name
+            );
+        }
+    }
+}
+
+#[test]
+fn out_dash_writes_the_csv_to_stdout_and_the_summary_to_stderr() {
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = sim(
+            &[g.name, "--games", "300", "--seed", "3", "--out", "-"],
+            dir.path(),
+        );
+        let csv = ok(&o);
+        assert!(csv.starts_with("seat,policy,"), "{}: {csv}", g.name);
+        assert!(stderr(&o).contains(&format!("sim {}:", g.name)), "{}", g.name);
+        assert!(files_in(dir.path()).is_empty(), "{}: wrote files", g.name);
+    }
+}
+
+#[test]
+fn the_default_policy_is_named_in_the_summary_and_the_csv() {
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = ok(&sim(
+            &[g.name, "--games", "200", "--seed", "4", "--out", "x.csv"],
+            dir.path(),
+        ));
+        assert!(text.contains(g.default_policy), "{}: {text}", g.name);
+        assert!(text.contains("1 thread,") || text.contains("threads,"), "{text}");
+        let csv = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
+        assert!(
+            csv.lines().nth(1).unwrap().contains(g.default_policy),
+            "{}",
+            g.name
+        );
+    }
+}
+
+#[test]
+fn the_trace_numbers_every_game() {
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = ok(&sim(
+            &[g.name, "--games", "3", "--seed", "5", "--trace", "--out", "x.csv"],
+            dir.path(),
+        ));
+        for n in 0..3 {
+            assert!(
+                text.contains(&format!("game {n}: ")),
+                "{}: game {n} missing",
+                g.name
+            );
+        }
+        assert!(!text.contains("game 3: "), "{}", g.name);
+    }
+}
+
+/// A trace whose reader goes away ends the run quietly and writes no CSV
+/// (the games after the reader left were never played).
+#[test]
+fn a_closed_trace_pipe_ends_the_run_quietly() {
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args([
+                g.name, "--games", "1B", "--seed", "6", "--trace", "--out", "x.csv",
+            ])
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 64];
+        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}: {}", g.name, stderr(&o));
+        assert!(stderr(&o).is_empty(), "{}: {}", g.name, stderr(&o));
+        assert!(files_in(dir.path()).is_empty(), "{}: wrote a CSV", g.name);
+    }
+}
+
+#[test]
+fn list_policies_names_the_spec_forms_and_the_shipped_strategies() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for g in games() {
+        let text = ok(&sim(&[g.name, "--list-policies"], std::path::Path::new(root)));
+        assert!(text.contains(g.first_spec), "{}: {text}", g.name);
+        assert!(
+            text.contains(&format!("strategies/{}-NAME.toml", g.name)),
+            "{}",
+            g.name
+        );
+        assert!(!text.contains("cannot be used"), "{}: {text}", g.name);
+    }
+}
+
+/// Runs a bad command line: refused with a message naming each fragment,
+/// nothing printed to stdout, nothing written.
+fn refused(args: &[&str], fragments: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(args, dir.path());
+    assert!(!o.status.success(), "{args:?} was accepted");
+    let err = stderr(&o);
+    for f in fragments {
+        assert!(err.contains(f), "{args:?}: message lacks {f:?}:\n{err}");
+    }
+    assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
+    assert!(files_in(dir.path()).is_empty(), "{args:?} wrote files");
+}
+
+#[test]
+fn bad_input_is_refused_naming_the_flag_the_value_and_what_is_accepted() {
+    for g in games() {
+        let too_many = (g.players.end() + 1).to_string();
+        refused(&[g.name, "--games", "0"], &["--games", "'0'", "at least 1"]);
+        refused(&[g.name, "--players", &too_many], &["--players", &too_many]);
+        refused(
+            &[g.name, "--policy", "no-such-policy"],
+            &["--policy", "no-such-policy"],
+        );
+        refused(&[g.name, "--seed", "abc"], &["--seed", "abc"]);
+        refused(&[g.name, "--no-such-flag"], &["--no-such-flag"]);
+        refused(
+            &["tournament", g.name, "--policies", "no-such-policy,x"],
+            &["--policies", "no-such-policy"],
+        );
+        refused(&["sweep", g.name, "--policy", "x-{1..}"], &["--policy"]);
+    }
+}
+
+fn read(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_short_tournament_and_sweep_run_for_every_game_and_repeat_exactly() {
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        let players = (*g.players.start()).max(2).to_string();
+        let entrants = format!("{0},{0}", g.default_policy);
+        for t in ["1", "2"] {
+            let out = format!("t{t}");
+            ok(&sim(
+                &[
+                    "tournament",
+                    g.name,
+                    "--policies",
+                    &entrants,
+                    "--players",
+                    &players,
+                    "--games",
+                    "1500",
+                    "--seed",
+                    "8",
+                    "--threads",
+                    t,
+                    "--no-charts",
+                    "--out",
+                    &out,
+                ],
+                dir.path(),
+            ));
+            let out = format!("s{t}");
+            ok(&sim(
+                &[
+                    "sweep",
+                    g.name,
+                    "--policy",
+                    g.sweep,
+                    "--games",
+                    "1200",
+                    "--seed",
+                    "9",
+                    "--threads",
+                    t,
+                    "--no-charts",
+                    "--out",
+                    &out,
+                ],
+                dir.path(),
+            ));
+        }
+        for f in ["t1/standings.csv", "t1/pairwise.csv", "s1/sweep.csv"] {
+            let other = f.replacen('1', "2", 1);
+            assert_eq!(
+                read(&dir.path().join(f)),
+                read(&dir.path().join(&other)),
+                "{}: {f}",
+                g.name
+            );
+        }
+        let standings = read(&dir.path().join("t1/standings.csv"));
+        assert_eq!(standings.lines().count(), 3, "{}: {standings}", g.name);
+        assert!(
+            standings.contains(&format!("{}#2", g.default_policy)),
+            "{}",
+            g.name
+        );
+        let sweep = read(&dir.path().join("s1/sweep.csv"));
+        assert!(sweep.lines().count() >= 3, "{}: {sweep}", g.name);
+    }
+}
