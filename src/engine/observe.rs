@@ -9,9 +9,11 @@
 //! a trace pays nothing for the trace.
 //!
 //! [`TraceWriter`] is where a game's trace observer writes its
-//! play-by-play: one line per event, numbered games, and the first write
-//! error kept so that a closed pipe (`--trace | head`) ends the run early
-//! and quietly.
+//! play-by-play, in one of two [`TraceFormat`]s from the same observer
+//! hooks: readable lines, or JSON Lines (one object per event, each with
+//! the game number and the event's name first). It numbers the games and
+//! keeps the first write error, so that a closed pipe (`--trace | head`)
+//! ends the run early and quietly.
 
 use std::io::Write;
 
@@ -87,21 +89,63 @@ impl<T: Observed + ?Sized, O: Observer<T>> Observer<T> for &mut O {
     }
 }
 
+/// How a trace is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceFormat {
+    /// Readable play-by-play, one line per event.
+    #[default]
+    Text,
+    /// JSON Lines: one object per event (`game`, `event`, then its fields).
+    Json,
+}
+
 /// Where a trace goes: lines of play-by-play, the number of the game being
 /// played, and the first write error.
 pub struct TraceWriter<'a> {
     out: &'a mut dyn Write,
+    format: TraceFormat,
     game: u64,
     error: Option<std::io::Error>,
 }
 
 impl<'a> TraceWriter<'a> {
-    /// A trace into `out` whose first game is game `first_game` (0-based).
+    /// A readable trace into `out` whose first game is game `first_game`
+    /// (0-based).
     pub fn new(out: &'a mut dyn Write, first_game: u64) -> TraceWriter<'a> {
+        TraceWriter::with_format(out, TraceFormat::Text, first_game)
+    }
+
+    /// A trace in `format` into `out`, from game `first_game`.
+    pub fn with_format(out: &'a mut dyn Write, format: TraceFormat, first_game: u64) -> TraceWriter<'a> {
         TraceWriter {
             out,
+            format,
             game: first_game,
             error: None,
+        }
+    }
+
+    /// Whether events are written as JSON Lines (else as text lines).
+    pub fn json(&self) -> bool {
+        self.format == TraceFormat::Json
+    }
+
+    /// Writes one event as a JSON object on its own line: `game`, then
+    /// `event`, then `fields` in their order.
+    pub fn event(&mut self, event: &str, fields: serde_json::Value) {
+        let mut obj = serde_json::Map::new();
+        obj.insert("game".into(), self.game.into());
+        obj.insert("event".into(), event.into());
+        if let serde_json::Value::Object(rest) = fields {
+            obj.extend(rest);
+        }
+        if self.error.is_none() {
+            let written = serde_json::to_writer(&mut *self.out, &serde_json::Value::Object(obj))
+                .map_err(std::io::Error::from)
+                .and_then(|_| self.out.write_all(b"\n"));
+            if let Err(e) = written {
+                self.error = Some(e);
+            }
         }
     }
 
@@ -234,5 +278,21 @@ mod tests {
         w.line(format_args!("a {}", 1));
         w.finish().unwrap();
         assert_eq!(buf, b"a 1\n");
+    }
+
+    #[test]
+    fn json_events_put_the_game_and_the_event_first() {
+        let mut buf = Vec::new();
+        let mut w = TraceWriter::with_format(&mut buf, TraceFormat::Json, 3);
+        assert!(w.json());
+        w.event("flip", serde_json::json!({"seat": 1, "card": "x2", "a": [1, 2]}));
+        w.next_game();
+        w.event("end", serde_json::json!({}));
+        w.finish().unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert_eq!(
+            text,
+            "{\"game\":3,\"event\":\"flip\",\"seat\":1,\"card\":\"x2\",\"a\":[1,2]}\n{\"game\":4,\"event\":\"end\"}\n"
+        );
     }
 }

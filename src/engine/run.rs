@@ -11,6 +11,7 @@ use clap::Args;
 use super::args::{format_count, parse_count};
 use super::columns::{csv_bytes, seat_table};
 use super::game::Game;
+use super::observe::TraceFormat;
 use super::output::{Output, ignore_closed_pipe};
 use super::runner::{self, RunConfig};
 use super::strategies::{self, Resolved, Source};
@@ -40,6 +41,11 @@ pub struct RunArgs {
     /// games; runs on one thread, same results as without it).
     #[arg(long)]
     pub trace: bool,
+
+    /// How --trace writes: readable text, or JSON Lines (one object per
+    /// event; the rules document of each game gives the schema).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text, requires = "trace")]
+    pub trace_format: TraceFormat,
 
     /// Never show the progress bar.
     #[arg(long)]
@@ -87,9 +93,11 @@ impl RunArgs {
         if csv_on_stdout && self.trace {
             return Err("--out - and --trace both write to stdout; give --out a file path".into());
         }
+        // JSON Lines on stdout stay pure JSON: the summary goes to stderr.
+        let json_trace = self.trace && self.trace_format == TraceFormat::Json;
         Ok(Session {
             output,
-            csv_on_stdout,
+            summary_to_stderr: csv_on_stdout || json_trace,
         })
     }
 }
@@ -108,19 +116,19 @@ pub fn cwd() -> Result<PathBuf, String> {
 /// An output destination being filled, and where the human summary goes.
 pub struct Session {
     output: Output,
-    csv_on_stdout: bool,
+    summary_to_stderr: bool,
 }
 
 impl Session {
     /// Writes the CSV, then shows the summary and where the CSV went: on
-    /// stdout, or on stderr when the CSV itself went to stdout. A closed
-    /// stdout (`| head`) is not an error.
+    /// stdout, or on stderr when stdout carries the CSV itself or a JSON
+    /// trace. A closed stdout (`| head`) is not an error.
     pub fn finish(self, csv: &[u8], mut summary: Vec<u8>) -> Result<(), String> {
-        let csv_on_stdout = self.csv_on_stdout;
+        let to_stderr = self.summary_to_stderr;
         if let Some(path) = self.output.commit(csv)? {
             let _ = writeln!(summary, "CSV: {}", path.display());
         }
-        if csv_on_stdout {
+        if to_stderr {
             ignore_closed_pipe(std::io::stderr().write_all(&summary))
         } else {
             print(&summary)
@@ -199,7 +207,7 @@ pub fn execute<G: Game>(
     let start = Instant::now();
     let acc = if args.trace {
         let mut stdout = std::io::stdout().lock();
-        match runner::run_traced(sim, &cfg, &mut stdout)? {
+        match runner::run_traced(sim, &cfg, args.trace_format, &mut stdout)? {
             Some(acc) => acc,
             // The reader of the trace has gone: nobody is left to read
             // the results, and a CSV of the games played so far would be

@@ -12,7 +12,7 @@ use std::io::{IsTerminal, Write};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use super::observe::TraceWriter;
+use super::observe::{TraceFormat, TraceWriter};
 use super::rng::{SimRng, batch_rng};
 
 /// Games per batch. Part of the definition of a run: changing it changes
@@ -122,17 +122,18 @@ pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
 }
 
 /// Plays a whole run on the calling thread, writing a play-by-play of every
-/// game to `out`. Gives exactly the statistics of [`run`] with the same seed.
-/// When the trace can no longer be written because its reader has gone (a
+/// game to `out` in `format`. Gives exactly the statistics of [`run`] with
+/// the same seed. When the trace can no longer be written because its reader has gone (a
 /// closed pipe, as in `--trace | head`), the run stops after the batch and
 /// returns `Ok(None)`: there is nobody left to show the results to.
 pub fn run_traced<S: Simulation>(
     sim: &S,
     cfg: &RunConfig,
+    format: TraceFormat,
     out: &mut dyn Write,
 ) -> Result<Option<S::Acc>, String> {
     let mut acc = sim.new_acc();
-    let mut trace = TraceWriter::new(out, 0);
+    let mut trace = TraceWriter::with_format(out, format, 0);
     for b in 0..batch_count(cfg.games) {
         let mut rng = batch_rng(cfg.seed, b);
         trace.start_at(b * BATCH_GAMES);
@@ -211,7 +212,9 @@ mod tests {
     #[test]
     fn traced_run_plays_the_same_games() {
         let mut out = Vec::new();
-        let traced = run_traced(&Dice, &cfg(3000, 1), &mut out).unwrap().unwrap();
+        let traced = run_traced(&Dice, &cfg(3000, 1), TraceFormat::Text, &mut out)
+            .unwrap()
+            .unwrap();
         assert_eq!(traced, run(&Dice, &cfg(3000, 2)).unwrap());
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 3000);

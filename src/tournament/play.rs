@@ -17,6 +17,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::engine::game::{Game, SeatResult};
+use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;
 use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
 
@@ -87,7 +88,7 @@ pub fn trace<G: Game>(
             .map(|(s, n)| format!("seat {s} = {n}"))
             .collect();
         writeln!(out, "arrangement {a}: {}", seats.join(", ")).map_err(|e| e.to_string())?;
-        if runner::run_traced(sim, &cfg, out)?.is_none() {
+        if runner::run_traced(sim, &cfg, TraceFormat::Text, out)?.is_none() {
             // The reader has gone.
             break;
         }

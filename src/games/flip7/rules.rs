@@ -301,6 +301,16 @@ pub enum Event {
         /// The player.
         seat: usize,
     },
+    /// A card in front of a player went to the discard pile during the
+    /// round: a Flip Three once resolved, or a card set aside by a player
+    /// who busted during a Flip Three. (The readable trace leaves these
+    /// out; the JSON trace follows every card.)
+    Discard {
+        /// The player it was in front of.
+        seat: usize,
+        /// The card.
+        card: Card,
+    },
 }
 
 /// Makes every decision of every seat.
@@ -529,6 +539,12 @@ impl Table {
     #[inline]
     pub fn pile_len(&self) -> usize {
         self.deck.pile_len()
+    }
+
+    /// Cards of each kind in the draw pile (public in total only: the
+    /// composition less the discard pile and the cards in play).
+    pub fn pile_counts(&self) -> [u8; KINDS] {
+        self.deck.pile_counts()
     }
 
     /// Cards of each kind in the discard pile (public).
@@ -1119,10 +1135,22 @@ impl Table {
             for &c in &aside[..n_aside] {
                 self.hands[t].leave();
                 self.deck.discard(c);
+                if O::EVENTS {
+                    obs.event(self, Event::Discard { seat: t, card: c });
+                }
             }
         }
         self.hands[t].leave();
         self.deck.discard(FLIP_THREE);
+        if O::EVENTS {
+            obs.event(
+                self,
+                Event::Discard {
+                    seat: t,
+                    card: FLIP_THREE,
+                },
+            );
+        }
         Ok(())
     }
 }

@@ -1,7 +1,11 @@
 //! The play-by-play of `sim flip7 --trace`: an [`Observer`] that writes one
-//! line per event of the very games the statistics are taken from.
+//! line per event of the very games the statistics are taken from, as text
+//! or (`--trace-format json`) as JSON Lines. `docs/rules/flip7.md` gives
+//! the JSON schema.
 
-use super::cards::{FLIP_THREE, name};
+use serde_json::{Value, json};
+
+use super::cards::{Card, FLIP_THREE, KINDS, name};
 use super::rules::{Event, Status, Table, Via};
 use crate::engine::observe::{Observer, TraceWriter};
 
@@ -43,10 +47,82 @@ fn hand_text(t: &Table, s: usize) -> String {
     format!("[{}]", parts.join(" "))
 }
 
+/// Every card of a count per kind, by name, in kind order.
+fn cards(counts: &[u8; KINDS]) -> Value {
+    let names: Vec<String> = (0..KINDS)
+        .flat_map(|k| std::iter::repeat_n(name(k as Card), usize::from(counts[k])))
+        .collect();
+    names.into()
+}
+
+fn outcome(status: Status) -> &'static str {
+    match status {
+        Status::Busted => "bust",
+        Status::Stayed => "stayed",
+        Status::Frozen => "frozen",
+        Status::Flip7 => "Flip 7",
+        Status::Active => "cut off",
+    }
+}
+
+impl Trace<'_, '_> {
+    /// One event as a JSON object (the text form's twin, field for field).
+    fn json_event(&mut self, t: &Table, e: Event) {
+        let w = &mut *self.w;
+        match e {
+            Event::RoundStart { round, dealer } => {
+                if round == 0 {
+                    w.event("game", json!({ "players": t.players() }));
+                }
+                w.event(
+                    "round",
+                    json!({ "round": round + 1, "dealer": dealer, "draw_pile": t.pile_len() }),
+                );
+            }
+            Event::Reshuffle { .. } => w.event("reshuffle", json!({ "draw_pile": cards(&t.pile_counts()) })),
+            Event::Exhausted => w.event("exhausted", json!({})),
+            Event::Hit { seat } => w.event("hit", json!({ "seat": seat })),
+            Event::Stay { seat } => w.event("stay", json!({ "seat": seat, "banked": t.hand(seat).banked() })),
+            Event::Flip { seat, card, via } => {
+                let (via, nth) = match via {
+                    Via::Deal => ("deal", None),
+                    Via::Hit => ("hit", None),
+                    Via::FlipThree(k) => ("flip-three", Some(k)),
+                };
+                let mut f = json!({ "seat": seat, "card": name(card), "via": via });
+                if let Some(k) = nth {
+                    f["nth"] = k.into();
+                }
+                w.event("flip", f);
+            }
+            Event::Bust { seat } => w.event("bust", json!({ "seat": seat })),
+            Event::SecondChanceUsed { seat, card } => {
+                w.event("second_chance_used", json!({ "seat": seat, "duplicate": name(card) }))
+            }
+            Event::SecondChanceGiven { from, to } => {
+                w.event("second_chance_given", json!({ "from": from, "to": to }))
+            }
+            Event::SecondChanceDiscarded { seat } => w.event("second_chance_discarded", json!({ "seat": seat })),
+            Event::Assign { from, to, card } => {
+                w.event("assign", json!({ "from": from, "to": to, "card": name(card) }))
+            }
+            Event::SetAside { seat, card } => w.event("set_aside", json!({ "seat": seat, "card": name(card) })),
+            Event::Fizzle { seat, card } => w.event("fizzle", json!({ "seat": seat, "card": name(card) })),
+            Event::Frozen { seat } => w.event("frozen", json!({ "seat": seat, "banked": t.hand(seat).banked() })),
+            Event::FlipThreeStart { seat } => w.event("flip_three", json!({ "seat": seat })),
+            Event::Flip7 { seat } => w.event("flip7", json!({ "seat": seat })),
+            Event::Discard { seat, card } => w.event("discard", json!({ "seat": seat, "card": name(card) })),
+        }
+    }
+}
+
 impl Observer<Table> for Trace<'_, '_> {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {
+        if self.w.json() {
+            return self.json_event(t, e);
+        }
         match e {
             Event::RoundStart { round, dealer } => {
                 if round == 0 {
@@ -111,18 +187,40 @@ impl Observer<Table> for Trace<'_, '_> {
                 self.line(format_args!("    seat {seat} resolves {}", name(FLIP_THREE)))
             }
             Event::Flip7 { seat } => self.line(format_args!("    seat {seat} makes a Flip 7!")),
+            // Not in the readable trace (a Flip Three's own card leaving is
+            // implied); the JSON trace has it.
+            Event::Discard { .. } => {}
         }
     }
 
     fn round_end(&mut self, t: &Table) {
         let n = t.players();
-        let outcome = |s: usize| match t.hand(s).status {
-            Status::Busted => "bust",
-            Status::Stayed => "stayed",
-            Status::Frozen => "frozen",
-            Status::Flip7 => "Flip 7",
-            Status::Active => "cut off",
-        };
+        if self.w.json() {
+            let seats: Vec<Value> = (0..n)
+                .map(|s| {
+                    let h = t.hand(s);
+                    let numbers: Vec<u8> = (0..=12u8).filter(|&k| h.has(k)).collect();
+                    json!({
+                        "seat": s,
+                        "numbers": numbers,
+                        "x2": h.times2,
+                        "plus": h.plus,
+                        "second_chance": h.second_chance,
+                        "outcome": outcome(h.status),
+                        "score": h.score(),
+                        "total": t.total(s),
+                    })
+                })
+                .collect();
+            let round = t.round() + 1;
+            let discarded = cards(t.in_play_counts());
+            self.w.event(
+                "round_end",
+                json!({ "round": round, "seats": seats, "discarded": discarded }),
+            );
+            return;
+        }
+        let outcome = |s: usize| outcome(t.hand(s).status);
         let scores: Vec<String> = (0..n)
             .map(|s| {
                 let h = hand_text(t, s);
@@ -142,6 +240,15 @@ impl Observer<Table> for Trace<'_, '_> {
     fn game_end(&mut self, t: &Table, winner: Option<usize>) {
         let g = self.w.game();
         let rounds = t.round();
+        if self.w.json() {
+            let totals: Vec<u32> = (0..t.players()).map(|s| t.total(s)).collect();
+            self.w.event(
+                "game_end",
+                json!({ "winner": winner, "rounds": rounds, "totals": totals }),
+            );
+            self.w.next_game();
+            return;
+        }
         match winner {
             Some(w) => {
                 let total = t.total(w);

@@ -1,10 +1,14 @@
 //! The play-by-play of `sim flip-flush --trace`: an [`Observer`] that writes
-//! one line per event of the very games the statistics are taken from.
+//! one line per event of the very games the statistics are taken from, as
+//! text or (`--trace-format json`) as JSON Lines. `docs/rules/flip-flush.md`
+//! gives the JSON schema.
 //!
 //! Cells are numbered row by row: `0 1 2 / 3 4 5 / 6 7 8`. The grid is
 //! drawn after every flip: face-up cards by name, `##` face-down, `..` empty.
 
-use super::cards::{Cell, cards_of, name};
+use serde_json::{Value, json};
+
+use super::cards::{ALL, CardSet, Cell, cards_of, name};
 use super::rules::{End, Event, Fault, Table};
 use crate::engine::observe::{Observer, TraceWriter};
 
@@ -33,10 +37,106 @@ fn fault_text(f: Fault) -> &'static str {
     }
 }
 
+fn fault_key(f: Fault) -> &'static str {
+    match f {
+        Fault::WrongCall => "wrong_call",
+        Fault::MissedFlush => "missed_flush",
+    }
+}
+
+/// The cards of a set by name, lowest first.
+fn names(set: CardSet) -> Value {
+    cards_of(set).map(name).collect::<Vec<String>>().into()
+}
+
+impl Trace<'_, '_> {
+    /// One event as a JSON object (the text form's twin, field for field).
+    fn json_event(&mut self, t: &Table, e: Event) {
+        let w = &mut *self.w;
+        match e {
+            Event::Dealt => {
+                self.pot = t.pot();
+                let hands: Vec<Value> = (0..t.players()).map(|s| names(t.hand(s))).collect();
+                let dealt = (0..t.players()).fold(0, |acc: CardSet, s| acc | t.hand(s));
+                let mut f = json!({ "players": t.players(), "hands": hands, "undealt": names(ALL & !dealt) });
+                if t.rules().gambling {
+                    f["pot"] = t.pot().into();
+                }
+                w.event("deal", f);
+            }
+            Event::Place {
+                seat,
+                card,
+                cell,
+                covered,
+                remembered,
+            } => {
+                let (covered, face) = match covered {
+                    Cell::Empty => (Value::Null, Value::Null),
+                    Cell::Down(c) => (name(c).into(), "down".into()),
+                    Cell::Up(c) => (name(c).into(), "up".into()),
+                };
+                w.event(
+                    "place",
+                    json!({
+                        "seat": seat,
+                        "card": name(card),
+                        "cell": cell,
+                        "covered": covered,
+                        "covered_face": face,
+                        "remembered": remembered,
+                    }),
+                );
+            }
+            Event::Flip {
+                seat,
+                cell,
+                card,
+                call,
+                flush,
+            } => w.event(
+                "flip",
+                json!({ "seat": seat, "cell": cell, "card": name(card), "call": call, "flush": flush }),
+            ),
+            Event::Pass { seat } => w.event("pass", json!({ "seat": seat })),
+            Event::KnockedOut { seat, fault } => {
+                w.event("knocked_out", json!({ "seat": seat, "fault": fault_key(fault) }))
+            }
+            Event::Pays { seat, fault } => {
+                self.pot = t.pot();
+                w.event("pays", json!({ "seat": seat, "fault": fault_key(fault), "pot": t.pot() }))
+            }
+        }
+    }
+
+    fn json_end(&mut self, t: &Table, end: End) {
+        let (result, winner) = match end {
+            End::Call(w) => ("call", Some(w)),
+            End::LastStanding(w) => ("last_standing", Some(w)),
+            End::Tie => ("tie", None),
+        };
+        let tied: Vec<usize> = match end {
+            End::Tie => (0..t.players()).filter(|&s| t.is_alive(s)).collect(),
+            _ => Vec::new(),
+        };
+        let mut f = json!({ "result": result, "winner": winner, "tied": tied, "turns": t.turn_count() });
+        if t.rules().gambling {
+            // The pot won (or, after a tie, the pot left for the next game)
+            // and each seat's net stakes this game.
+            f["pot"] = if winner.is_some() { self.pot } else { t.pot() }.into();
+            f["net"] = (0..t.players()).map(|s| t.net(s)).collect::<Vec<i32>>().into();
+        }
+        self.w.event("game_end", f);
+    }
+}
+
 impl Observer<Table> for Trace<'_, '_> {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {
+        if self.w.json() {
+            return self.json_event(t, e);
+        }
         match e {
             Event::Dealt => {
                 let g = self.w.game();
@@ -105,6 +205,11 @@ impl Observer<Table> for Trace<'_, '_> {
     }
 
     fn game_end(&mut self, t: &Table, end: End) {
+        if self.w.json() {
+            self.json_end(t, end);
+            self.w.next_game();
+            return;
+        }
         let g = self.w.game();
         let turns = t.turn_count();
         let gambling = t.rules().gambling;
