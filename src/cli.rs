@@ -12,7 +12,7 @@ use crate::engine::args::{format_count, parse_count};
 use crate::engine::output::{Output, ignore_closed_pipe};
 use crate::engine::runner::RunConfig;
 use crate::engine::runner::{self, Simulation};
-use crate::engine::strategies::{Resolved, Source};
+use crate::engine::strategies::{Origin, Resolved, Source};
 use crate::games::flip_flush::FlipFlushArgs;
 use crate::games::flip7::Flip7Args;
 
@@ -206,7 +206,10 @@ pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary:
         listed.push(&r.label);
         let from = match &r.source {
             Source::Spec => String::new(),
-            Source::File(s) => format!(" (from {})", s.path.display()),
+            Source::File(s) => match &s.origin {
+                Origin::BuiltIn(file) => format!(" (built in: strategies/{file})"),
+                Origin::File(path) => format!(" (from {})", path.display()),
+            },
         };
         if r.policy.to_string() != r.label || !from.is_empty() {
             let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);

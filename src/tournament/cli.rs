@@ -17,7 +17,7 @@ use crate::engine::args::{format_count, parse_count};
 use crate::engine::output::{Output, ignore_closed_pipe};
 use crate::engine::runner::{self, RunConfig, batch_count};
 use crate::engine::stats::{Z95, mean_stderr, wilson95};
-use crate::engine::strategies::{self, Resolved};
+use crate::engine::strategies::{Library, Resolved};
 use crate::games::flip_flush::FlipFlushTable;
 use crate::games::flip7::Flip7Table;
 use crate::report::charts::{self, Bar, Panel};
@@ -225,12 +225,10 @@ fn entrant_words(
     let text = match (policies, lineup) {
         (Some(p), _) => p.to_string(),
         (None, Some(l)) => {
-            let path = if l.ends_with(".toml") {
-                dir.join(l)
-            } else {
-                dir.join("strategies").join(strategies::file_name(game, l))
-            };
-            let s = strategies::load(&path, game).map_err(|e| format!("--lineup {l}: {e}"))?;
+            let library = Library::new(dir, None)?;
+            let s = library
+                .lineup(game, l)
+                .map_err(|e| format!("--lineup {l}: {e}"))?;
             s.policy
         }
         (None, None) => return Err("give --policies A,B,C or --lineup NAME".into()),

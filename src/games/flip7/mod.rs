@@ -26,7 +26,7 @@ use self::trace::Trace;
 use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
 use crate::engine::rng::{SimRng, game_rng};
 use crate::engine::runner::Simulation;
-use crate::engine::strategies::{self, Resolved};
+use crate::engine::strategies::{Library, Resolved};
 use crate::tournament::Contest;
 
 /// `sim flip7`: simulate games of Flip 7.
@@ -156,8 +156,9 @@ pub struct PolicyList(pub Vec<Resolved<Policy>>);
 
 fn parse_policies(text: &str) -> Result<PolicyList, String> {
     let dir = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let library = Library::new(&dir, None)?;
     text.split(',')
-        .map(|word| strategies::resolve(GAME, word, &dir, Policy::parse))
+        .map(|word| library.resolve(GAME, word, Policy::parse))
         .collect::<Result<Vec<_>, _>>()
         .map(PolicyList)
 }
@@ -281,7 +282,7 @@ impl<O: rules::Observer> rules::Observer for &mut O {
 }
 
 /// What `sim flip7 --list-policies` prints: every spec form and choice,
-/// then the strategies found in `dir/strategies/`.
+/// then the strategies of the [`Library`] of `dir`, each with its origin.
 pub fn list_policies(dir: &std::path::Path) -> String {
     use std::fmt::Write as _;
     let mut out = String::from(
@@ -296,11 +297,17 @@ pub fn list_policies(dir: &std::path::Path) -> String {
     }
     let _ = writeln!(
         out,
-        "\nStrategies (--policy NAME, from strategies/{GAME}-NAME.toml):"
+        "\nStrategies (--policy NAME: {GAME}-NAME.toml built in, or in strategies/ or $SIM_STRATEGIES):"
     );
-    let found = strategies::list(GAME, dir);
+    let found = match Library::new(dir, None) {
+        Ok(library) => library.list(GAME),
+        Err(e) => {
+            let _ = writeln!(out, "  ({e})");
+            Vec::new()
+        }
+    };
     if found.is_empty() {
-        let _ = writeln!(out, "  (none in {})", dir.join("strategies").display());
+        let _ = writeln!(out, "  (none)");
     }
     for (name, file) in found {
         // A file whose policy is a list is a line-up (for tournaments).
@@ -310,7 +317,7 @@ pub fn list_policies(dir: &std::path::Path) -> String {
         });
         match checked {
             Ok((p, s)) => {
-                let _ = writeln!(out, "  {name:<16} {p}");
+                let _ = writeln!(out, "  {name:<16} {p}   [{}]", s.origin);
                 if !s.description.is_empty() {
                     let _ = writeln!(out, "  {:<16} {}", "", s.description);
                 }
@@ -454,7 +461,7 @@ impl crate::tournament::Contest for Flip7Table {
         "stay-at-25"
     }
     fn resolve(&self, word: &str, dir: &std::path::Path) -> Result<Resolved<Policy>, String> {
-        strategies::resolve(GAME, word, dir, Policy::parse)
+        Library::new(dir, None)?.resolve(GAME, word, Policy::parse)
     }
     fn simulation(&self, seats: &[Policy]) -> Result<Flip7, String> {
         let without = self.without.unwrap_or_default();

@@ -31,7 +31,7 @@ use self::trace::Trace;
 use crate::cli::{RunArgs, RunLabel, describe_sources, execute, seat_policies};
 use crate::engine::rng::{SimRng, game_rng};
 use crate::engine::runner::Simulation;
-use crate::engine::strategies::{self, Resolved};
+use crate::engine::strategies::{Library, Resolved};
 use crate::tournament::Contest;
 
 /// The game's name: subcommand and strategy-file prefix.
@@ -66,8 +66,9 @@ fn parse_policies(text: &str) -> Result<PolicyList, String> {
 /// Resolves a comma-separated `--policy` list, strategy files looked up
 /// under `dir`.
 pub fn parse_policy_list(text: &str, dir: &Path) -> Result<PolicyList, String> {
+    let library = Library::new(dir, None)?;
     text.split(',')
-        .map(|word| strategies::resolve(GAME, word, dir, Policy::parse))
+        .map(|word| library.resolve(GAME, word, Policy::parse))
         .collect::<Result<Vec<_>, _>>()
         .map(PolicyList)
 }
@@ -279,7 +280,7 @@ impl crate::tournament::Contest for FlipFlushTable {
         "default"
     }
     fn resolve(&self, word: &str, dir: &Path) -> Result<Resolved<Policy>, String> {
-        strategies::resolve(GAME, word, dir, Policy::parse)
+        Library::new(dir, None)?.resolve(GAME, word, Policy::parse)
     }
     fn simulation(&self, seats: &[Policy]) -> Result<FlipFlush, String> {
         let rules = Rules {
