@@ -19,6 +19,8 @@ struct Registered {
     sweep: &'static str,
     default_players: usize,
     first_spec: &'static str,
+    /// Whether a word parses as a policy spec of the game.
+    parses: fn(&str) -> bool,
 }
 
 #[derive(Default)]
@@ -33,6 +35,7 @@ impl Visitor for Collect {
             sweep: G::SWEEP_EXAMPLE,
             default_players: G::players(&default_options::<G>()),
             first_spec: G::CATALOGUE[0].1[0].spec,
+            parses: |w| G::parse_policy(w).is_ok(),
         });
     }
 }
@@ -299,5 +302,93 @@ fn a_short_tournament_and_sweep_run_for_every_game_and_repeat_exactly() {
         );
         let sweep = read(&dir.path().join("s1/sweep.csv"));
         assert!(sweep.lines().count() >= 3, "{}: {sweep}", g.name);
+    }
+}
+
+/// The shipped strategies are built into the binary: they work from any
+/// folder; a folder given by --strategies or SIM_STRATEGIES adds to them
+/// and overrides them by name, and --list-policies says where each came
+/// from.
+#[test]
+fn strategies_work_from_any_folder_and_folders_override_them() {
+    for g in games() {
+        let empty = tempfile::tempdir().unwrap();
+        let listed = ok(&sim(&[g.name, "--list-policies"], empty.path()));
+        let built_in: Vec<&str> = listed
+            .lines()
+            .zip(listed.lines().skip(2))
+            .filter(|(_, origin)| origin.contains("(built in (strategies/"))
+            .map(|(line, _)| line.split_whitespace().next().unwrap())
+            // A name that is also a spec (`endgame`) is read as the spec.
+            .filter(|name| !(g.parses)(name))
+            .collect();
+        assert!(
+            !built_in.is_empty(),
+            "{}: no built-in strategy listed:\n{listed}",
+            g.name
+        );
+        for name in &built_in {
+            if listed.contains(&format!("{name:<16} line-up:")) {
+                continue;
+            }
+            let text = ok(&sim(
+                &[
+                    g.name, "--policy", name, "--games", "50", "--seed", "1", "--out", "x.csv",
+                ],
+                empty.path(),
+            ));
+            assert!(
+                text.contains(&format!("(built in: strategies/{}-{name}.toml)", g.name)),
+                "{}: {text}",
+                g.name
+            );
+        }
+        // A folder of one's own overrides a built-in name and adds a new one.
+        let mine = tempfile::tempdir().unwrap();
+        let name = built_in[0];
+        let file = |n: &str| mine.path().join(format!("{}-{n}.toml", g.name));
+        let body = format!("game = \"{}\"\npolicy = \"{}\"\n", g.name, g.default_policy);
+        std::fs::write(file(name), &body).unwrap();
+        std::fs::write(file("my-own"), &body).unwrap();
+        let dir = mine.path().to_str().unwrap();
+        let listed = ok(&sim(
+            &[g.name, "--list-policies", "--strategies", dir],
+            empty.path(),
+        ));
+        assert!(listed.contains("my-own"), "{}: {listed}", g.name);
+        let text = ok(&sim(
+            &[
+                g.name,
+                "--policy",
+                name,
+                "--strategies",
+                dir,
+                "--games",
+                "50",
+                "--seed",
+                "1",
+                "--out",
+                "x.csv",
+            ],
+            empty.path(),
+        ));
+        assert!(
+            text.contains(&format!("(from {dir}/{}-{name}.toml)", g.name)),
+            "{}: {text}",
+            g.name
+        );
+        let o = Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args([
+                g.name, "--policy", "my-own", "--games", "50", "--seed", "1", "--out", "x.csv",
+            ])
+            .env("SIM_STRATEGIES", dir)
+            .current_dir(empty.path())
+            .output()
+            .unwrap();
+        assert!(ok(&o).contains("policy my-own"), "{}", g.name);
+        refused(
+            &[g.name, "--strategies", "/no/such/folder"],
+            &["--strategies", "/no/such/folder"],
+        );
     }
 }

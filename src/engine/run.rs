@@ -14,7 +14,7 @@ use super::game::Game;
 use super::observe::TraceFormat;
 use super::output::{Output, ignore_closed_pipe};
 use super::runner::{self, RunConfig};
-use super::strategies::{self, Resolved, Source};
+use super::strategies::{Library, Origin, Resolved, Source};
 
 /// Options shared by every simulation run.
 #[derive(Args, Debug, Clone)]
@@ -61,9 +61,15 @@ pub struct PlayArgs<O: Args> {
     #[arg(long, value_name = "SPEC[,SPEC...]")]
     pub policy: Option<String>,
 
-    /// Lists every policy spec form and every strategy, then exits.
+    /// Lists every policy spec form and every strategy (and where it comes
+    /// from), then exits.
     #[arg(long)]
     pub list_policies: bool,
+
+    /// A folder of strategy files (GAME-NAME.toml) that add to or override
+    /// the built-in ones, ./strategies/ and $SIM_STRATEGIES.
+    #[arg(long, value_name = "DIR")]
+    pub strategies: Option<PathBuf>,
 
     /// The game's table options.
     #[command(flatten)]
@@ -143,16 +149,17 @@ pub fn print(text: &[u8]) -> Result<(), String> {
 }
 
 /// Resolves a comma-separated list of policy words of game `G` (specs,
-/// strategy names, `.toml` paths), strategy files looked up under `dir`.
-/// `flag` names the option in errors.
+/// strategy names, `.toml` paths) in `library`. `flag` names the option in
+/// errors.
 pub fn resolve_policies<G: Game>(
     text: &str,
-    dir: &Path,
+    library: &Library,
     flag: &str,
 ) -> Result<Vec<Resolved<G::Policy>>, String> {
     text.split(',')
         .map(|word| {
-            strategies::resolve(G::NAME, word, dir, G::parse_policy)
+            library
+                .resolve(G::NAME, word, G::parse_policy)
                 .map_err(|e| format!("{flag} '{}': {e}", word.trim()))
         })
         .collect()
@@ -160,12 +167,12 @@ pub fn resolve_policies<G: Game>(
 
 /// `sim GAME`: lists the policies, or plays the run.
 pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), String> {
-    let dir = cwd()?;
+    let library = Library::new(&cwd()?, args.strategies.as_deref())?;
     if args.list_policies {
-        return print(list_policies::<G>(&dir).as_bytes());
+        return print(list_policies::<G>(&library).as_bytes());
     }
     let text = args.policy.as_deref().unwrap_or(G::DEFAULT_POLICY);
-    let resolved = resolve_policies::<G>(text, &dir, "--policy")?;
+    let resolved = resolve_policies::<G>(text, &library, "--policy")?;
     let opts = &args.options;
     let players = G::players(opts);
     let chosen: Vec<G::Policy> = resolved.iter().map(|r| r.policy.clone()).collect();
@@ -253,9 +260,9 @@ pub fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// What `sim GAME --list-policies` prints: every spec form, then the
-/// strategies found in `dir/strategies/`.
-pub fn list_policies<G: Game>(dir: &Path) -> String {
+/// What `sim GAME --list-policies` prints: every spec form, then every
+/// strategy of the game in `library`, with where it comes from.
+pub fn list_policies<G: Game>(library: &Library) -> String {
     use std::fmt::Write as _;
     let mut out = String::from(G::POLICY_INTRO);
     if !out.ends_with('\n') {
@@ -269,12 +276,13 @@ pub fn list_policies<G: Game>(dir: &Path) -> String {
     }
     let _ = writeln!(
         out,
-        "\nStrategies (--policy NAME, from strategies/{}-NAME.toml):",
+        "\nStrategies (--policy NAME: strategies/{}-NAME.toml, built in or from a folder;\n\
+         ./strategies/, $SIM_STRATEGIES and --strategies DIR add to or override them):",
         G::NAME
     );
-    let found = strategies::list(G::NAME, dir);
+    let found = library.list(G::NAME);
     if found.is_empty() {
-        let _ = writeln!(out, "  (none in {})", dir.join("strategies").display());
+        let _ = writeln!(out, "  (none)");
     }
     for (name, file) in found {
         // A file whose policy is a list is a line-up (for tournaments).
@@ -288,6 +296,7 @@ pub fn list_policies<G: Game>(dir: &Path) -> String {
                 if !s.description.is_empty() {
                     let _ = writeln!(out, "  {:<16} {}", "", s.description);
                 }
+                let _ = writeln!(out, "  {:<16} ({})", "", s.origin);
             }
             Err(e) => {
                 let _ = writeln!(out, "  {name:<16} (cannot be used: {e})");
@@ -308,7 +317,10 @@ pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary:
         listed.push(&r.label);
         let from = match &r.source {
             Source::Spec => String::new(),
-            Source::File(s) => format!(" (from {})", s.path.display()),
+            Source::File(s) => match &s.origin {
+                Origin::BuiltIn(file) => format!(" (built in: strategies/{file})"),
+                Origin::File(path) => format!(" (from {})", path.display()),
+            },
         };
         if r.policy.to_string() != r.label || !from.is_empty() {
             let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);

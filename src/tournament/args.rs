@@ -30,6 +30,11 @@ pub struct Common {
     /// Do not draw the SVG and PNG charts.
     #[arg(long)]
     pub no_charts: bool,
+
+    /// A folder of strategy files (GAME-NAME.toml) that add to or override
+    /// the built-in ones, ./strategies/ and $SIM_STRATEGIES.
+    #[arg(long, value_name = "DIR")]
+    pub strategies: Option<PathBuf>,
 }
 
 /// `sim tournament GAME` options.
@@ -102,5 +107,11 @@ impl Common {
     /// `--threads`, or every core.
     pub fn threads(&self) -> usize {
         crate::engine::run::threads(self.threads)
+    }
+
+    /// Where strategy names are looked up (`--strategies`, the
+    /// environment, the current folder, the built-in ones).
+    pub fn library(&self) -> Result<crate::engine::strategies::Library, String> {
+        crate::engine::strategies::Library::new(&crate::engine::run::cwd()?, self.strategies.as_deref())
     }
 }

@@ -2,7 +2,7 @@
 //! then the standings, the head-to-head table, the charts and the workbook.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use super::analysis::{self, Setup};
@@ -15,9 +15,9 @@ use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, f6};
 use crate::engine::game::Game;
-use crate::engine::run::{cwd, describe_sources, file_label, plural, print, report_line};
+use crate::engine::run::{describe_sources, file_label, plural, print, report_line};
 use crate::engine::runner::batch_count;
-use crate::engine::strategies::{self, Resolved};
+use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
 
 /// The entrant words of `--policies` or of a `--lineup` file.
@@ -25,17 +25,14 @@ fn entrant_words(
     game: &str,
     policies: Option<&str>,
     lineup: Option<&str>,
-    dir: &Path,
+    library: &Library,
 ) -> Result<Vec<String>, String> {
     let text = match (policies, lineup) {
         (Some(p), _) => p.to_string(),
         (None, Some(l)) => {
-            let path = if l.ends_with(".toml") {
-                dir.join(l)
-            } else {
-                dir.join("strategies").join(strategies::file_name(game, l))
-            };
-            let s = strategies::load(&path, game).map_err(|e| format!("--lineup {l}: {e}"))?;
+            let s = library
+                .lineup(game, l)
+                .map_err(|e| format!("--lineup {l}: {e}"))?;
             s.policy
         }
         (None, None) => return Err("give --policies A,B,C or --lineup NAME".into()),
@@ -125,12 +122,18 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 /// Runs `sim tournament GAME`.
 pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
     let opts = &args.options;
-    let dir = cwd()?;
-    let words = entrant_words(G::NAME, args.policies.as_deref(), args.lineup.as_deref(), &dir)?;
+    let library = args.common.library()?;
+    let words = entrant_words(
+        G::NAME,
+        args.policies.as_deref(),
+        args.lineup.as_deref(),
+        &library,
+    )?;
     let resolved: Vec<Resolved<G::Policy>> = words
         .iter()
         .map(|w| {
-            strategies::resolve(G::NAME, w, &dir, G::parse_policy)
+            library
+                .resolve(G::NAME, w, G::parse_policy)
                 .map_err(|e| format!("--policies '{w}': {e}"))
         })
         .collect::<Result<_, _>>()?;

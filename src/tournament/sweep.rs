@@ -12,27 +12,28 @@ use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, seat_table};
 use crate::engine::game::{Game, SeatResult};
-use crate::engine::run::{cwd, file_label, plural, print, report_line};
+use crate::engine::run::{file_label, plural, print, report_line};
 use crate::engine::runner::{self, RunConfig};
 use crate::engine::stats::{Z95, mean_stderr, wilson95};
-use crate::engine::strategies;
 use crate::report::charts::{self, Panel};
 
 /// Runs `sim sweep GAME`.
 pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
     let opts = &args.options;
-    let dir = cwd()?;
+    let library = args.common.library()?;
     let points = expand(&args.policy).map_err(|e| format!("--policy '{}': {e}", args.policy))?;
     let field_word = args
         .field
         .clone()
         .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
-    let field = strategies::resolve(G::NAME, &field_word, &dir, G::parse_policy)
+    let field = library
+        .resolve(G::NAME, &field_word, G::parse_policy)
         .map_err(|e| format!("--field '{field_word}': {e}"))?;
     let players = G::players(opts);
     let mut swept = Vec::with_capacity(points.len());
     for p in &points {
-        let r = strategies::resolve(G::NAME, &p.spec, &dir, G::parse_policy)
+        let r = library
+            .resolve(G::NAME, &p.spec, G::parse_policy)
             .map_err(|e| format!("--policy '{}' at value {}: {e}", args.policy, p.text))?;
         let mut lineup = vec![r.policy.clone()];
         lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
