@@ -140,23 +140,6 @@ fn trace_plays_the_same_games_as_the_statistics() {
     );
 }
 
-/// Runs a bad command line; checks the exit code, that the message names
-/// every expected fragment, and that nothing was written.
-fn refused(args: &[&str], fragments: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let o = sim(args, dir.path());
-    assert!(!o.status.success(), "{args:?} was accepted");
-    let err = stderr(&o);
-    for f in fragments {
-        assert!(err.contains(f), "{args:?}: message lacks {f:?}:\n{err}");
-    }
-    assert!(
-        files_in(dir.path()).iter().all(|f| f != "results")
-            || files_in(&dir.path().join("results")).is_empty()
-    );
-    assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
-}
-
 #[test]
 fn unknown_policy_is_refused() {
     refused(&["flip7", "--policy", "yolo"], &["--policy", "yolo", "stay-at-N"]);

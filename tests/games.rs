@@ -198,20 +198,6 @@ fn list_policies_names_the_spec_forms_and_the_shipped_strategies() {
     }
 }
 
-/// Runs a bad command line: refused with a message naming each fragment,
-/// nothing printed to stdout, nothing written.
-fn refused(args: &[&str], fragments: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let o = sim(args, dir.path());
-    assert!(!o.status.success(), "{args:?} was accepted");
-    let err = stderr(&o);
-    for f in fragments {
-        assert!(err.contains(f), "{args:?}: message lacks {f:?}:\n{err}");
-    }
-    assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
-    assert!(files_in(dir.path()).is_empty(), "{args:?} wrote files");
-}
-
 #[test]
 fn bad_input_is_refused_naming_the_flag_the_value_and_what_is_accepted() {
     for g in games() {

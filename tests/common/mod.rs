@@ -40,3 +40,22 @@ pub fn files_in(dir: &Path) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Runs a bad command line in a fresh folder: it must be refused with a
+/// message naming each of `fragments`, print nothing to stdout and leave
+/// nothing behind.
+pub fn refused(args: &[&str], fragments: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(args, dir.path());
+    assert!(!o.status.success(), "{args:?} was accepted");
+    let err = stderr(&o);
+    for f in fragments {
+        assert!(err.contains(f), "{args:?}: message lacks {f:?}:\n{err}");
+    }
+    assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
+    assert!(
+        files_in(dir.path()).is_empty(),
+        "{args:?} left {:?}",
+        files_in(dir.path())
+    );
+}
