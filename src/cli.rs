@@ -16,6 +16,7 @@ pub fn command() -> Command {
     crate::games::each(&mut b);
     Command::new("sim")
         .version(env!("CARGO_PKG_VERSION"))
+        .propagate_version(true)
         .about("Monte Carlo strategy simulator for the Flip family of card games.")
         .subcommand_required(true)
         .arg_required_else_help(true)
@@ -74,7 +75,10 @@ impl Visitor for Build {
     fn visit<G: Game>(&mut self) {
         let name = G::NAME;
         let policy = G::DEFAULT_POLICY;
-        let mut play = PlayArgs::<G::Options>::augment_args(Command::new(name).about(G::ABOUT))
+        // The about text is set after the arguments: clap's derive would
+        // otherwise put the arguments struct's doc comment there.
+        let mut play = PlayArgs::<G::Options>::augment_args(Command::new(name))
+            .about(G::ABOUT)
             .mut_arg("policy", |a| a.help(G::POLICY_HELP).default_value(policy))
             .after_help(format!(
                 "Examples:\n  sim {name} --games 1M --seed 1\n  sim {name} --policy {policy} --players 2 --out run.csv\n  \
@@ -86,22 +90,20 @@ impl Visitor for Build {
         }
         self.games.push(play);
         self.tournaments.push(
-            TournamentArgs::<G::Options>::augment_args(
-                Command::new(name).about(format!("A {name} tournament.")),
-            )
-            .after_help(format!(
-                "Examples:\n  sim tournament {name} --policies {policy},A,B --games 10K --seed 1\n  \
+            TournamentArgs::<G::Options>::augment_args(Command::new(name))
+                .about(format!("A {name} tournament."))
+                .after_help(format!(
+                    "Examples:\n  sim tournament {name} --policies {policy},A,B --games 10K --seed 1\n  \
                  sim tournament {name} --lineup NAME --until-ci 0.005"
-            )),
+                )),
         );
         self.sweeps.push(
-            SweepArgs::<G::Options>::augment_args(
-                Command::new(name).about(format!("Sweep a {name} policy parameter.")),
-            )
-            .after_help(format!(
-                "Example:\n  sim sweep {name} --policy '{}' --games 50K --seed 1",
-                G::SWEEP_EXAMPLE
-            )),
+            SweepArgs::<G::Options>::augment_args(Command::new(name))
+                .about(format!("Sweep a {name} policy parameter."))
+                .after_help(format!(
+                    "Example:\n  sim sweep {name} --policy '{}' --games 50K --seed 1",
+                    G::SWEEP_EXAMPLE
+                )),
         );
     }
 }

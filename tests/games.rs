@@ -14,6 +14,7 @@ use sim::engine::game::{Game, Visitor, default_options};
 /// What the tests need to know of a game.
 struct Registered {
     name: &'static str,
+    about: &'static str,
     default_policy: &'static str,
     players: std::ops::RangeInclusive<usize>,
     sweep: &'static str,
@@ -30,6 +31,7 @@ impl Visitor for Collect {
     fn visit<G: Game>(&mut self) {
         self.0.push(Registered {
             name: G::NAME,
+            about: G::ABOUT,
             default_policy: G::DEFAULT_POLICY,
             players: G::PLAYERS,
             sweep: G::SWEEP_EXAMPLE,
@@ -52,7 +54,9 @@ fn every_game_has_a_command_a_tournament_and_a_sweep() {
     let dir = tempfile::tempdir().unwrap();
     let help = ok(&sim(&["--help"], dir.path()));
     for g in games() {
-        assert!(help.contains(g.name), "sim --help lacks {}", g.name);
+        assert!(help.contains(g.about), "sim --help lacks {}'s about:\n{help}", g.name);
+        let version = ok(&sim(&["tournament", g.name, "--version"], dir.path()));
+        assert!(version.contains(env!("CARGO_PKG_VERSION")), "{version}");
         for cmd in [vec![g.name], vec!["tournament", g.name], vec!["sweep", g.name]] {
             let mut args = cmd.clone();
             args.push("--help");

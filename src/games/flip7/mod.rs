@@ -133,11 +133,11 @@ impl Game for Flip7 {
     }
 
     fn actions() -> Vec<clap::Command> {
-        vec![solve_command::SolveArgs::augment_args(clap::Command::new("solve").about(
+        vec![solve_command::SolveArgs::augment_args(clap::Command::new("solve")).about(
             "Exact expected score of a solo round from a fresh deck: the optimal Hit/Stay rule, \
              every stay-at-N for N = 0..60, and the optimal decision for every set of numbers \
              held. Any deck (--without).",
-        ))]
+        )]
     }
 
     fn run_action(name: &str, args: &clap::ArgMatches) -> Result<(), String> {
