@@ -1,0 +1,477 @@
+//! The bounds that need no search: the best score still reachable, the
+//! prophet bound, and the quick bounds [`decide`](super::decide) tries
+//! before any search ([`Look`]).
+
+use super::state::{NUMBERS, numbers_in};
+use crate::games::flip7::cards::{FLIP_THREE, FREEZE, KINDS, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
+use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand};
+
+/// The sum of the best numbers still to add (at most `7 - count` of those in
+/// `avail`) and the Flip 7 bonus if seven can be reached.
+#[inline]
+pub(super) fn best_numbers(mut avail: u16, count: u8) -> (u32, u32) {
+    let room = FLIP7_CARDS.saturating_sub(u32::from(count));
+    let bonus = if avail.count_ones() >= room {
+        u32::from(FLIP7_BONUS)
+    } else {
+        0
+    };
+    let mut top = 0;
+    for _ in 0..room {
+        if avail == 0 {
+            break;
+        }
+        let hi = 15 - avail.leading_zeros();
+        top += hi;
+        avail ^= 1 << hi;
+    }
+    (top, bonus)
+}
+
+/// The parts of the prophet bound that do not depend on the modifiers
+/// (all zero: no gain at all).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Prophet {
+    /// Bound of the expected sum of the numbers added.
+    pub(super) numbers: f64,
+    /// Chance bound that a given card comes before the bust.
+    pub(super) one: f64,
+    /// Sum of the best numbers that can still be added.
+    pub(super) top: u32,
+    /// Bound of the expected Flip 7 bonus.
+    pub(super) bonus: f64,
+}
+
+/// The modifier-free parts of an upper bound of a state's value, for
+/// `avail` the numbers not held with copies left (`copies[n]` of number
+/// `n`), `count`
+/// numbers held, `busts` cards left that would bust, a Second Chance held
+/// (`held`) and `spare` Second Chances left in the pile.
+///
+/// Whatever the player does, the round ends at some point before the
+/// first card that busts (or busts). The score only grows up to there, so
+/// the expected score at that point bounds the value. Taking the cards in
+/// order, a card lies in "slot" `i` when `i` of the `busts` cards come
+/// before it (each slot with chance `1 / (busts + 1)`); to get past the
+/// `i`-th of them the player needs `i` Second Chances by then: the held
+/// one, then `t = i - held` of the pile's, which all come before it with a
+/// chance of at most `C(spare, t) i^t (t + 1)! / ((busts + 1) ..
+/// (busts + t + 1))` together with the card in slot `i`. New duplicates, Freezes and
+/// forced flips only end the round sooner. With `X` of `k` x2 cards drawn,
+/// `2^X - 1 <= X (2^k - 1) / k`, so the doubling adds at most `(sum + top)
+/// (2^k - 1)` times a card's chance.
+pub(super) fn prophet_bound(
+    avail: u16,
+    copies: &[u8],
+    count: u32,
+    busts: u32,
+    held: bool,
+    spare: u32,
+) -> Prophet {
+    let (top, bonus) = best_numbers(avail, count as u8);
+    let b = f64::from(busts);
+    let cards: u32 = numbers_in(avail).map(|n| u32::from(copies[n])).sum();
+    if busts == 0 {
+        return Prophet {
+            numbers: f64::from(top),
+            one: 1.0,
+            top,
+            bonus: f64::from(bonus),
+        };
+    }
+    // A card's chance to come before the end beyond slot 0.
+    let slot = 1.0 / (b + 1.0);
+    let mut beyond = 0.0;
+    let held = u32::from(held);
+    for i in 1..=busts.min(held + spare) {
+        let t = i - held.min(i);
+        let chance = if t == 0 {
+            slot
+        } else {
+            let mut c = 1.0;
+            for r in 1..=t {
+                // C(spare, t) t! = spare (spare - 1) .. ; times i^t (t + 1)
+                // over (busts + 1) .. (busts + t + 1).
+                c *= f64::from(spare - r + 1) * f64::from(i) / (b + f64::from(r));
+            }
+            (c * f64::from(t + 1) / (b + f64::from(t) + 1.0)).min(slot)
+        };
+        beyond += chance;
+    }
+    let one = (slot + beyond).min(1.0);
+    let mut sum = 0.0;
+    for n in numbers_in(avail) {
+        let c = f64::from(copies[n]);
+        sum += n as f64 * (c / (b + c) + c * beyond).min(1.0);
+    }
+    let bonus = if bonus == 0 {
+        0.0
+    } else {
+        // A Flip 7 needs `room` new number cards before the `(held + spare
+        // + 1)`-th card that busts: at most that many busts among the first
+        // `room + shields` number-or-bust cards.
+        let room = FLIP7_CARDS - count;
+        let shields = (held + spare).min(busts);
+        let n = room + shields;
+        let chance = if n > cards + busts {
+            1.0
+        } else {
+            let mut chance = 0.0;
+            for k in 0..=shields.min(n) {
+                if n - k > cards {
+                    continue;
+                }
+                chance += binomial(busts, k) * binomial(cards, n - k);
+            }
+            (chance / binomial(cards + busts, n)).min(1.0)
+        };
+        chance * f64::from(bonus)
+    };
+    Prophet {
+        numbers: sum.min(f64::from(top)),
+        one,
+        top,
+        bonus,
+    }
+}
+
+/// `binomial(n, k)` as `f64`.
+fn binomial(n: u32, k: u32) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let mut v = 1.0;
+    for i in 0..k.min(n - k) {
+        v = v * f64::from(n - i) / f64::from(i + 1);
+    }
+    v
+}
+
+/// A state for the bounds of [`decide`](super::decide): the hand and the counted pile.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Look {
+    pub(super) pile: [u8; KINDS],
+    pub(super) total: u32,
+    busts: u32,
+    numbers: u16,
+    sum: u32,
+    count: u32,
+    times2: u32,
+    plus: u32,
+    sc: bool,
+}
+
+impl Look {
+    pub(super) fn new(hand: &Hand, pile: &[u8; KINDS]) -> Look {
+        let busts = (0..NUMBERS)
+            .filter(|&n| hand.numbers & (1 << n) != 0)
+            .map(|n| u32::from(pile[n]))
+            .sum();
+        Look {
+            pile: *pile,
+            total: pile.iter().map(|&c| u32::from(c)).sum(),
+            busts,
+            numbers: hand.numbers,
+            sum: u32::from(hand.number_sum),
+            count: u32::from(hand.count),
+            times2: u32::from(hand.times2),
+            plus: u32::from(hand.plus),
+            sc: hand.second_chance,
+        }
+    }
+
+    #[inline]
+    pub(super) fn banked(&self) -> u32 {
+        (self.sum << self.times2) + self.plus
+    }
+
+    /// Numbers not held with copies left.
+    #[inline]
+    fn avail(&self) -> u16 {
+        let mut a = 0;
+        for n in 0..NUMBERS {
+            if self.pile[n] > 0 && self.numbers & (1 << n) == 0 {
+                a |= 1 << n;
+            }
+        }
+        a
+    }
+
+    /// The best round score still reachable.
+    fn best(&self) -> u32 {
+        let (top, bonus) = best_numbers(self.avail(), self.count as u8);
+        let plus_left: u32 = (PLUS2..TIMES2)
+            .map(|m| u32::from(self.pile[m as usize]) * u32::from(plus_value(m)))
+            .sum();
+        ((self.sum + top) << (self.times2 + u32::from(self.pile[TIMES2 as usize])))
+            + self.plus
+            + plus_left
+            + bonus
+    }
+
+    /// The state after drawing `card` (not a Freeze or Flip Three, and not
+    /// a held number unless a Second Chance is held), and whether it ends
+    /// the round with a Flip 7.
+    fn after(&self, card: usize) -> (Look, bool) {
+        let mut c = *self;
+        c.pile[card] -= 1;
+        c.total -= 1;
+        if card < NUMBERS {
+            if self.numbers & (1 << card) != 0 {
+                c.sc = false;
+                c.busts -= 1;
+            } else {
+                c.numbers |= 1 << card;
+                c.sum += card as u32;
+                c.count += 1;
+                c.busts += u32::from(c.pile[card]);
+            }
+        } else if card == TIMES2 as usize {
+            c.times2 += 1;
+        } else if card == SECOND_CHANCE as usize {
+            c.sc = true;
+        } else {
+            c.plus += u32::from(plus_value(card as u8));
+        }
+        (c, c.count >= FLIP7_CARDS)
+    }
+
+    /// An upper bound of the value of the state (the better of staying and
+    /// hitting, whatever is done next): the expected score just before the
+    /// first card that would bust, as if the player could see it coming
+    /// (see [`prophet_bound`]).
+    fn prophet(&self) -> f64 {
+        let plus_left: u32 = (PLUS2..TIMES2)
+            .map(|m| u32::from(self.pile[m as usize]) * u32::from(plus_value(m)))
+            .sum();
+        let p = prophet_bound(
+            self.avail(),
+            &self.pile,
+            self.count,
+            self.busts,
+            self.sc,
+            u32::from(self.pile[SECOND_CHANCE as usize]),
+        );
+        let k = u32::from(self.pile[TIMES2 as usize]);
+        let value = (f64::from(self.sum)
+            + p.numbers
+            + f64::from(self.sum + p.top) * f64::from((1u32 << k) - 1) * p.one)
+            * f64::from(1u32 << self.times2)
+            + f64::from(self.plus)
+            + f64::from(plus_left) * p.one
+            + p.bonus;
+        value.min(f64::from(self.best()))
+    }
+
+    /// Hitting once and then staying: a lower bound of the value of hitting
+    /// (a Flip Three counts 0).
+    pub(super) fn hit_then_stay(&self) -> f64 {
+        let banked = self.banked();
+        let mut acc = 0u64;
+        for k in 0..KINDS {
+            let cards = u64::from(self.pile[k]);
+            if cards == 0 || k == FLIP_THREE as usize {
+                continue;
+            }
+            let v = if k == FREEZE as usize || (k < NUMBERS && self.numbers & (1 << k) != 0) {
+                if k == FREEZE as usize || self.sc {
+                    banked
+                } else {
+                    0
+                }
+            } else {
+                let (c, flip7) = self.after(k);
+                c.banked() + if flip7 { u32::from(FLIP7_BONUS) } else { 0 }
+            };
+            acc += cards * u64::from(v);
+        }
+        acc as f64 / f64::from(self.total)
+    }
+
+    /// An upper bound of the value of hitting (`total > 0`). At depth 0:
+    /// the chance that the next card does not bust times the best score
+    /// still reachable. Deeper: the average over the next card of the
+    /// better of staying and the bound one level down (a Flip Three counts
+    /// the best score still reachable).
+    pub(super) fn upper(&self, depth: u32) -> f64 {
+        let safe = if self.sc {
+            self.total
+        } else {
+            self.total - self.busts
+        };
+        if depth == 0 {
+            return f64::from(self.best()) * f64::from(safe) / f64::from(self.total);
+        }
+        let banked = f64::from(self.banked());
+        let mut acc = 0.0;
+        let mut dup_done = false;
+        for k in 0..KINDS {
+            let cards = f64::from(self.pile[k]);
+            if cards == 0.0 {
+                continue;
+            }
+            let held = k < NUMBERS && self.numbers & (1 << k) != 0;
+            let v = if k == FREEZE as usize {
+                banked
+            } else if k == FLIP_THREE as usize {
+                self.prophet()
+            } else if held && !self.sc {
+                0.0
+            } else {
+                if held {
+                    // Every held number leads to the same state.
+                    if dup_done {
+                        continue;
+                    }
+                    dup_done = true;
+                }
+                let (c, flip7) = self.after(k);
+                let w = if held { f64::from(self.busts) } else { cards };
+                let v = if flip7 {
+                    f64::from(c.banked() + u32::from(FLIP7_BONUS))
+                } else if c.total == 0 {
+                    f64::from(c.banked())
+                } else {
+                    f64::from(c.banked()).max(c.upper(depth - 1)).min(c.prophet())
+                };
+                acc += w * v;
+                continue;
+            };
+            acc += cards * v;
+        }
+        acc / f64::from(self.total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::unseen_after;
+    use super::super::{Memo, Rule, UPPER_DEPTH, counted, evaluate};
+    use super::*;
+    use crate::games::flip7::cards::{Without, composition};
+
+    #[test]
+    fn bounds_hold_against_exact_values() {
+        // Hands of the decide test and more, each facing the full deck less
+        // some cards seen: the prophet bound is never below the value of
+        // the state, the look-ahead bounds never below the value of hitting,
+        // and hitting once then staying never above it.
+        let comp = composition(1, Without::default());
+        let mut memo = Memo::new();
+        let hands = [
+            Hand::holding(&[8], 0, 0, false),
+            Hand::holding(&[12, 11], 0, 0, true),
+            Hand::holding(&[12, 11, 10], 0, 0, false),
+            Hand::holding(&[2, 5, 9, 11], 4, 1, false),
+            Hand::holding(&[1, 3, 6, 8, 12], 0, 0, true),
+            Hand::holding(&[0, 1, 2, 3, 4, 5], 10, 0, false),
+            Hand::holding(&[7, 9, 10, 12], 6, 0, false),
+        ];
+        let seen: [&[u8]; 4] = [
+            &[],
+            &[12, 12, 12, 11, SECOND_CHANCE],
+            &[TIMES2, PLUS2 + 4, 9, 9],
+            &[SECOND_CHANCE, SECOND_CHANCE, 5, 6, 7],
+        ];
+        let mut checked = 0;
+        for h in &hands {
+            for gone in seen {
+                let mut u = unseen_after(comp, h);
+                for &c in gone {
+                    u[c as usize] = u[c as usize].saturating_sub(1);
+                }
+                for solo in [false, true] {
+                    // The bounds are of the counted pile (with an opponent
+                    // in, Freezes and Flip Threes left out).
+                    let pile = counted(&u, solo);
+                    let exact = evaluate(h, &pile, solo, Rule::Optimal, &mut memo);
+                    let look = Look::new(h, &pile);
+                    let tie = 1e-9;
+                    assert!(
+                        look.prophet() + tie >= exact.best(),
+                        "{h:?} {solo}: {exact:?} {}",
+                        look.prophet()
+                    );
+                    for depth in 0..=UPPER_DEPTH {
+                        assert!(
+                            look.upper(depth) + tie >= exact.hit,
+                            "{h:?} {solo} {depth}: {exact:?}"
+                        );
+                    }
+                    assert!(look.hit_then_stay() <= exact.hit + tie, "{h:?} {solo}: {exact:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 56);
+    }
+
+    /// The expected score just before the first card that busts when every
+    /// card is taken (Freeze and Flip Three as blanks): what the prophet
+    /// bound bounds, by brute force.
+    fn prophet_exact(l: &Look) -> f64 {
+        if l.total == 0 {
+            return f64::from(l.banked());
+        }
+        let mut acc = 0.0;
+        for k in 0..KINDS {
+            let cards = f64::from(l.pile[k]);
+            if cards == 0.0 {
+                continue;
+            }
+            let held = k < NUMBERS && l.numbers & (1 << k) != 0;
+            let v = if held && !l.sc {
+                f64::from(l.banked())
+            } else if k == FREEZE as usize || k == FLIP_THREE as usize {
+                let mut c = *l;
+                c.pile[k] -= 1;
+                c.total -= 1;
+                prophet_exact(&c)
+            } else {
+                let (c, flip7) = l.after(k);
+                if flip7 {
+                    f64::from(c.banked() + u32::from(FLIP7_BONUS))
+                } else {
+                    prophet_exact(&c)
+                }
+            };
+            acc += cards * v;
+        }
+        acc / f64::from(l.total)
+    }
+
+    #[test]
+    fn prophet_bound_is_above_the_prophet_value() {
+        let piles: [&[u8]; 6] = [
+            &[3, 3, 5, 9, TIMES2, PLUS2 + 4, SECOND_CHANCE, 9],
+            &[3, 3, 3, 5, 5, 11, TIMES2, SECOND_CHANCE, SECOND_CHANCE],
+            &[1, 2, 4, 6, 8, 10, 12, 3],
+            &[12, 12, 12, 11, 11, TIMES2, TIMES2, PLUS2],
+            &[7, 7, 6, SECOND_CHANCE, FREEZE, FLIP_THREE, PLUS2 + 2, 0, 1],
+            &[2, 2, 4, 4, 8, 8, SECOND_CHANCE, SECOND_CHANCE, SECOND_CHANCE],
+        ];
+        let hands = [
+            Hand::holding(&[3], 0, 0, false),
+            Hand::holding(&[3, 7, 11], 2, 0, false),
+            Hand::holding(&[5, 9], 0, 1, true),
+            Hand::holding(&[0, 1, 2, 4, 6], 0, 0, false),
+            Hand::holding(&[12], 0, 0, true),
+        ];
+        let mut tight = f64::INFINITY;
+        for pile in piles {
+            let mut u = [0u8; KINDS];
+            for &c in pile {
+                u[c as usize] += 1;
+            }
+            for h in &hands {
+                let look = Look::new(h, &u);
+                let exact = prophet_exact(&look);
+                let bound = look.prophet();
+                assert!(bound + 1e-9 >= exact, "{h:?} {pile:?}: {bound} < {exact}");
+                tight = tight.min(bound - exact);
+            }
+        }
+        // Some case is close: the bound is not vacuous.
+        assert!(tight < 0.5, "closest {tight}");
+    }
+}

@@ -1,0 +1,216 @@
+//! The bounding searches of [`decide`](super::decide): where they stop
+//! ([`Cut`], [`LEVELS`]) and the bounds of the values they take there.
+
+use super::bounds::{Prophet, best_numbers, prophet_bound};
+use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
+use super::state::{Part, numbers_in};
+use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
+
+/// Whether a search is exact or stops early with bounds of the values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Cut {
+    /// Every state reachable is computed.
+    #[default]
+    Exact,
+    /// The states where [`LEVELS`]`[level]` stops take a lower bound of
+    /// their value.
+    Lower(u8),
+    /// They take an upper bound.
+    Upper(u8),
+}
+
+/// Where the bounding searches stop, from the cheapest: at the state where
+/// the player has drawn this many Flip Threes, or this many Second Chances,
+/// since the root, or (if set) once a Freeze waits during forced flips.
+pub(super) const LEVELS: [(u8, u8, bool); 3] = [(1, 2, true), (2, 2, false), (3, 3, false)];
+
+impl Search<'_> {
+    /// The modifier-free parts of the prophet bound of decision part `p`
+    /// (see [`prophet_bound`]).
+    fn prophet(&self, p: &Part) -> Prophet {
+        let b = &self.memo.base;
+        prophet_bound(
+            b.avail & !p.mask,
+            &b.copies,
+            u32::from(p.count),
+            u32::from(p.busts),
+            p.sc,
+            u32::from(b.sc - p.sc_drawn),
+        )
+    }
+    /// Whether a bounding search stops at `p`.
+    #[inline]
+    pub(super) fn cut_here(&self, p: &Part) -> bool {
+        let level = match self.cut {
+            Cut::Exact => return false,
+            Cut::Lower(l) | Cut::Upper(l) => l,
+        };
+        let (ft, sc, frozen) = LEVELS[usize::from(level)];
+        p.ft_drawn >= ft || p.sc_drawn >= sc || (frozen && p.frozen)
+    }
+
+    /// Fills block `id` of `p` with bounds of its values: below, the score
+    /// banked by staying where the player decides, 0 during forced flips;
+    /// above, the better of staying and the prophet bound.
+    pub(super) fn leaf(&mut self, p: &Part, id: u32) {
+        let pr = match self.cut {
+            Cut::Upper(_) => self.prophet(p),
+            _ => Prophet::default(),
+        };
+        let decides = p.forced == 0 && !p.frozen;
+        let forced = if decides { 3 } else { usize::from(p.forced) };
+        let survive = self.survive_poly(p, forced);
+        let (binom, inverse) = (binomials(), inverse_binomials());
+        let b = &self.memo.base;
+        let others = b.others_left(p);
+        let sc_left = u16::from(b.sc - p.sc_drawn);
+        let ft_left = if p.frozen {
+            0
+        } else {
+            u16::from(b.flip_three - p.ft_drawn)
+        };
+        let singles = sc_left + if p.frozen { 0 } else { u16::from(b.freeze) };
+        let good = |ones: usize, f: usize| good_draws(&binom[ones], &survive, f);
+        // Their chance, for up to `flips` flips from `cards` cards.
+        let safe = |cards: u16, ones: u16, flips: usize| {
+            let n = usize::from(cards);
+            let f = flips.min(n);
+            good(usize::from(ones), f) * inverse[n][f]
+        };
+        let not_held = b.avail & !p.mask;
+        // A new number drawn at a decision: the cards and the sum of the
+        // number sums they lead to, and the Flip 7 bonus they bring.
+        // During forced flips of a lower bound, weighted[k]: the sum over
+        // numbers not held of value * copies * good draws of `k` other
+        // cards (the polynomial without it).
+        let (mut new_cards, mut new_sums) = (0.0, 0.0);
+        let mut weighted = [0.0; MAX_FORCED + 1];
+        let weigh = !decides && matches!(self.cut, Cut::Lower(_));
+        for n in numbers_in(not_held) {
+            let c = f64::from(b.copies[n]);
+            new_cards += c;
+            new_sums += c * (f64::from(p.sum) + n as f64);
+            if weigh {
+                let mut without = [0.0; MAX_FORCED + 1];
+                // survive = without * (1 + c x): divide.
+                without[0] = survive[0];
+                for d in 1..forced {
+                    without[d] = survive[d] - c * without[d - 1];
+                }
+                for (w, x) in weighted.iter_mut().zip(&without) {
+                    *w += n as f64 * c * x;
+                }
+            }
+        }
+        let flip7 = if u32::from(p.count) + 1 >= FLIP7_CARDS {
+            new_cards * f64::from(FLIP7_BONUS)
+        } else {
+            0.0
+        };
+        // Cards after which a hit then stay banks the same score.
+        let keep = f64::from(sc_left) + f64::from(b.freeze) + if p.sc { f64::from(p.busts) } else { 0.0 };
+        let (top, bonus) = best_numbers(not_held, p.count);
+        let at = id as usize * b.size;
+        let out = &mut self.memo.arena[at..at + b.size];
+        for (m, o) in out.iter_mut().enumerate() {
+            let banked = b.banked(p.sum, m);
+            *o = match self.cut {
+                Cut::Lower(_) if decides => {
+                    // Hitting once and then staying (or staying now).
+                    let cards = others + b.mods_left[m];
+                    if cards == 0 {
+                        banked
+                    } else {
+                        let mut acc = new_sums * b.mult[m] + new_cards * b.plus_f[m] + flip7 + keep * banked;
+                        if ft_left > 0 {
+                            acc += f64::from(ft_left) * banked * safe(cards - 1, singles + b.mods_left[m], 3);
+                        }
+                        for k in 0..b.kinds {
+                            let next = b.mod_next[k][m] as usize;
+                            acc += b.mod_weight[k][m] * b.banked(p.sum, next);
+                        }
+                        banked.max(acc / f64::from(cards))
+                    }
+                }
+                // When none of the forced flips busts, is a Flip Three or
+                // repeats a number: the score banked, plus the numbers and
+                // `+N` cards drawn (an `x2` counts nothing).
+                Cut::Lower(_) => {
+                    let cards = usize::from(others + b.mods_left[m]);
+                    let f = forced.min(cards);
+                    if f == 0 {
+                        banked
+                    } else {
+                        let ones = usize::from(singles + b.mods_left[m]);
+                        let all = good(ones, f);
+                        // Good draws with one given card that never hurts.
+                        let with_one = if ones == 0 { 0.0 } else { good(ones - 1, f - 1) };
+                        let numbers: f64 = (0..f).map(|k| binom[ones][f - 1 - k] * weighted[k]).sum();
+                        let plus = f64::from(b.plus_left[m]) * with_one;
+                        (banked * all + numbers * b.mult[m] + plus) * inverse[cards][f]
+                    }
+                }
+                _ => {
+                    let k = b.times2_left[m];
+                    let best = ((u32::from(p.sum) + top) << (b.times2_at[m] + k))
+                        + u32::from(b.plus_at[m] + b.plus_left[m])
+                        + bonus;
+                    let value = (f64::from(p.sum)
+                        + pr.numbers
+                        + f64::from(u32::from(p.sum) + pr.top) * f64::from((1u32 << k) - 1) * pr.one)
+                        * b.mult[m]
+                        + b.plus_f[m]
+                        + f64::from(b.plus_left[m]) * pr.one
+                        + pr.bonus;
+                    let value = value.min(f64::from(best));
+                    if decides {
+                        value.max(banked)
+                    } else if p.sc {
+                        value
+                    } else {
+                        // The prophet may stop before a card that busts;
+                        // forced flips may not: when one of them busts
+                        // (with no Second Chance drawn among them and no
+                        // Flip 7 possible before it), the player loses at
+                        // least the score banked now.
+                        let cards = usize::from(others + b.mods_left[m]);
+                        let f = forced.min(cards);
+                        if u32::from(p.count) + f as u32 > FLIP7_CARDS {
+                            value
+                        } else {
+                            let no_sc = cards - usize::from(sc_left);
+                            let kill = (binom[no_sc][f] - binom[no_sc - usize::from(p.busts)][f])
+                                * inverse[cards][f];
+                            value - banked * kill
+                        }
+                    }
+                }
+            };
+        }
+    }
+
+    /// The number of ways to draw `k` cards (`k <= flips`), at most one of
+    /// each number not held and none of any other number: the coefficients
+    /// of the product of `1 + copies x` over the numbers not held.
+    fn survive_poly(&self, p: &Part, flips: usize) -> [f64; MAX_FORCED + 1] {
+        let b = &self.memo.base;
+        let mut poly = [0.0; MAX_FORCED + 1];
+        poly[0] = 1.0;
+        for n in numbers_in(b.avail & !p.mask) {
+            let c = f64::from(b.copies[n]);
+            for d in (1..=flips).rev() {
+                poly[d] += c * poly[d - 1];
+            }
+        }
+        poly
+    }
+}
+
+/// The draws of `f` cards that neither bust, nor draw a Flip Three, nor
+/// repeat a number, with `ways[j]` the ways to draw `j` of the cards that
+/// never hurt and `survive[k]` those to draw `k` new numbers (see
+/// [`Search::survive_poly`]).
+#[inline(always)]
+fn good_draws(ways: &[f64; MAX_FORCED + 1], survive: &[f64; MAX_FORCED + 1], f: usize) -> f64 {
+    (0..=f).map(|k| ways[f - k] * survive[k]).sum()
+}

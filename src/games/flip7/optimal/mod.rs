@@ -1,0 +1,527 @@
+//! The exact round-optimum Hit/Stay decision (`optimal-round`): the choice
+//! that maximises the expected score of the current round for a player who
+//! counts every card seen, within the model below.
+//!
+//! # The model
+//!
+//! - **The unseen cards** are those of [`next_card_counts`]: the deck
+//!   composition less the discard pile and the cards in play (the discard
+//!   pile itself when the draw pile is empty). Every order of them is
+//!   equally likely; the real order is never looked at (the [`Table`] does
+//!   not reveal it).
+//! - **Opponents' future draws are ignored**: the player reasons as if
+//!   nobody else drew a card before the round ends for them, and as if the
+//!   players now in the round stayed in it.
+//! - **A number card**: a new number is added (a seventh different number is
+//!   a Flip 7: the round ends, +15, not doubled by `x2`); a duplicate uses
+//!   the held Second Chance (the duplicate and the Second Chance are
+//!   discarded) or busts the player (round score 0).
+//! - **Modifiers** add (`+2`..`+10`) or double the number sum (`x2`; two of
+//!   them make x4). The score is that of [`Hand::score`]:
+//!   `(number_sum << times2) + plus`, and 15 more for a Flip 7.
+//! - **Second Chance**: kept when none is held; otherwise passed on or
+//!   discarded, which does not affect the player.
+//! - **Freeze and Flip Three**: while another player is in the round they
+//!   are given to an opponent and do not affect the player. When the player
+//!   is the only one left (always so in solo play) they hit the player, as
+//!   `rules.rs` resolves them: a Freeze freezes the player, who banks; a
+//!   Flip Three makes the player flip three cards, stopping at a bust or a
+//!   Flip 7, keeping a Second Chance at once (usable in the same flips) and
+//!   setting aside a Freeze or Flip Three drawn meanwhile. The set-aside
+//!   cards then take effect one by one in the order flipped, after any
+//!   waiting already: a Flip Three flips three more; a Freeze freezes the
+//!   player, and every card waiting behind it then fizzles.
+//! - **The pile running out** (of counted cards) ends the round for the
+//!   player, who banks. This ignores the reshuffle of the discard pile; it
+//!   can matter only when fewer cards are left than the player could still
+//!   draw, which never happens in a solo round from a fresh full deck (a
+//!   round cannot last 94 cards).
+//! - **The decision**: hit iff the expected round score of hitting (and then
+//!   playing optimally) exceeds the score banked by staying by more than
+//!   [`TIE`] (1e-9 points). Smaller differences count as ties, and a tie
+//!   stays: floating-point rounding never decides.
+//!
+//! # The state, and what is left out of it exactly
+//!
+//! - Which held number a cancelled duplicate was does not matter: held
+//!   numbers stay held, so only the total count of their remaining copies
+//!   (the cards that bust) enters any later probability. A state records
+//!   the numbers held and how many duplicates were cancelled.
+//! - Numbers not held keep their counts until drawn, so the rest of a state
+//!   is: the modifiers, Second Chances and Flip Threes drawn since the
+//!   root, whether a Second Chance is held, and during a Flip Three the
+//!   number of forced flips left and whether a Freeze waits. While no
+//!   Freeze waits, every waiting card is a Flip Three, so their order does
+//!   not matter and they only add three flips each. Once a Freeze waits,
+//!   nothing is decided any more and Freezes and Flip Threes are blanks
+//!   (they fizzle behind it): the flips left split into blanks and other
+//!   cards with hypergeometric chances, the other cards come in uniform
+//!   order among themselves, so the state is the hand and the number of
+//!   other cards still to draw before banking.
+//! - Cards that can never affect the player are dropped from the pile: with
+//!   opponents in the round, Freeze and Flip Three. As the order is
+//!   uniform, the next card that matters is uniform among the cards that
+//!   matter, and the pile running out of cards that matter is the same as
+//!   staying. This changes no decision and no state's value (the better of
+//!   staying and hitting): where hitting is better, a card given away just
+//!   leads to the same choice again; where staying is better, nothing is
+//!   drawn. It does change the value of hitting where staying is better (a
+//!   card given away is a free second chance to stay), so [`evaluate`]
+//!   puts them back for the root by a closed formula, and its `hit` is the
+//!   value of hitting in the full model.
+//! - A spare Second Chance is not dropped: Second Chances matter again once
+//!   the held one is used, so drawing a spare one is a move to the same
+//!   hand with one fewer in the pile.
+//!
+//! # How it is computed
+//!
+//! States are grouped in blocks: one block per "hand part" (everything but
+//! the modifiers), holding the values of every combination of modifiers
+//! drawn (`2^k` of them with `k` modifiers unseen in one deck). A block is
+//! computed from its successors' blocks with tight loops over the
+//! combinations; blocks are found through a hash table keyed by the packed
+//! hand part and kept in one arena ([`Memo`], reusable: after warm-up a
+//! decision allocates nothing).
+//!
+//! To save work without changing any result:
+//!
+//! - [`hits`] first tries bounds: hitting once and then staying is a lower
+//!   bound of the value of hitting (when it beats staying, hit); the chance
+//!   that the next card does not bust times the best score still reachable
+//!   is an upper bound, and so is the average over the next one or two
+//!   cards of the better of staying and that bound, each state there also
+//!   capped by its prophet bound: the expected score just before the first
+//!   card that would bust, which no way of playing can beat.
+//!   When one of them cannot beat staying, stay. Most decisions end there,
+//!   in about a microsecond.
+//! - Otherwise [`decide`] runs bounding searches before the exact one: the
+//!   same search, but stopped at the states where the player has drawn a
+//!   first Flip Three or a second Second Chance since the root, or where a
+//!   Freeze waits (then a second Flip Three; then a third of each), which
+//!   take a bound of their value instead. Below: staying, or hitting once
+//!   and then staying, where the player decides; during forced flips, the
+//!   chance that none of them busts, is a Flip Three or repeats a number
+//!   times the score then (counting no `x2`). Above: the prophet bound,
+//!   less, during forced flips without a Second Chance, the score banked
+//!   times the chance that one of them busts. Every step of the search
+//!   (averages with positive weights, the better of two choices) keeps
+//!   bounds bounds, so the bounding searches bound the value of hitting:
+//!   when the lower one beats staying, hit; when the upper one does not,
+//!   stay; only the rest (about 1 in 100 of the decisions searched, in
+//!   the timing harness of `tests/flip7_optimal.rs`) needs the exact
+//!   search. A near Flip Three or Second Chance is likely, a
+//!   second or third one much less, so the deeper states left out weigh
+//!   little while being most of the states.
+//! - A block where that upper bound cannot beat staying for any combination
+//!   of modifiers is worth the banked scores and is not expanded.
+//! - The memo of one search stays valid for any later state that follows
+//!   from the same root by the player's own draws (every later decision of
+//!   a solo round, or of the last player in a round): block keys are
+//!   relative to that root, and a consistent later query reuses every block
+//!   already computed.
+//!
+//! # Files
+//!
+//! - `state.rs`: the packed state: hand parts, where a card leads, the root
+//!   that keys are relative to.
+//! - `memo.rs`: [`Memo`], the arena of blocks and its hash table.
+//! - `search.rs`: the search over one root (successors, blocks, the value
+//!   of hitting).
+//! - `cuts.rs`: where the bounding searches stop, and the bounds of the
+//!   values they take there.
+//! - `bounds.rs`: the bounds that need no search (the prophet bound and the
+//!   quick bounds [`decide`] tries first).
+//! - this file: the decisions and values ([`decide`], [`hits`],
+//!   [`evaluate`], [`values`]).
+
+mod bounds;
+mod cuts;
+mod memo;
+mod search;
+mod state;
+
+use self::bounds::Look;
+use self::cuts::{Cut, LEVELS};
+pub use self::memo::Memo;
+use self::search::Search;
+use self::state::{MAX_ACTIONS_PER_KIND, MAX_MODS_PER_KIND};
+use super::cards::{FLIP_THREE, FREEZE, KINDS, PLUS2, SECOND_CHANCE, TIMES2};
+use super::policies::next_card_counts;
+use super::rules::{Hand, Table};
+
+/// Differences of expected score below this many points count as ties
+/// (and a tie stays).
+pub const TIE: f64 = 1e-9;
+
+/// The Hit/Stay rule whose value is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Hit iff hitting is worth more than staying (by more than [`TIE`]).
+    Optimal,
+    /// `stay-at-N`: stay when [`Hand::banked`] is at least N.
+    StayAt(u16),
+}
+
+/// The expected round score of each choice in a state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Values {
+    /// Score banked by staying now.
+    pub stay: f64,
+    /// Expected round score of hitting now and then following the rule.
+    pub hit: f64,
+}
+
+impl Values {
+    /// Whether the optimal rule hits: `hit > stay + TIE`.
+    pub fn hits(&self) -> bool {
+        self.hit > self.stay + TIE
+    }
+
+    /// The value of the better choice (ties stay).
+    pub fn best(&self) -> f64 {
+        if self.hits() { self.hit } else { self.stay }
+    }
+}
+
+/// The unseen cards that matter: with an opponent in the round
+/// (`solo == false`), Freeze and Flip Three are dropped.
+fn counted(unseen: &[u8; KINDS], solo: bool) -> [u8; KINDS] {
+    let mut pile = *unseen;
+    if !solo {
+        pile[FREEZE as usize] = 0;
+        pile[FLIP_THREE as usize] = 0;
+    }
+    for m in PLUS2..=TIMES2 {
+        assert!(
+            pile[m as usize] <= MAX_MODS_PER_KIND,
+            "the optimal-round engine counts at most {MAX_MODS_PER_KIND} of each modifier"
+        );
+    }
+    for a in [FREEZE, FLIP_THREE, SECOND_CHANCE] {
+        assert!(
+            pile[a as usize] <= MAX_ACTIONS_PER_KIND,
+            "the optimal-round engine counts at most {MAX_ACTIONS_PER_KIND} of each action card"
+        );
+    }
+    pile
+}
+
+/// The values of staying and of hitting for a player holding `hand` when
+/// the unseen cards are `unseen` (counts per kind, in random order), under
+/// `rule`. `solo`: no other player is in the round (Freeze and Flip Three
+/// hit the player). Exact within the model of the module documentation;
+/// `memo` is reusable scratch.
+pub fn evaluate(hand: &Hand, unseen: &[u8; KINDS], solo: bool, rule: Rule, memo: &mut Memo) -> Values {
+    evaluate_cut(hand, unseen, solo, rule, Cut::Exact, memo)
+}
+
+/// [`evaluate`], or with `cut` a lower or upper bound of its `hit`.
+fn evaluate_cut(
+    hand: &Hand,
+    unseen: &[u8; KINDS],
+    solo: bool,
+    rule: Rule,
+    cut: Cut,
+    memo: &mut Memo,
+) -> Values {
+    let pile = counted(unseen, solo);
+    let stay = f64::from(hand.banked());
+    if pile.iter().all(|&c| c == 0) {
+        return Values { stay, hit: stay };
+    }
+    memo.searches += 1;
+    let (part, m) = memo.locate(rule, cut, hand, &pile);
+    let mut hit = Search { memo, rule, cut }.hit_value(&part, m);
+    // Freezes and Flip Threes given away were left out. That changes no
+    // decision and no state's value, but the value of hitting now, when
+    // staying is better, counts that such a card would let the player
+    // choose again: with `s` of them and `e` other cards, hitting is worth
+    // (s * max(stay, value with s - 1) + e * value with none) / (s + e).
+    let skipped = u16::from(unseen[FREEZE as usize] - pile[FREEZE as usize])
+        + u16::from(unseen[FLIP_THREE as usize] - pile[FLIP_THREE as usize]);
+    if skipped > 0 {
+        let effective = f64::from(pile.iter().map(|&c| u16::from(c)).sum::<u16>());
+        let none = hit;
+        for s in 1..=skipped {
+            let s = f64::from(s);
+            let again = if hit > stay + TIE { hit } else { stay };
+            hit = (s * again + effective * none) / (s + effective);
+        }
+    }
+    Values { stay, hit }
+}
+
+/// Whether `seat` is the only player left in the round (so Freeze and Flip
+/// Three come back to it).
+pub fn is_solo(t: &Table, seat: usize) -> bool {
+    t.active_mask() & !(1u64 << seat) == 0
+}
+
+/// The exact values of staying and hitting for `seat` now (see
+/// [`evaluate`]), always by a full search.
+pub fn values(t: &Table, seat: usize, memo: &mut Memo) -> Values {
+    let (unseen, _) = next_card_counts(t);
+    evaluate(t.hand(seat), &unseen, is_solo(t, seat), Rule::Optimal, memo)
+}
+
+/// The exact round-score-maximising choice for `seat`: `true` to hit. The
+/// same answer as `values(t, seat, memo).hits()`, settled by bounds when
+/// they suffice.
+pub fn hits(t: &Table, seat: usize, memo: &mut Memo) -> bool {
+    let (unseen, _) = next_card_counts(t);
+    decide(t.hand(seat), &unseen, is_solo(t, seat), memo)
+}
+
+/// [`hits`] for a hand and unseen cards given directly.
+pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) -> bool {
+    let look = Look::new(hand, &counted(unseen, solo));
+    if look.total == 0 {
+        return false;
+    }
+    let stay = f64::from(look.banked());
+    if look.hit_then_stay() > stay + TIE {
+        return true;
+    }
+    for depth in 0..=UPPER_DEPTH {
+        if look.upper(depth) <= stay + TIE {
+            return false;
+        }
+    }
+    // A state of an exact search already made (a later decision of the
+    // same round) is answered from it.
+    if memo.base.locate(Rule::Optimal, hand, &look.pile).is_some() {
+        return evaluate(hand, unseen, solo, Rule::Optimal, memo).hits();
+    }
+    if memo.bounds.is_empty() {
+        memo.bounds = vec![Memo::new(); 2 * LEVELS.len()];
+    }
+    // Bounding searches, from the cheapest, each side first where the last
+    // bound came closer to deciding. With an opponent in the round no Flip
+    // Three is counted, so only the first level cuts anything.
+    let mut upper_first = look.upper(UPPER_DEPTH) - stay < stay - look.hit_then_stay();
+    let levels = if solo { LEVELS.len() } else { 1 };
+    for level in 0..levels {
+        let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
+        for upper_side in [upper_first, !upper_first] {
+            let (cut, bounds) = if upper_side {
+                (Cut::Upper(level as u8), &mut memo.bounds[2 * level + 1])
+            } else {
+                (Cut::Lower(level as u8), &mut memo.bounds[2 * level])
+            };
+            let hit = evaluate_cut(hand, unseen, solo, Rule::Optimal, cut, bounds).hit;
+            if upper_side {
+                upper = hit;
+                if upper <= stay + TIE {
+                    return false;
+                }
+            } else {
+                lower = hit;
+                if lower > stay + TIE {
+                    return true;
+                }
+            }
+        }
+        upper_first = upper - stay < stay - lower;
+    }
+    evaluate(hand, unseen, solo, Rule::Optimal, memo).hits()
+}
+
+/// Levels of look-ahead of the upper bound tried by [`decide`] before a
+/// search.
+const UPPER_DEPTH: u32 = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::flip7::cards::{MAX_NUMBER, Without, composition, plus_value};
+
+    pub(super) fn unseen_after(comp: [u8; KINDS], h: &Hand) -> [u8; KINDS] {
+        let mut u = comp;
+        for n in 0..=12 {
+            if h.has(n) {
+                u[n as usize] -= 1;
+            }
+        }
+        u
+    }
+
+    #[test]
+    fn empty_pile_stays() {
+        let h = Hand::holding(&[5], 0, 0, false);
+        let v = evaluate(&h, &[0; KINDS], true, Rule::Optimal, &mut Memo::new());
+        assert_eq!(v, Values { stay: 5.0, hit: 5.0 });
+        assert!(!decide(&h, &[0; KINDS], false, &mut Memo::new()));
+    }
+
+    #[test]
+    fn a_pile_that_cannot_hurt_is_always_hit() {
+        // Only a +4 left: hitting adds 4.
+        let mut u = [0; KINDS];
+        u[PLUS2 as usize + 1] = 1;
+        let h = Hand::holding(&[3, 9], 0, 0, false);
+        let v = evaluate(&h, &u, false, Rule::Optimal, &mut Memo::new());
+        assert_eq!(v.hit, 16.0);
+        assert!(decide(&h, &u, false, &mut Memo::new()));
+    }
+
+    #[test]
+    fn two_cards_left_are_weighed_exactly() {
+        // Pile {9, 10}; holding 9: hit busts half the time, else 19 and then
+        // only the 9 is left, which busts: stay at 19. Hit is worth 9.5.
+        let mut u = [0; KINDS];
+        u[9] = 1;
+        u[10] = 1;
+        let h = Hand::holding(&[9], 0, 0, false);
+        let v = evaluate(&h, &u, false, Rule::Optimal, &mut Memo::new());
+        assert!((v.hit - 9.5).abs() < 1e-12, "{v:?}");
+        assert!(v.hits());
+    }
+
+    #[test]
+    fn opponents_take_freeze_and_flip_three() {
+        let mut u = [0; KINDS];
+        u[4] = 1;
+        u[FREEZE as usize] = 1;
+        u[FLIP_THREE as usize] = 2;
+        let h = Hand::holding(&[7], 0, 0, false);
+        // With an opponent in, only the 4 matters.
+        let multi = evaluate(&h, &u, false, Rule::Optimal, &mut Memo::new());
+        assert_eq!(multi.hit, 11.0);
+        // Solo: the Freeze (1/4) banks 7. The 4 (1/4) makes 11, and then a
+        // hit only banks or flips the rest: 11 either way. A Flip Three
+        // (2/4) flips three: every card left; the Freeze among them waits
+        // and banks 11 at the end. So 7/4 + 3 * 11/4.
+        let solo = evaluate(&h, &u, true, Rule::Optimal, &mut Memo::new());
+        assert!((solo.hit - (7.0 + 33.0) / 4.0).abs() < 1e-12, "{solo:?}");
+    }
+
+    #[test]
+    fn memo_is_reused_for_a_later_state_of_the_same_round() {
+        let comp = composition(1, Without::default());
+        let mut memo = Memo::new();
+        let h0 = Hand::holding(&[8, 3, 4], 0, 0, false);
+        let u0 = unseen_after(comp, &h0);
+        evaluate(&h0, &u0, true, Rule::Optimal, &mut memo);
+        let states = memo.states();
+        // The player then drew an 11 and the +4.
+        let h1 = Hand::holding(&[8, 3, 4, 11], 4, 0, false);
+        let mut u1 = unseen_after(comp, &h1);
+        u1[PLUS2 as usize + 1] -= 1;
+        let reused = evaluate(&h1, &u1, true, Rule::Optimal, &mut memo);
+        assert_eq!(memo.states(), states, "no new state computed");
+        let fresh = evaluate(&h1, &u1, true, Rule::Optimal, &mut Memo::new());
+        assert_eq!(reused, fresh);
+    }
+
+    /// A random hand facing the full deck less the hand and some cards
+    /// seen: cards are taken from a shuffled deck into the hand until it
+    /// holds `1..=5` numbers (repeats, Freezes, Flip Threes and a second
+    /// Second Chance are put aside as seen), then `0..75` more are seen.
+    fn random_state(rng: &mut crate::engine::rng::SimRng) -> (Hand, [u8; KINDS]) {
+        use crate::engine::rng::Draw;
+        let comp = composition(1, Without::default());
+        let mut deck: Vec<u8> = (0..KINDS as u8)
+            .flat_map(|k| std::iter::repeat_n(k, usize::from(comp[usize::from(k)])))
+            .collect();
+        rng.shuffle(&mut deck);
+        let want = rng.below(5) as usize + 1;
+        let (mut numbers, mut plus, mut times2, mut sc) = (Vec::new(), 0, 0, false);
+        let mut unseen = comp;
+        let mut cards = deck.into_iter();
+        while numbers.len() < want {
+            let c = cards.next().expect("the deck holds enough numbers");
+            unseen[usize::from(c)] -= 1;
+            if c <= MAX_NUMBER && !numbers.contains(&c) {
+                numbers.push(c);
+            } else if c == TIMES2 {
+                times2 += 1;
+            } else if (PLUS2..TIMES2).contains(&c) {
+                plus += plus_value(c);
+            } else if c == SECOND_CHANCE {
+                sc = true;
+            }
+        }
+        for c in cards.take(rng.below(75) as usize) {
+            unseen[usize::from(c)] -= 1;
+        }
+        (Hand::holding(&numbers, plus, times2, sc), unseen)
+    }
+
+    #[test]
+    fn bounding_searches_bracket_the_exact_value() {
+        // Every level of the bounding searches of `decide`, below and
+        // above, against the exact value of hitting, alone in the round and
+        // not; and `decide` against the exact choice.
+        let mut rng = crate::engine::rng::batch_rng(11, 0);
+        let (mut exact_memo, mut bound_memo, mut memo) = (Memo::new(), Memo::new(), Memo::new());
+        let mut settled = [0; LEVELS.len()];
+        let mut hard = 0;
+        while hard < 40 {
+            let (h, u) = random_state(&mut rng);
+            for solo in [false, true] {
+                // Only states the quick bounds of `decide` leave open.
+                let look = Look::new(&h, &counted(&u, solo));
+                let stay = f64::from(look.banked());
+                if look.total == 0
+                    || look.hit_then_stay() > stay + TIE
+                    || look.upper(UPPER_DEPTH) <= stay + TIE
+                {
+                    continue;
+                }
+                hard += 1;
+                let exact = evaluate(&h, &u, solo, Rule::Optimal, &mut exact_memo);
+                for level in 0..LEVELS.len() as u8 {
+                    let lower = evaluate_cut(&h, &u, solo, Rule::Optimal, Cut::Lower(level), &mut bound_memo);
+                    let upper = evaluate_cut(&h, &u, solo, Rule::Optimal, Cut::Upper(level), &mut bound_memo);
+                    assert_eq!(lower.stay, exact.stay);
+                    assert!(
+                        lower.hit <= exact.hit + TIE,
+                        "{h:?} {u:?} {solo} {level}: {lower:?} {exact:?}"
+                    );
+                    assert!(
+                        upper.hit + TIE >= exact.hit,
+                        "{h:?} {u:?} {solo} {level}: {upper:?} {exact:?}"
+                    );
+                    if lower.hit > exact.stay + TIE || upper.hit <= exact.stay + TIE {
+                        settled[usize::from(level)] += 1;
+                    }
+                }
+                assert_eq!(
+                    decide(&h, &u, solo, &mut memo),
+                    exact.hits(),
+                    "{h:?} {u:?} {solo}: {exact:?}"
+                );
+            }
+        }
+        // The bounds are not vacuous: they settle many of these, deeper
+        // levels more.
+        assert!(settled[0] > 10 && settled[2] > 30, "{settled:?}");
+    }
+
+    #[test]
+    fn decide_agrees_with_a_full_search() {
+        let comp = composition(1, Without::default());
+        let mut memo = Memo::new();
+        let mut fresh = Memo::new();
+        let cases = [
+            Hand::holding(&[8], 0, 0, false),
+            Hand::holding(&[12, 11, 10], 0, 0, false),
+            Hand::holding(&[12, 11, 10], 0, 0, true),
+            Hand::holding(&[2, 5, 9, 11], 4, 1, false),
+            Hand::holding(&[1, 3, 6, 8, 12], 0, 0, false),
+            Hand::holding(&[0, 1, 2, 3, 4, 5], 10, 0, false),
+            Hand::holding(&[7, 9, 10, 12], 0, 0, false),
+        ];
+        for h in &cases {
+            let u = unseen_after(comp, h);
+            for solo in [false, true] {
+                let full = evaluate(h, &u, solo, Rule::Optimal, &mut fresh);
+                assert_eq!(
+                    decide(h, &u, solo, &mut memo),
+                    full.hits(),
+                    "{h:?} solo {solo}: {full:?}"
+                );
+            }
+        }
+    }
+}

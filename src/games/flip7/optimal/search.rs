@@ -1,0 +1,413 @@
+//! The search over one root: the successors of a hand part by the next
+//! card, and each block of values computed from its successors' blocks.
+
+use super::bounds::best_numbers;
+use super::cuts::Cut;
+use super::memo::Memo;
+use super::state::{MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
+use super::{Rule, TIE};
+use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
+
+/// Values held beyond which the search starts loading successors ahead
+/// (about 8 MB: below that they are mostly in the processor's caches).
+const TOUCH_ABOVE: usize = 1 << 20;
+
+/// Most forced flips left at once (a Flip Three under way and five
+/// waiting, with two decks).
+pub(super) const MAX_FORCED: usize = 3 + 2 * MAX_ACTIONS_PER_KIND as usize;
+
+/// The successors of a hand part by the next card.
+#[derive(Clone, Copy, Debug)]
+struct Moves {
+    /// Cards other than modifiers and Freezes that end forced flips: (how
+    /// many, where they lead).
+    list: [(u16, Target); NUMBERS + 4],
+    len: usize,
+    /// Where a modifier leads.
+    modifier: Target,
+    /// A Freeze drawn during forced flips (no Freeze waiting yet): (how
+    /// many, the hand then with `forced` = the flips left, blanks left).
+    freeze: Option<(u16, Part, u8)>,
+}
+
+/// `binomial(n, k)` for `n <= 200`, `k <= MAX_FORCED`, as `f64` (exact
+/// below 2^53, which covers one deck).
+pub(super) fn binomials() -> &'static [[f64; MAX_FORCED + 1]] {
+    static TABLE: std::sync::OnceLock<Vec<[f64; MAX_FORCED + 1]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![[0.0; MAX_FORCED + 1]; 201];
+        for n in 0..=200 {
+            t[n][0] = 1.0;
+            for k in 1..=MAX_FORCED.min(n) {
+                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0.0 };
+            }
+        }
+        t
+    })
+}
+
+/// `1 / binomial(n, k)` for the pairs of [`binomials`] (0 where that is 0):
+/// divisions become multiplications in the search's inner loops.
+pub(super) fn inverse_binomials() -> &'static [[f64; MAX_FORCED + 1]] {
+    static TABLE: std::sync::OnceLock<Vec<[f64; MAX_FORCED + 1]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        binomials()
+            .iter()
+            .map(|row| row.map(|b| if b > 0.0 { 1.0 / b } else { 0.0 }))
+            .collect()
+    })
+}
+
+/// The search over one root.
+pub(super) struct Search<'m> {
+    pub(super) memo: &'m mut Memo,
+    pub(super) rule: Rule,
+    pub(super) cut: Cut,
+}
+
+impl Search<'_> {
+    /// Where a hand part goes after a card's effect: the end of the forced
+    /// flips with a Freeze waiting banks.
+    #[inline]
+    fn settle(c: Part) -> Target {
+        if c.forced == 0 && c.frozen {
+            Target::Bank(c.sum)
+        } else {
+            Target::Part(c)
+        }
+    }
+
+    /// The successors of `p` by the card drawn.
+    fn moves(&self, p: &Part) -> Moves {
+        let b = &self.memo.base;
+        let mut mv = Moves {
+            list: [(0u16, Target::Same); NUMBERS + 4],
+            len: 0,
+            modifier: Target::Same,
+            freeze: None,
+        };
+        let mut push = |cards: u16, t: Target| {
+            mv.list[mv.len] = (cards, t);
+            mv.len += 1;
+        };
+        let mut c0 = *p;
+        c0.forced = p.forced.saturating_sub(1);
+        // A held number: the Second Chance cancels it (or the player busts).
+        if p.busts > 0 && p.sc {
+            let mut c = c0;
+            c.sc = false;
+            c.busts -= 1;
+            c.dups += 1;
+            push(p.busts, Self::settle(c));
+        }
+        // A new number.
+        for n in numbers_in(b.avail & !p.mask) {
+            let copies = b.copies[n];
+            let mut c = c0;
+            c.mask |= 1 << n;
+            c.sum += n as u16;
+            c.count += 1;
+            c.busts += u16::from(copies) - 1;
+            let t = if u32::from(c.count) >= FLIP7_CARDS {
+                Target::Flip7(c.sum)
+            } else {
+                Self::settle(c)
+            };
+            push(u16::from(copies), t);
+        }
+        // Second Chance: kept, or a spare one passed on.
+        let sc_left = b.sc - p.sc_drawn;
+        if sc_left > 0 {
+            let mut c = c0;
+            c.sc = true;
+            c.sc_drawn += 1;
+            push(u16::from(sc_left), Self::settle(c));
+        }
+        // Freeze and Flip Three (in the pile only when they hit the player;
+        // once a Freeze waits they are blanks, taken out of the effective
+        // draws).
+        if !p.frozen {
+            let ft_left = b.flip_three - p.ft_drawn;
+            if b.freeze > 0 {
+                if p.forced == 0 {
+                    push(u16::from(b.freeze), Target::Bank(p.sum));
+                } else {
+                    let mut w = c0;
+                    w.frozen = true;
+                    w.ft_drawn = 0;
+                    mv.freeze = Some((u16::from(b.freeze), w, b.freeze - 1 + ft_left));
+                }
+            }
+            if ft_left > 0 {
+                let mut c = c0;
+                c.ft_drawn += 1;
+                c.forced += 3;
+                push(u16::from(ft_left), Target::Part(c));
+            }
+        }
+        mv.modifier = if p.forced == 0 {
+            Target::Same
+        } else {
+            Self::settle(c0)
+        };
+        mv
+    }
+
+    /// Whether every combination of modifiers of decision part `p` stays,
+    /// by the rule or by the upper bound.
+    fn all_stay(&self, p: &Part) -> bool {
+        let b = &self.memo.base;
+        let others = b.others_left(p);
+        let bust = if p.sc { 0 } else { p.busts };
+        let (top, bonus) = best_numbers(b.avail & !p.mask, p.count);
+        (0..b.size).all(|m| {
+            let banked = b.banked(p.sum, m);
+            let total = others + b.mods_left[m];
+            if total == 0 {
+                return true;
+            }
+            match self.rule {
+                Rule::StayAt(t) => banked >= f64::from(t),
+                Rule::Optimal => {
+                    let best = ((u32::from(p.sum) + top) << (b.times2_at[m] + b.times2_left[m]))
+                        + u32::from(b.plus_at[m] + b.plus_left[m])
+                        + bonus;
+                    f64::from(best) * f64::from(total - bust) / f64::from(total) <= banked + TIE
+                }
+            }
+        })
+    }
+
+    /// Resolves `t` to a computed block when it is a hand part.
+    #[inline]
+    fn resolve(&mut self, t: &mut Target) {
+        if let Target::Part(c) = *t {
+            *t = Target::Block(self.ensure(&c));
+        }
+    }
+
+    /// The blocks of `w` (a hand in effective-draw mode) with 1..=`flips`
+    /// effective draws left: `ids[k - 1]`.
+    fn effective_blocks(&mut self, w: &Part, flips: u8) -> [u32; MAX_FORCED] {
+        let mut ids = [0; MAX_FORCED];
+        for k in 1..=flips {
+            let mut c = *w;
+            c.forced = k;
+            ids[usize::from(k) - 1] = self.ensure(&c);
+        }
+        ids
+    }
+
+    /// The block of `p`, computed (with its successors) if needed.
+    fn ensure(&mut self, p: &Part) -> u32 {
+        let key = p.key();
+        if let Some(id) = self.memo.get(key) {
+            return id;
+        }
+        if self.cut_here(p) {
+            let id = self.alloc(key);
+            self.leaf(p, id);
+            return id;
+        }
+        if p.forced == 0 && self.all_stay(p) {
+            let id = self.alloc(key);
+            let (b, arena) = (&self.memo.base, &mut self.memo.arena);
+            let at = id as usize * b.size;
+            for m in 0..b.size {
+                arena[at + m] = b.banked(p.sum, m);
+            }
+            return id;
+        }
+        let mut mv = self.moves(p);
+        // Beyond the processor's caches: most successors are already
+        // computed, so start loading their index slots, and then their
+        // values, together rather than one miss after another.
+        let big = self.memo.arena.len() > TOUCH_ABOVE;
+        if big {
+            for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
+                if let Target::Part(c) = t {
+                    self.memo.touch_key(c.key());
+                }
+            }
+        }
+        for i in 0..mv.len {
+            self.resolve(&mut mv.list[i].1);
+        }
+        self.resolve(&mut mv.modifier);
+        let freeze = mv
+            .freeze
+            .map(|(cards, w, blanks)| (cards, w, blanks, self.effective_blocks(&w, w.forced)));
+        if big {
+            for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
+                if let Target::Block(id) = t {
+                    self.memo.touch_block(*id);
+                }
+            }
+        }
+        let id = self.alloc(key);
+        self.fill(p, id, &mv, freeze);
+        id
+    }
+
+    fn alloc(&mut self, key: u64) -> u32 {
+        let id = self.memo.blocks as u32;
+        self.memo.insert(key, id);
+        self.memo.blocks += 1;
+        let size = self.memo.base.size;
+        self.memo.arena.resize(self.memo.arena.len() + size, 0.0);
+        id
+    }
+
+    /// Computes the block `id` of `p` from its successors.
+    fn fill(&mut self, p: &Part, id: u32, mv: &Moves, freeze: Option<(u16, Part, u8, [u32; MAX_FORCED])>) {
+        let memo = &mut *self.memo;
+        memo.expanded += memo.base.size as u64;
+        let b = &memo.base;
+        let size = b.size;
+        let mut acc = std::mem::take(&mut memo.acc);
+        // The round ends (banking, Flip 7): one pass for all such cards, in
+        // exact integer arithmetic.
+        let (mut cards_sum, mut cards, mut bonus) = (0.0, 0.0, 0.0);
+        for &(c, t) in &mv.list[..mv.len] {
+            let w = f64::from(c);
+            match t {
+                Target::Flip7(sum) => {
+                    cards_sum += w * f64::from(sum);
+                    cards += w;
+                    bonus += w * f64::from(FLIP7_BONUS);
+                }
+                Target::Bank(sum) => {
+                    cards_sum += w * f64::from(sum);
+                    cards += w;
+                }
+                _ => {}
+            }
+        }
+        for ((a, mult), plus) in acc.iter_mut().zip(&b.mult).zip(&b.plus_f) {
+            *a = cards_sum * mult + cards * plus + bonus;
+        }
+        for &(c, t) in &mv.list[..mv.len] {
+            if let Target::Block(child) = t {
+                let w = f64::from(c);
+                for (a, v) in acc.iter_mut().zip(memo.block(child)) {
+                    *a += w * v;
+                }
+            }
+        }
+        // A Freeze during forced flips: it waits, and the flips left are
+        // effective draws or blanks (hypergeometric), then the player banks.
+        if let Some((cards, w, blanks, ids)) = freeze {
+            let (binom, inverse) = (binomials(), inverse_binomials());
+            let effective = b.others_left(&w);
+            for (m, a) in acc.iter_mut().enumerate() {
+                let n = usize::from(effective + b.mods_left[m]);
+                let blanks = usize::from(blanks);
+                let r = usize::from(w.forced).min(n + blanks);
+                let mut v = 0.0;
+                for k in r.saturating_sub(blanks)..=r.min(n) {
+                    let chance = binom[n][k] * binom[blanks][r - k];
+                    let value = if k == 0 {
+                        b.banked(w.sum, m)
+                    } else {
+                        memo.arena[ids[k - 1] as usize * size + m]
+                    };
+                    v += chance * value;
+                }
+                *a += f64::from(cards) * v * inverse[n + blanks][r];
+            }
+        }
+        // Modifiers leading to another block (or to banking).
+        match mv.modifier {
+            Target::Block(child) => {
+                let src = memo.block(child);
+                for k in 0..b.kinds {
+                    for ((a, w), &next) in acc.iter_mut().zip(&b.mod_weight[k]).zip(&b.mod_next[k]) {
+                        *a += w * src[next as usize];
+                    }
+                }
+            }
+            Target::Bank(sum) => {
+                let sum = f64::from(sum);
+                for k in 0..b.kinds {
+                    for ((a, w), &next) in acc.iter_mut().zip(&b.mod_weight[k]).zip(&b.mod_next[k]) {
+                        let next = next as usize;
+                        *a += w * (sum * b.mult[next] + b.plus_f[next]);
+                    }
+                }
+            }
+            Target::Same => {}
+            Target::Part(_) | Target::Flip7(_) => unreachable!("resolved before"),
+        }
+        let others = f64::from(b.others_left(p));
+        let at = id as usize * size;
+        let out = &mut memo.arena[at..at + size];
+        let sum = f64::from(p.sum);
+        if p.forced > 0 {
+            for (m, o) in out.iter_mut().enumerate() {
+                let total = others + f64::from(b.mods_left[m]);
+                *o = if total == 0.0 {
+                    sum * b.mult[m] + b.plus_f[m]
+                } else {
+                    acc[m] / total
+                };
+            }
+        } else {
+            // From the most modifiers drawn down: a modifier drawn in a
+            // decision state leads to a later combination of the same block.
+            let same = matches!(mv.modifier, Target::Same);
+            for m in (0..size).rev() {
+                let mut a = acc[m];
+                if same {
+                    for k in 0..b.kinds {
+                        a += b.mod_weight[k][m] * out[b.mod_next[k][m] as usize];
+                    }
+                }
+                let total = others + f64::from(b.mods_left[m]);
+                let banked = sum * b.mult[m] + b.plus_f[m];
+                out[m] = if total == 0.0 {
+                    banked
+                } else {
+                    let hit = a / total;
+                    match self.rule {
+                        Rule::Optimal if hit > banked + TIE => hit,
+                        Rule::Optimal => banked,
+                        Rule::StayAt(t) if banked >= f64::from(t) => banked,
+                        Rule::StayAt(_) => hit,
+                    }
+                };
+            }
+        }
+        memo.acc = acc;
+    }
+
+    /// The value of hitting at decision part `p` with combination `m`.
+    pub(super) fn hit_value(&mut self, p: &Part, m: usize) -> f64 {
+        let others = self.memo.base.others_left(p);
+        let total = others + self.memo.base.mods_left[m];
+        if total == 0 {
+            return self.memo.base.banked(p.sum, m);
+        }
+        let mut mv = self.moves(p);
+        for i in 0..mv.len {
+            self.resolve(&mut mv.list[i].1);
+        }
+        let own = self.ensure(p);
+        let memo = &*self.memo;
+        let b = &memo.base;
+        let mut a = 0.0;
+        for &(cards, t) in &mv.list[..mv.len] {
+            let v = match t {
+                Target::Block(c) => memo.block(c)[m],
+                Target::Flip7(sum) => b.banked(sum, m) + f64::from(FLIP7_BONUS),
+                Target::Bank(sum) => b.banked(sum, m),
+                Target::Part(_) | Target::Same => unreachable!("resolved before"),
+            };
+            a += f64::from(cards) * v;
+        }
+        let src = memo.block(own);
+        for k in 0..b.kinds {
+            a += b.mod_weight[k][m] * src[b.mod_next[k][m] as usize];
+        }
+        a / f64::from(total)
+    }
+}

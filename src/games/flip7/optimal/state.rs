@@ -1,0 +1,276 @@
+//! The packed state of the search: a hand part, the key of its block of
+//! values ([`Part`]); where a card leads ([`Target`]); and the root that
+//! keys are relative to, with the tables derived from it ([`Base`]).
+
+use super::Rule;
+use super::cuts::Cut;
+use crate::engine::bits::ones;
+use crate::games::flip7::cards::{
+    FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, SECOND_CHANCE, TIMES2, plus_value,
+};
+use crate::games::flip7::rules::Hand;
+
+/// Modifier kinds (`+2` .. `+10`, `x2`), indexed by `card - PLUS2`.
+const MODS: usize = (TIMES2 - PLUS2) as usize + 1;
+const I_TIMES2: usize = MODS - 1;
+pub(super) const NUMBERS: usize = MAX_NUMBER as usize + 1;
+
+/// Most cards of one modifier kind, and of one action kind, that the
+/// packed state can count (two decks need 2 and 6).
+pub(super) const MAX_MODS_PER_KIND: u8 = 3;
+pub(super) const MAX_ACTIONS_PER_KIND: u8 = 6;
+
+/// Everything of a state but the modifiers drawn: one block of values.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Part {
+    /// Numbers held (absolute).
+    pub(super) mask: u16,
+    pub(super) sum: u16,
+    pub(super) count: u8,
+    /// Copies left of the numbers held (the cards that bust).
+    pub(super) busts: u16,
+    /// Duplicates cancelled since the root.
+    pub(super) dups: u8,
+    /// Holds a Second Chance.
+    pub(super) sc: bool,
+    /// Second Chances drawn since the root.
+    pub(super) sc_drawn: u8,
+    /// Flip Threes drawn since the root (0 in effective-draw mode).
+    pub(super) ft_drawn: u8,
+    /// Forced flips left (those of the Flip Three under way and three for
+    /// each one waiting); in effective-draw mode, the effective draws
+    /// left; 0 when the player decides.
+    pub(super) forced: u8,
+    /// Effective-draw mode: a Freeze waits behind the forced flips, so
+    /// Freezes and Flip Threes are blanks; they are left out of the pile
+    /// and `forced` counts the other cards still to draw before banking.
+    pub(super) frozen: bool,
+}
+
+impl Part {
+    #[inline]
+    pub(super) fn key(&self) -> u64 {
+        u64::from(self.mask)
+            | u64::from(self.dups) << 13
+            | u64::from(self.sc) << 16
+            | u64::from(self.sc_drawn) << 17
+            | u64::from(self.ft_drawn) << 20
+            | u64::from(self.forced) << 24
+            | u64::from(self.frozen) << 29
+    }
+}
+
+/// Where a card leads, for every combination of modifiers at once.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Target {
+    /// A state whose values are a block (the same combination of modifiers).
+    Part(Part),
+    /// The block already computed.
+    Block(u32),
+    /// The round ends with a Flip 7 at this number sum.
+    Flip7(u16),
+    /// The round ends with the player banking this number sum.
+    Bank(u16),
+    /// The modifier drawn leads to the same hand part (decision states).
+    Same,
+}
+
+/// What a memo's keys are relative to: the root of the search that started
+/// it, and tables derived from it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Base {
+    pub(super) rule: Option<Rule>,
+    pub(super) cut: Cut,
+    numbers: u16,
+    count: u8,
+    plus: u16,
+    times2: u8,
+    pile: [u8; KINDS],
+    /// Copies of each number not held at the root.
+    pub(super) copies: [u8; NUMBERS],
+    /// Numbers not held at the root with copies left.
+    pub(super) avail: u16,
+    pub(super) sc: u8,
+    pub(super) freeze: u8,
+    pub(super) flip_three: u8,
+    /// Numbers, Second Chances, Freezes and Flip Threes in the pile.
+    others: u16,
+    /// Combinations of modifiers drawn: the block size.
+    pub(super) size: usize,
+    /// Index step of one more modifier of each kind.
+    stride: [usize; MODS],
+    /// Per combination: `plus` and `times2` of the hand, modifiers left in
+    /// all, their `+N` points and `x2` cards.
+    pub(super) plus_at: Vec<u16>,
+    pub(super) times2_at: Vec<u8>,
+    pub(super) mods_left: Vec<u16>,
+    pub(super) plus_left: Vec<u16>,
+    pub(super) times2_left: Vec<u8>,
+    /// Per combination: `2^times2` and `plus`, so that a banked score is
+    /// `sum * mult + plus_f` (exact: small integers).
+    pub(super) mult: Vec<f64>,
+    pub(super) plus_f: Vec<f64>,
+    /// Modifier kinds with cards left at the root.
+    pub(super) kinds: usize,
+    /// Per such kind and combination: the cards of the kind left (as a
+    /// weight) and the combination after drawing one (the same
+    /// combination when none is left: the weight is then 0).
+    pub(super) mod_weight: Vec<Vec<f64>>,
+    pub(super) mod_next: Vec<Vec<u32>>,
+}
+
+impl Base {
+    pub(super) fn set(&mut self, rule: Rule, hand: &Hand, pile: &[u8; KINDS]) {
+        self.rule = Some(rule);
+        self.numbers = hand.numbers;
+        self.count = hand.count;
+        self.plus = hand.plus;
+        self.times2 = hand.times2;
+        self.pile = *pile;
+        self.avail = 0;
+        for (n, (copies, &c)) in self.copies.iter_mut().zip(pile.iter()).enumerate() {
+            *copies = if hand.numbers & (1 << n) != 0 { 0 } else { c };
+            if *copies > 0 {
+                self.avail |= 1 << n;
+            }
+        }
+        self.sc = pile[SECOND_CHANCE as usize];
+        self.freeze = pile[FREEZE as usize];
+        self.flip_three = pile[FLIP_THREE as usize];
+        self.others = pile[..NUMBERS].iter().map(|&c| u16::from(c)).sum::<u16>()
+            + u16::from(self.sc)
+            + u16::from(self.freeze)
+            + u16::from(self.flip_three);
+        let mut size = 1;
+        for j in 0..MODS {
+            self.stride[j] = size;
+            size *= usize::from(pile[PLUS2 as usize + j]) + 1;
+        }
+        self.size = size;
+        self.plus_at.clear();
+        self.times2_at.clear();
+        self.mods_left.clear();
+        self.plus_left.clear();
+        self.times2_left.clear();
+        self.mult.clear();
+        self.plus_f.clear();
+        // Modifier kinds with cards left (no allocation: this runs at every
+        // new root).
+        let mut kinds = [0usize; MODS];
+        self.kinds = 0;
+        for j in (0..MODS).filter(|&j| pile[PLUS2 as usize + j] > 0) {
+            kinds[self.kinds] = j;
+            self.kinds += 1;
+        }
+        let active = &kinds[..self.kinds];
+        if self.mod_weight.len() < MODS {
+            self.mod_weight.resize(MODS, Vec::new());
+            self.mod_next.resize(MODS, Vec::new());
+        }
+        for a in 0..self.kinds {
+            self.mod_weight[a].clear();
+            self.mod_next[a].clear();
+        }
+        for m in 0..size {
+            let mut left = [0u8; MODS];
+            let (mut plus, mut plus_left, mut total) = (hand.plus, 0u16, 0u16);
+            for j in 0..MODS {
+                let have = pile[PLUS2 as usize + j];
+                let drawn = ((m / self.stride[j]) % (usize::from(have) + 1)) as u8;
+                left[j] = have - drawn;
+                total += u16::from(left[j]);
+                if j < I_TIMES2 {
+                    let v = plus_value(PLUS2 + j as u8);
+                    plus += u16::from(drawn) * v;
+                    plus_left += u16::from(left[j]) * v;
+                }
+            }
+            let times2 = hand.times2 + pile[TIMES2 as usize] - left[I_TIMES2];
+            self.plus_at.push(plus);
+            self.times2_at.push(times2);
+            self.mods_left.push(total);
+            self.plus_left.push(plus_left);
+            self.times2_left.push(left[I_TIMES2]);
+            self.mult.push(f64::from(1u32 << times2));
+            self.plus_f.push(f64::from(plus));
+            for (a, &j) in active.iter().enumerate() {
+                self.mod_weight[a].push(f64::from(left[j]));
+                let next = if left[j] > 0 { m + self.stride[j] } else { m };
+                self.mod_next[a].push(next as u32);
+            }
+        }
+    }
+
+    /// The hand part and combination of modifiers of `hand` facing `pile`,
+    /// if the state follows from this root by drawing cards.
+    pub(super) fn locate(&self, rule: Rule, hand: &Hand, pile: &[u8; KINDS]) -> Option<(Part, usize)> {
+        if self.rule != Some(rule) || self.numbers & !hand.numbers != 0 {
+            return None;
+        }
+        let mut drawn = [0u8; KINDS];
+        for k in 0..KINDS {
+            drawn[k] = self.pile[k].checked_sub(pile[k])?;
+        }
+        let new = hand.numbers & !self.numbers;
+        let mut numbers_drawn = 0u32;
+        let mut busts = 0u16;
+        for (n, &d) in drawn.iter().enumerate().take(NUMBERS) {
+            let held = hand.numbers & (1 << n) != 0;
+            if (!held && d > 0) || (new & (1 << n) != 0 && d == 0) {
+                return None;
+            }
+            numbers_drawn += u32::from(d);
+            if held {
+                busts += u16::from(pile[n]);
+            }
+        }
+        let dups = numbers_drawn - new.count_ones();
+        let mut m = 0;
+        for j in 0..MODS {
+            m += usize::from(drawn[PLUS2 as usize + j]) * self.stride[j];
+        }
+        if dups > 7
+            || drawn[FREEZE as usize] > 0
+            || hand.plus != self.plus_at[m]
+            || hand.times2 != self.times2_at[m]
+        {
+            return None;
+        }
+        let part = Part {
+            mask: hand.numbers,
+            sum: hand.number_sum,
+            count: hand.count,
+            busts,
+            dups: dups as u8,
+            sc: hand.second_chance,
+            sc_drawn: drawn[SECOND_CHANCE as usize],
+            ft_drawn: drawn[FLIP_THREE as usize],
+            forced: 0,
+            frozen: false,
+        };
+        Some((part, m))
+    }
+
+    /// Cards left that are not modifiers and count for `p`: all of them;
+    /// in effective-draw mode, all but Freezes and Flip Threes.
+    #[inline]
+    pub(super) fn others_left(&self, p: &Part) -> u16 {
+        let drawn = u16::from(p.count - self.count) + u16::from(p.dups) + u16::from(p.sc_drawn);
+        if p.frozen {
+            self.others - u16::from(self.freeze) - u16::from(self.flip_three) - drawn
+        } else {
+            self.others - drawn - u16::from(p.ft_drawn)
+        }
+    }
+
+    #[inline]
+    pub(super) fn banked(&self, sum: u16, m: usize) -> f64 {
+        f64::from(sum) * self.mult[m] + self.plus_f[m]
+    }
+}
+
+/// The numbers in the mask `bits`, from the lowest.
+#[inline]
+pub(super) fn numbers_in(bits: u16) -> impl Iterator<Item = usize> {
+    ones(u64::from(bits)).map(|n| n as usize)
+}
