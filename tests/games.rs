@@ -54,7 +54,11 @@ fn every_game_has_a_command_a_tournament_and_a_sweep() {
     let dir = tempfile::tempdir().unwrap();
     let help = ok(&sim(&["--help"], dir.path()));
     for g in games() {
-        assert!(help.contains(g.about), "sim --help lacks {}'s about:\n{help}", g.name);
+        assert!(
+            help.contains(g.about),
+            "sim --help lacks {}'s about:\n{help}",
+            g.name
+        );
         let version = ok(&sim(&["tournament", g.name, "--version"], dir.path()));
         assert!(version.contains(env!("CARGO_PKG_VERSION")), "{version}");
         for cmd in [vec![g.name], vec!["tournament", g.name], vec!["sweep", g.name]] {
