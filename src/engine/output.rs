@@ -1,10 +1,12 @@
 //! Output files that are either complete or absent.
 //!
-//! The destination is checked before any game is played (a probe file is
-//! created beside it and removed at once), so a bad `--out` fails at once.
-//! Nothing is on disk while the games run, so an interrupted run leaves
-//! nothing behind; at the end the result is written to a temporary sibling
-//! and renamed, so the file appears under its name only when complete.
+//! The destination is checked before any game is played (the file itself,
+//! or a probe in the nearest folder that exists, is created and removed at
+//! once), so a bad `--out` fails at once. Nothing is on disk while the
+//! games run, not even a missing folder, so an interrupted or refused run
+//! leaves nothing behind; at the end the folders are made, the result is
+//! written to a temporary sibling and renamed, so the file appears under
+//! its name only when complete.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -46,27 +48,55 @@ impl Output {
             return Ok(Output::Special(file, path.to_path_buf()));
         }
         if path.is_dir() {
+            let stdout = if flag == "--out" { ", or - for stdout" } else { "" };
             return Err(format!(
-                "{flag} '{shown}' is a folder; give a file path such as results/run.csv, or - for stdout"
+                "{flag} '{shown}' is a folder; give a file path such as results/run.csv{stdout}"
             ));
         }
         let parent = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        std::fs::create_dir_all(&parent).map_err(|e| {
-            format!(
-                "{flag} '{shown}': cannot create the folder '{}': {e}",
-                parent.display()
-            )
-        })?;
-        let probe = partial_file(&parent).map_err(|e| {
-            format!(
-                "{flag} '{shown}': cannot write in the folder '{}': {e}",
-                parent.display()
-            )
-        })?;
-        drop(probe);
+        // Names longer than file systems take fail now, not at the rename.
+        for part in path.components() {
+            if part.as_os_str().len() > 255 {
+                return Err(format!(
+                    "{flag} '{shown}': a name in the path is {} bytes long; file systems take at most 255",
+                    part.as_os_str().len()
+                ));
+            }
+        }
+        if parent.is_dir() {
+            probe_file(path).map_err(|e| format!("{flag} '{shown}': cannot write it: {e}"))?;
+        } else {
+            // The folders are made only when the result is written; check
+            // that they can be: the nearest existing one must be a writable
+            // folder.
+            let existing = parent
+                .ancestors()
+                .find(|a| a.as_os_str().is_empty() || a.exists())
+                .map(|a| {
+                    if a.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        a
+                    }
+                })
+                .unwrap_or(Path::new("."));
+            if !existing.is_dir() {
+                return Err(format!(
+                    "{flag} '{shown}': cannot create the folder '{}': '{}' is not a folder",
+                    parent.display(),
+                    existing.display()
+                ));
+            }
+            drop(partial_file(existing).map_err(|e| {
+                format!(
+                    "{flag} '{shown}': cannot create the folder '{}': {e}",
+                    parent.display()
+                )
+            })?);
+        }
         Ok(Output::File {
             path: path.to_path_buf(),
             dir: parent,
@@ -91,6 +121,8 @@ impl Output {
             }
             Output::File { path, dir } => {
                 let shown = path.display().to_string();
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| format!("cannot create the folder '{}': {e}", dir.display()))?;
                 let mut tmp = partial_file(&dir).map_err(|e| format!("cannot write '{shown}': {e}"))?;
                 tmp.write_all(bytes)
                     .and_then(|_| tmp.as_file().sync_all())
@@ -100,6 +132,21 @@ impl Output {
                 Ok(Some(path))
             }
         }
+    }
+}
+
+/// Checks that `path` (in an existing folder) can be written, leaving it as
+/// it was: an existing file is opened for writing without truncating it; a
+/// new one is created and removed at once.
+fn probe_file(path: &Path) -> std::io::Result<()> {
+    if path.exists() {
+        std::fs::OpenOptions::new().append(true).open(path).map(drop)
+    } else {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)?;
+        std::fs::remove_file(path)
     }
 }
 
@@ -136,8 +183,8 @@ mod tests {
         let path = dir.path().join("sub/out.csv");
         let out = Output::prepare(&path, "--out").unwrap();
         assert!(!path.exists());
-        // Nothing at all is on disk while the games run.
-        assert_eq!(std::fs::read_dir(dir.path().join("sub")).unwrap().count(), 0);
+        // Nothing at all is on disk while the games run, not even the folder.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         drop(out);
         assert!(!path.exists());
         let out = Output::prepare(&path, "--out").unwrap();
@@ -164,5 +211,36 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = Output::prepare(dir.path(), "--out").err().unwrap();
         assert!(err.contains("is a folder"), "{err}");
+        // A file where a folder should be.
+        std::fs::write(dir.path().join("f"), "x").unwrap();
+        let err = Output::prepare(&dir.path().join("f/g/out.csv"), "--out")
+            .err()
+            .unwrap();
+        assert!(err.contains("is not a folder"), "{err}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// Regression: an --out name too long for the file system failed only
+    /// after the whole run, at the rename.
+    #[test]
+    fn a_name_too_long_is_refused_up_front() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = "x".repeat(300) + ".csv";
+        for path in [dir.path().join(&long), dir.path().join(&long).join("out.csv")] {
+            let err = Output::prepare(&path, "--out").err().unwrap();
+            assert!(err.contains("at most 255"), "{err}");
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn an_existing_file_is_checked_without_being_emptied() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keep.csv");
+        std::fs::write(&path, "old").unwrap();
+        let out = Output::prepare(&path, "--out").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        out.commit(b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
     }
 }

@@ -61,12 +61,15 @@ pub fn expand(spec: &str) -> Result<Vec<Point>, String> {
             return Err(format!("'{{{body}}}': the step must be above 0; {ACCEPTED}"));
         }
         let places = decimals(a).max(decimals(b)).max(decimals(step));
-        let count = ((vb - va).abs() / vs + 1e-9).floor() as usize + 1;
-        if count > MAX_POINTS {
+        // Steps after the first value, counted in floats first: a huge
+        // range or a tiny step must be refused, not wrap around to 0.
+        let steps = ((vb - va).abs() / vs + 1e-9).floor();
+        if !steps.is_finite() || steps >= MAX_POINTS as f64 {
             return Err(format!(
-                "'{{{body}}}' makes {count} values (at most {MAX_POINTS})"
+                "'{{{body}}}' makes more than {MAX_POINTS} values; use a larger step or a shorter range"
             ));
         }
+        let count = steps as usize + 1;
         let dir = if vb >= va { 1.0 } else { -1.0 };
         (0..count)
             .map(|k| format!("{:.*}", places, va + dir * vs * k as f64))
@@ -96,6 +99,23 @@ pub fn expand(spec: &str) -> Result<Vec<Point>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: `stay-at-{1e300..-1e300}` was "0 values" and hung the
+    /// chart code; `{0.1..0.9..1e-20}` wrote a header-only CSV.
+    #[test]
+    fn huge_ranges_and_tiny_steps_are_refused_not_wrapped_to_zero_values() {
+        for spec in [
+            "stay-at-{1e300..-1e300}",
+            "bust-prob:{0.1..0.9..1e-20}",
+            "call-at:{0..1..1e-20}",
+            "x{0..1e308..1e-308}",
+        ] {
+            let err = expand(spec).unwrap_err();
+            assert!(err.contains("more than 1000 values"), "{spec}: {err}");
+        }
+        assert_eq!(expand("x{0..999}").unwrap().len(), 1000);
+        assert!(expand("x{0..1000}").is_err());
+    }
 
     #[test]
     fn ranges_lists_and_steps() {

@@ -34,13 +34,19 @@ impl Files {
         Ok(Files { items, xlsx })
     }
 
-    /// Writes every file (`contents` by name) and lists them.
+    /// Writes every file (`contents` by name) and lists them. The workbook
+    /// goes first: a device that cannot take it (`--xlsx /dev/full`) then
+    /// fails the run before any other file is written.
     pub fn commit(
         self,
         contents: &[(&str, Vec<u8>)],
         xlsx: Option<Vec<u8>>,
         summary: &mut Vec<u8>,
     ) -> Result<(), String> {
+        let mut workbook = None;
+        if let (Some(out), Some(bytes)) = (self.xlsx, xlsx) {
+            workbook = out.commit(&bytes)?;
+        }
         for (out, name) in self.items {
             let bytes = contents
                 .iter()
@@ -51,9 +57,7 @@ impl Files {
                 let _ = writeln!(summary, "wrote {}", p.display());
             }
         }
-        if let (Some(out), Some(bytes)) = (self.xlsx, xlsx)
-            && let Some(p) = out.commit(&bytes)?
-        {
+        if let Some(p) = workbook {
             let _ = writeln!(summary, "wrote {}", p.display());
         }
         Ok(())

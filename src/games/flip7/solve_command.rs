@@ -38,6 +38,12 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         }
         std::path::PathBuf::from("results").join(name)
     });
+    if dir.as_os_str() == "-" || dir.is_file() {
+        return Err(format!(
+            "--out '{}' must be a folder (solve writes thresholds.csv and decisions.csv into it)",
+            dir.display()
+        ));
+    }
     let thresholds_out = Output::prepare(&dir.join("thresholds.csv"), "--out")?;
     let decisions_out = Output::prepare(&dir.join("decisions.csv"), "--out")?;
 

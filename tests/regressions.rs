@@ -1,0 +1,199 @@
+//! Regression tests named after bad inputs and faults that once crashed,
+//! hung, threw work away or left files behind (issue 18's list). Each
+//! checks the rule: every destination is checked before any game is
+//! played, nothing is written unless the run succeeds, a closed pipe ends
+//! quietly, and the message names the option, the value and what is
+//! accepted.
+
+use std::process::{Command, Stdio};
+
+mod common;
+use common::*;
+
+#[test]
+fn sweep_of_a_range_of_huge_numbers_is_refused_not_hung() {
+    for spec in ["stay-at-{1e300..-1e300}", "bust-prob:{0.1..0.9..1e-20}"] {
+        refused(
+            &["sweep", "flip7", "--policy", spec, "--games", "1K"],
+            &["--policy", spec, "more than 1000 values"],
+        );
+    }
+    refused(
+        &[
+            "sweep",
+            "flip-flush",
+            "--policy",
+            "call-at:{0..1..1e-20}",
+            "--games",
+            "1K",
+        ],
+        &["--policy", "more than 1000 values"],
+    );
+}
+
+#[test]
+fn solve_out_dash_is_refused_and_creates_no_folder() {
+    refused(
+        &["flip7", "solve", "--out", "-"],
+        &["--out '-'", "must be a folder"],
+    );
+}
+
+#[test]
+fn solve_out_a_file_is_refused_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f.csv"), "mine").unwrap();
+    let o = sim(&["flip7", "solve", "--out", "f.csv"], dir.path());
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--out 'f.csv' must be a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(dir.path().join("f.csv")).unwrap(), "mine");
+}
+
+#[test]
+fn bad_xlsx_destinations_leave_no_output_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("a-folder")).unwrap();
+    for (xlsx, says) in [
+        ("-", "--xlsx needs a file path"),
+        ("a-folder", "--xlsx 'a-folder' is a folder"),
+        ("/proc/no/such/book.xlsx", "--xlsx '/proc/no/such/book.xlsx'"),
+    ] {
+        for cmd in [
+            vec![
+                "tournament",
+                "flip7",
+                "--policies",
+                "stay-at-20,stay-at-30",
+                "--players",
+                "2",
+            ],
+            vec!["sweep", "flip7", "--policy", "stay-at-{20,30}"],
+        ] {
+            let mut args = cmd.clone();
+            args.extend(["--games", "1K", "--seed", "1", "--out", "out", "--xlsx", xlsx]);
+            let o = sim(&args, dir.path());
+            assert!(!o.status.success(), "{args:?}");
+            assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+            assert_eq!(files_in(dir.path()), ["a-folder"], "{args:?} left files");
+        }
+    }
+}
+
+#[test]
+fn xlsx_to_a_full_device_fails_before_any_file_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = sim(
+        &[
+            "tournament",
+            "flip7",
+            "--policies",
+            "stay-at-20,stay-at-30",
+            "--players",
+            "2",
+            "--games",
+            "1K",
+            "--seed",
+            "1",
+            "--out",
+            "out",
+            "--xlsx",
+            "/dev/full",
+        ],
+        dir.path(),
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("/dev/full"), "{}", stderr(&o));
+    assert!(files_in(dir.path()).is_empty(), "{:?}", files_in(dir.path()));
+}
+
+#[test]
+fn out_name_too_long_is_refused_before_playing() {
+    let long = format!("{}.csv", "x".repeat(300));
+    refused(
+        &["flip7", "--games", "2B", "--out", &long],
+        &["--out", "at most 255"],
+    );
+    let folder = "y".repeat(300);
+    refused(
+        &[
+            "tournament",
+            "flip-flush",
+            "--policies",
+            "default,default",
+            "--players",
+            "2",
+            "--games",
+            "1B",
+            "--out",
+            &folder,
+        ],
+        &["--out", "at most 255"],
+    );
+}
+
+/// `sim ... | true`: the reader is gone before anything is written.
+fn into_closed_pipe(args: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
+    assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+}
+
+#[test]
+fn list_policies_and_solve_into_a_closed_pipe_end_quietly() {
+    into_closed_pipe(&["flip7", "--list-policies"]);
+    into_closed_pipe(&["flip-flush", "--list-policies"]);
+    into_closed_pipe(&["flip7", "solve", "--without", "actions,modifiers", "--out", "s"]);
+    into_closed_pipe(&["flip7", "--games", "2K", "--seed", "1", "--out", "x.csv"]);
+}
+
+#[test]
+fn an_interrupted_or_refused_run_leaves_no_folder() {
+    // The folders of --out are made only when the results are written.
+    refused(
+        &[
+            "flip7",
+            "--games",
+            "1K",
+            "--policy",
+            "nope",
+            "--out",
+            "new/deeper/x.csv",
+        ],
+        &["--policy", "nope"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args([
+            "tournament",
+            "flip7",
+            "--policies",
+            "stay-at-20,stay-at-30",
+            "--players",
+            "2",
+            "--games",
+            "2B",
+        ])
+        .args(["--out", "t/u", "--no-charts"])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(files_in(dir.path()).is_empty(), "{:?}", files_in(dir.path()));
+}
