@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    commit(&root);
     let folder = root.join("strategies");
     println!("cargo:rerun-if-changed=strategies");
     let mut files: Vec<(String, PathBuf)> = match std::fs::read_dir(&folder) {
@@ -36,4 +37,39 @@ fn main() {
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     std::fs::write(out.join("built_in_strategies.rs"), code).expect("writing built_in_strategies.rs");
+}
+
+/// Sets `SIM_COMMIT` for `sim --version`: the commit built, with
+/// `-modified` when tracked files differ from it, or `unknown` outside a
+/// git checkout (a packaged crate).
+fn commit(root: &std::path::Path) {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash) => {
+            let modified =
+                git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            if modified {
+                format!("{hash}-modified")
+            } else {
+                hash
+            }
+        }
+        None => "unknown".to_string(),
+    };
+    println!("cargo:rustc-env=SIM_COMMIT={commit}");
+    // Look again when the checkout moves or its files change (only paths
+    // that exist: a missing one would rerun this script on every build).
+    for watched in [".git/HEAD", ".git/index", ".git/refs/heads"] {
+        if root.join(watched).exists() {
+            println!("cargo:rerun-if-changed={watched}");
+        }
+    }
 }

@@ -15,7 +15,12 @@ pub fn command() -> Command {
     let mut b = Build::default();
     crate::games::each(&mut b);
     Command::new("sim")
-        .version(env!("CARGO_PKG_VERSION"))
+        .version(concat!(
+            env!("CARGO_PKG_VERSION"),
+            " (commit ",
+            env!("SIM_COMMIT"),
+            ")"
+        ))
         .propagate_version(true)
         .about("Monte Carlo strategy simulator for the Flip family of card games.")
         .subcommand_required(true)

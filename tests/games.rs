@@ -60,7 +60,10 @@ fn every_game_has_a_command_a_tournament_and_a_sweep() {
             g.name
         );
         let version = ok(&sim(&["tournament", g.name, "--version"], dir.path()));
-        assert!(version.contains(env!("CARGO_PKG_VERSION")), "{version}");
+        assert!(
+            version.contains(env!("CARGO_PKG_VERSION")) && version.contains("(commit "),
+            "{version}"
+        );
         for cmd in [vec![g.name], vec!["tournament", g.name], vec!["sweep", g.name]] {
             let mut args = cmd.clone();
             args.push("--help");

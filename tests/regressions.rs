@@ -197,3 +197,98 @@ fn an_interrupted_or_refused_run_leaves_no_folder() {
     child.wait().unwrap();
     assert!(files_in(dir.path()).is_empty(), "{:?}", files_in(dir.path()));
 }
+
+#[test]
+fn negative_games_and_seeds_get_the_accepted_form_not_unexpected_argument() {
+    refused(&["flip7", "--games", "-1"], &["--games", "'-1'", "at least 1"]);
+    refused(
+        &["flip7", "--seed", "-1"],
+        &["--seed", "'-1'", "0 to 18446744073709551615"],
+    );
+    refused(
+        &["flip7", "--seed", "abc"],
+        &["--seed", "'abc'", "0 to 18446744073709551615"],
+    );
+    refused(
+        &["tournament", "flip7", "--policies", "a,b", "--games", "-5"],
+        &["--games", "'-5'"],
+    );
+    refused(
+        &["sweep", "flip7", "--policy", "stay-at-{1,2}", "--seed", "x"],
+        &["--seed", "'x'"],
+    );
+}
+
+#[test]
+fn one_player_one_value_and_one_thread_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = ok(&sim(
+        &[
+            "flip7",
+            "--players",
+            "1",
+            "--games",
+            "3",
+            "--seed",
+            "1",
+            "--trace",
+            "--out",
+            "x.csv",
+        ],
+        dir.path(),
+    ));
+    assert!(
+        text.contains("sim flip7: 1 player, 3 games, seed 1 (1 thread,"),
+        "{text}"
+    );
+    let text = ok(&sim(
+        &[
+            "sweep",
+            "flip7",
+            "--policy",
+            "stay-at-{20}",
+            "--players",
+            "1",
+            "--games",
+            "1K",
+            "--seed",
+            "1",
+            "--no-charts",
+            "--out",
+            "s",
+        ],
+        dir.path(),
+    ));
+    assert!(text.contains("1 value of stay-at-{20}, 1 player,"), "{text}");
+}
+
+#[test]
+fn errors_inside_a_lineup_file_name_the_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mine.toml"),
+        "game = \"flip7\"\n\npolicy = \"stay-at-20,nope\"\n",
+    )
+    .unwrap();
+    let o = sim(
+        &["tournament", "flip7", "--lineup", "mine.toml", "--players", "2"],
+        dir.path(),
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--lineup mine.toml (mine.toml:3): 'nope'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_lineup_given_to_policy_suggests_the_tournament() {
+    refused(
+        &["flip7", "--policy", "shipped"],
+        &[
+            "--policy 'shipped' is a line-up",
+            "sim tournament flip7 --lineup shipped",
+        ],
+    );
+}

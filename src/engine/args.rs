@@ -27,6 +27,14 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     Ok(n)
 }
 
+/// Parses a seed: a whole number from 0 to 2^64 - 1.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .replace('_', "")
+        .parse::<u64>()
+        .map_err(|_| format!("expected a whole number from 0 to {} (e.g. 1 or 2025)", u64::MAX))
+}
+
 /// Formats a count the way [`parse_count`] reads it, shortest exact form:
 /// `10M`, `250K`, `1500`.
 pub fn format_count(n: u64) -> String {
@@ -58,6 +66,18 @@ mod tests {
             assert!(err.contains("e.g. 5000, 250K, 10M"), "{bad}: {err}");
         }
         assert!(parse_count("0").unwrap_err().starts_with("must be at least 1"));
+    }
+
+    #[test]
+    fn seeds_are_whole_numbers_in_range() {
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        for bad in ["-1", "abc", "18446744073709551616", "1.5", ""] {
+            assert!(
+                parse_seed(bad).unwrap_err().contains("0 to 18446744073709551615"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{format_count, parse_count};
+use super::args::{format_count, parse_count, parse_seed};
 use super::columns::{csv_bytes, seat_table};
 use super::game::Game;
 use super::observe::TraceFormat;
@@ -20,16 +20,16 @@ use super::strategies::{Library, Origin, Resolved, Source};
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
     /// Games to play: 5000, 250K, 10M, 2B or 1_000_000.
-    #[arg(long, default_value = "100K", value_parser = parse_count)]
+    #[arg(long, default_value = "100K", value_parser = parse_count, allow_hyphen_values = true)]
     pub games: u64,
 
     /// Seed of the run (random when not given; always printed). The same seed
     /// gives the same results for any --threads.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024), allow_hyphen_values = true)]
     pub threads: Option<u16>,
 
     /// CSV destination; `-` writes it to stdout (the summary then goes to
@@ -86,7 +86,8 @@ impl RunArgs {
         RunConfig {
             games: self.games,
             seed: self.seed.unwrap_or_else(rand::random),
-            threads: threads(self.threads),
+            // A traced run plays on the calling thread alone.
+            threads: if self.trace { 1 } else { threads(self.threads) },
             progress: !self.no_progress && !self.trace,
         }
     }
@@ -158,9 +159,20 @@ pub fn resolve_policies<G: Game>(
 ) -> Result<Vec<Resolved<G::Policy>>, String> {
     text.split(',')
         .map(|word| {
-            library
-                .resolve(G::NAME, word, G::parse_policy)
-                .map_err(|e| format!("{flag} '{}': {e}", word.trim()))
+            library.resolve(G::NAME, word, G::parse_policy).map_err(|e| {
+                let word = word.trim();
+                // A line-up file is for tournaments: say so.
+                match library.lineup(G::NAME, word) {
+                    Ok(s) if s.policy.contains(',') => format!(
+                        "{flag} '{word}' is a line-up of {} policies ({}), for tournaments: \
+                         use sim tournament {} --lineup {word}, or give {flag} one spec per seat",
+                        s.policy.split(',').count(),
+                        s.origin.file(),
+                        G::NAME
+                    ),
+                    _ => format!("{flag} '{word}': {e}"),
+                }
+            })
         })
         .collect()
 }
@@ -230,8 +242,9 @@ pub fn execute<G: Game>(
     // shown after the CSV is safely written.
     let mut summary = Vec::new();
     let mut describe = format!(
-        "sim {}: {players} players, {games} games, seed {}",
+        "sim {}: {}, {games} games, seed {}",
         G::NAME,
+        plural(players, "player"),
         cfg.seed
     );
     for v in &variants {

@@ -56,6 +56,14 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// The file as a path: `strategies/NAME` for a built-in one.
+    pub fn file(&self) -> String {
+        match self {
+            Origin::BuiltIn(name) => format!("strategies/{name}"),
+            Origin::File(path) => path.display().to_string(),
+        }
+    }
+
     /// How errors name the file: the path, or `built-in strategies/NAME`.
     fn label(&self) -> String {
         match self {

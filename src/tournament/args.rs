@@ -4,18 +4,18 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::engine::args::parse_count;
+use crate::engine::args::{parse_count, parse_seed};
 
 /// Options every tournament and sweep shares.
 #[derive(Args, Debug, Clone)]
 pub struct Common {
     /// Seed (random when not given; always printed). The same seed gives
     /// the same files for any --threads.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: Option<u64>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024), allow_hyphen_values = true)]
     pub threads: Option<u16>,
 
     /// Folder for the CSV files and charts (default: a descriptive folder
@@ -61,7 +61,7 @@ pub struct TournamentArgs<T: Args> {
 
     /// Deals: every seat arrangement plays each of them (5000, 250K, 1M).
     /// With --until-ci, the most deals to play.
-    #[arg(long, default_value = "10K", value_parser = parse_count)]
+    #[arg(long, default_value = "10K", value_parser = parse_count, allow_hyphen_values = true)]
     pub games: u64,
 
     /// Stop once every entrant's 95% win-rate interval is narrower than
@@ -89,7 +89,7 @@ pub struct SweepArgs<T: Args> {
     pub options: T,
 
     /// Games per value (5000, 250K, 10M).
-    #[arg(long, default_value = "100K", value_parser = parse_count)]
+    #[arg(long, default_value = "100K", value_parser = parse_count, allow_hyphen_values = true)]
     pub games: u64,
 
     #[command(flatten)]

@@ -20,24 +20,27 @@ use crate::engine::runner::batch_count;
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
 
-/// The entrant words of `--policies` or of a `--lineup` file.
+/// The entrant words of `--policies` or of a `--lineup` file, and how
+/// errors about one of them name where it was written (`--policies`, or
+/// `--lineup NAME (FILE:LINE)`).
 fn entrant_words(
     game: &str,
     policies: Option<&str>,
     lineup: Option<&str>,
     library: &Library,
-) -> Result<Vec<String>, String> {
-    let text = match (policies, lineup) {
-        (Some(p), _) => p.to_string(),
+) -> Result<(Vec<String>, String), String> {
+    let (text, from) = match (policies, lineup) {
+        (Some(p), _) => (p.to_string(), "--policies".to_string()),
         (None, Some(l)) => {
             let s = library
                 .lineup(game, l)
                 .map_err(|e| format!("--lineup {l}: {e}"))?;
-            s.policy
+            let at = format!("--lineup {l} ({}:{})", s.origin.file(), s.policy_line);
+            (s.policy, at)
         }
         (None, None) => return Err("give --policies A,B,C or --lineup NAME".into()),
     };
-    Ok(text.split(',').map(|w| w.trim().to_string()).collect())
+    Ok((text.split(',').map(|w| w.trim().to_string()).collect(), from))
 }
 
 /// Labels made unique: a policy listed again becomes `NAME#2`, `NAME#3`.
@@ -123,7 +126,7 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
     let opts = &args.options;
     let library = args.common.library()?;
-    let words = entrant_words(
+    let (words, from) = entrant_words(
         G::NAME,
         args.policies.as_deref(),
         args.lineup.as_deref(),
@@ -134,7 +137,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
         .map(|w| {
             library
                 .resolve(G::NAME, w, G::parse_policy)
-                .map_err(|e| format!("--policies '{w}': {e}"))
+                .map_err(|e| format!("{from}: '{w}': {e}"))
         })
         .collect::<Result<_, _>>()?;
     let names = unique_labels(&words);
@@ -297,9 +300,10 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim tournament {}: {} entrants, {players} players, {} deals, seed {seed} ({}, {secs:.2} s, {})",
+        "sim tournament {}: {} entrants, {}, {} deals, seed {seed} ({}, {secs:.2} s, {})",
         G::NAME,
         names.len(),
+        plural(players, "player"),
         format_count(deals),
         plural(threads, "thread"),
         report_line(games_total, secs)

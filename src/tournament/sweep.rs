@@ -96,10 +96,11 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
     let total = args.games * points.len() as u64;
     let _ = writeln!(
         summary,
-        "sim sweep {}: {} values of {}, {players} players, {} games each, seed {seed} ({}, {secs:.2} s, {})",
+        "sim sweep {}: {} of {}, {}, {} games each, seed {seed} ({}, {secs:.2} s, {})",
         G::NAME,
-        points.len(),
+        plural(points.len(), "value"),
         args.policy,
+        plural(players, "player"),
         format_count(args.games),
         plural(threads, "thread"),
         report_line(total, secs)

@@ -127,7 +127,8 @@ impl Observer<Table> for Trace<'_, '_> {
             Event::RoundStart { round, dealer } => {
                 if round == 0 {
                     let g = self.w.game();
-                    self.line(format_args!("game {g}: {} players", t.players()));
+                    let players = crate::engine::run::plural(t.players(), "player");
+                    self.line(format_args!("game {g}: {players}"));
                 }
                 let left = t.pile_len();
                 self.line(format_args!(
