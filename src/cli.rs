@@ -37,6 +37,27 @@ pub fn command() -> Command {
                 .subcommands(b.tournaments),
         )
         .subcommand(
+            Command::new("completions")
+                .about("Prints a shell completion script, e.g. sim completions bash > ~/.local/share/bash-completion/completions/sim")
+                .arg(
+                    clap::Arg::new("shell")
+                        .required(true)
+                        .value_parser(clap::value_parser!(clap_complete::Shell))
+                        .help("The shell: bash, zsh, fish, elvish or powershell"),
+                ),
+        )
+        .subcommand(
+            Command::new("man")
+                .about("Prints the man page of sim (roff), or with --out DIR writes one page per command")
+                .arg(
+                    clap::Arg::new("out")
+                        .long("out")
+                        .value_name("DIR")
+                        .value_parser(clap::value_parser!(std::path::PathBuf))
+                        .help("Folder for sim.1, sim-flip7.1, sim-tournament-flip7.1, ..."),
+                ),
+        )
+        .subcommand(
             Command::new("sweep")
                 .about(
                     "Sweep: one run per value of a policy parameter, e.g. --policy \
@@ -50,6 +71,11 @@ pub fn command() -> Command {
 
 /// Runs the parsed command line.
 pub fn main_with(m: &ArgMatches) -> Result<(), String> {
+    match m.subcommand() {
+        Some(("completions", c)) => return completions(c),
+        Some(("man", c)) => return man_pages(c),
+        _ => {}
+    }
     let (kind, m) = match m.subcommand() {
         Some(("tournament", t)) => (Kind::Tournament, t),
         Some(("sweep", s)) => (Kind::Sweep, s),
@@ -151,4 +177,55 @@ impl Visitor for Dispatch<'_> {
                 .and_then(|a| crate::tournament::sweep::run::<G>(&a)),
         });
     }
+}
+
+/// `sim completions SHELL`: the completion script on stdout.
+fn completions(m: &ArgMatches) -> Result<(), String> {
+    let shell = *m
+        .get_one::<clap_complete::Shell>("shell")
+        .ok_or("internal: no shell")?;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command(), "sim", &mut script);
+    run::print(&script)
+}
+
+/// `sim man`: the top-level man page on stdout, or every command's page
+/// into `--out DIR` (checked first; each file written whole).
+fn man_pages(m: &ArgMatches) -> Result<(), String> {
+    let render = |cmd: &Command| -> Result<Vec<u8>, String> {
+        let mut page = Vec::new();
+        clap_mangen::Man::new(cmd.clone())
+            .render(&mut page)
+            .map_err(|e| format!("cannot render the man page of {}: {e}", cmd.get_name()))?;
+        Ok(page)
+    };
+    let mut root = command();
+    root.build();
+    let Some(dir) = m.get_one::<std::path::PathBuf>("out") else {
+        return run::print(&render(&root)?);
+    };
+    // Every command down the tree, named as man pages are: sim-tournament-flip7.
+    let mut pages: Vec<(String, Command)> = Vec::new();
+    let mut stack = vec![("sim".to_string(), root)];
+    while let Some((name, cmd)) = stack.pop() {
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            stack.push((
+                format!("{name}-{}", sub.get_name()),
+                sub.clone().name(format!("{name}-{}", sub.get_name())),
+            ));
+        }
+        pages.push((name, cmd));
+    }
+    pages.sort_by(|a, b| a.0.cmp(&b.0));
+    let outs = pages
+        .iter()
+        .map(|(name, _)| crate::engine::output::Output::prepare(&dir.join(format!("{name}.1")), "--out"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut listed = String::new();
+    for ((_, cmd), out) in pages.iter().zip(outs) {
+        if let Some(p) = out.commit(&render(cmd)?)? {
+            listed.push_str(&format!("wrote {}\n", p.display()));
+        }
+    }
+    run::print(listed.as_bytes())
 }

@@ -389,3 +389,29 @@ fn strategies_work_from_any_folder_and_folders_override_them() {
         );
     }
 }
+
+/// `sim completions SHELL` and `sim man` know every game's commands.
+#[test]
+fn completions_and_man_pages_cover_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = ok(&sim(&["completions", shell], dir.path()));
+        for g in games() {
+            assert!(script.contains(g.name), "{shell}: no {}", g.name);
+        }
+    }
+    refused(&["completions", "tcsh"], &["tcsh", "bash"]);
+    let page = ok(&sim(&["man"], dir.path()));
+    assert!(page.contains(".TH sim 1"), "{page}");
+    ok(&sim(&["man", "--out", "pages"], dir.path()));
+    for g in games() {
+        for page in [
+            format!("sim-{}.1", g.name),
+            format!("sim-tournament-{}.1", g.name),
+            format!("sim-sweep-{}.1", g.name),
+        ] {
+            let text = std::fs::read_to_string(dir.path().join("pages").join(&page)).unwrap();
+            assert!(text.contains("games"), "{page}");
+        }
+    }
+}

@@ -22,7 +22,7 @@ use crate::report::charts::{self, Bar};
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
 /// errors about one of them name where it was written (`--policies`, or
-/// `--lineup NAME (FILE:LINE)`).
+/// `--lineup NAME (FILE:LINE):`).
 fn entrant_words(
     game: &str,
     policies: Option<&str>,
@@ -35,7 +35,7 @@ fn entrant_words(
             let s = library
                 .lineup(game, l)
                 .map_err(|e| format!("--lineup {l}: {e}"))?;
-            let at = format!("--lineup {l} ({}:{})", s.origin.file(), s.policy_line);
+            let at = format!("--lineup {l} ({}:{}):", s.origin.file(), s.policy_line);
             (s.policy, at)
         }
         (None, None) => return Err("give --policies A,B,C or --lineup NAME".into()),
@@ -137,7 +137,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
         .map(|w| {
             library
                 .resolve(G::NAME, w, G::parse_policy)
-                .map_err(|e| format!("{from}: '{w}': {e}"))
+                .map_err(|e| format!("{from} '{w}': {e}"))
         })
         .collect::<Result<_, _>>()?;
     let names = unique_labels(&words);
