@@ -109,6 +109,13 @@ impl Common {
         crate::engine::run::threads(self.threads)
     }
 
+    /// `--out`, or the folder in results/ named by `parts` joined by `_`.
+    pub fn out_dir(&self, parts: &[String]) -> PathBuf {
+        self.out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("results").join(parts.join("_")))
+    }
+
     /// Where strategy names are looked up (`--strategies`, the
     /// environment, the current folder, the built-in ones).
     pub fn library(&self) -> Result<crate::engine::strategies::Library, String> {

@@ -2,7 +2,6 @@
 //! then the standings, the head-to-head table, the charts and the workbook.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use super::analysis::{self, Setup};
@@ -166,11 +165,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
         parts.push(format!("ci{w}"));
     }
     parts.push(format!("seed{seed}"));
-    let out_dir = args
-        .common
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(parts.join("_")));
+    let out_dir = args.common.out_dir(&parts);
     let mut file_names = vec!["standings.csv", "pairwise.csv"];
     if !args.common.no_charts {
         file_names.extend(["standings.svg", "standings.png"]);

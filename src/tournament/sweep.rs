@@ -2,7 +2,6 @@
 //! deals; a CSV row per value, charts and a workbook.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::SweepArgs;
@@ -54,11 +53,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
     parts.push(format_count(args.games));
     parts.extend(G::variants(opts).into_iter().map(|v| v.file));
     parts.push(format!("seed{seed}"));
-    let out_dir = args
-        .common
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(parts.join("_")));
+    let out_dir = args.common.out_dir(&parts);
     let mut file_names = vec!["sweep.csv"];
     if !args.common.no_charts {
         file_names.extend(["sweep.svg", "sweep.png"]);
