@@ -415,3 +415,78 @@ fn completions_and_man_pages_cover_every_game() {
         }
     }
 }
+
+/// `--json` prints the summary as one JSON object with the CSV's figures
+/// (for a run, a tournament and a sweep); `-q` prints nothing.
+#[test]
+fn json_summaries_carry_the_csv_figures_and_quiet_prints_nothing() {
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = ok(&sim(
+            &[
+                g.name, "--games", "700", "--seed", "2", "--out", "x.csv", "--json",
+            ],
+            dir.path(),
+        ));
+        let v: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}: {text}", g.name));
+        let csv = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
+        let seats = v["seats"].as_array().unwrap();
+        assert_eq!(seats.len(), g.default_players, "{}", g.name);
+        for (seat, line) in seats.iter().zip(csv.lines().skip(1)) {
+            let wins: u64 = line.split(',').nth(4).unwrap().parse().unwrap();
+            assert_eq!(seat["wins"].as_u64(), Some(wins), "{}", g.name);
+            assert_eq!(seat["policy"].as_str(), line.split(',').nth(1), "{}", g.name);
+        }
+        assert_eq!(v["files"][0].as_str().unwrap(), "x.csv", "{}", g.name);
+        let quiet = sim(
+            &[g.name, "--games", "700", "--seed", "2", "--out", "y.csv", "-q"],
+            dir.path(),
+        );
+        assert!(ok(&quiet).is_empty() && stderr(&quiet).is_empty(), "{}", g.name);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("y.csv")).unwrap(),
+            csv,
+            "{}",
+            g.name
+        );
+        let players = (*g.players.start()).max(2).to_string();
+        let entrants = format!("{0},{0}", g.default_policy);
+        let t = ok(&sim(
+            &[
+                "tournament",
+                g.name,
+                "--policies",
+                &entrants,
+                "--players",
+                &players,
+                "--games",
+                "500",
+                "--no-charts",
+                "--out",
+                "t",
+                "--json",
+            ],
+            dir.path(),
+        ));
+        let t: serde_json::Value = serde_json::from_str(&t).unwrap();
+        assert_eq!(t["standings"].as_array().unwrap().len(), 2, "{}", g.name);
+        let s = ok(&sim(
+            &[
+                "sweep",
+                g.name,
+                "--policy",
+                g.sweep,
+                "--games",
+                "500",
+                "--no-charts",
+                "--out",
+                "s",
+                "--json",
+            ],
+            dir.path(),
+        ));
+        let s: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert!(s["values"].as_array().unwrap().len() >= 2, "{}", g.name);
+    }
+}

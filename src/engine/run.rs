@@ -39,7 +39,7 @@ pub struct RunArgs {
 
     /// Print a play-by-play of every game to stdout (meant for a handful of
     /// games; runs on one thread, same results as without it).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     pub trace: bool,
 
     /// How --trace writes: readable text, or JSON Lines (one object per
@@ -50,6 +50,71 @@ pub struct RunArgs {
     /// Never show the progress bar.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Text, JSON or no summary.
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+/// How a run shows its summary: as text (the default), as one JSON object
+/// for scripts, or not at all.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct ShowArgs {
+    /// Print the summary as one JSON object on stdout (the same figures
+    /// as the CSV files, and the files written) instead of text.
+    #[arg(long, conflicts_with = "quiet")]
+    pub json: bool,
+
+    /// Print no summary (errors are still shown; files are still written).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl ShowArgs {
+    /// Shows a run's summary: `text` as it is, or `json` with `files` (the
+    /// paths written) added.
+    pub fn show(&self, text: &[u8], mut json: serde_json::Value, files: &[PathBuf]) -> Result<(), String> {
+        if self.quiet {
+            return Ok(());
+        }
+        if self.json {
+            let paths: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+            json["files"] = paths.into();
+            let mut bytes = serde_json::to_vec_pretty(&json).map_err(|e| e.to_string())?;
+            bytes.push(b'\n');
+            return print(&bytes);
+        }
+        print(text)
+    }
+}
+
+/// A table (a CSV's header and rows) as JSON: one object per row, numbers
+/// as numbers; the text columns named in `text` stay strings.
+pub fn table_json(header: &[String], rows: &[Vec<String>], text: &[&str]) -> serde_json::Value {
+    rows.iter()
+        .map(|row| {
+            let mut obj = serde_json::Map::new();
+            for (h, v) in header.iter().zip(row) {
+                let value = if text.contains(&h.as_str()) || v.is_empty() {
+                    if v.is_empty() {
+                        serde_json::Value::Null
+                    } else {
+                        v.clone().into()
+                    }
+                } else if let Ok(i) = v.parse::<i64>() {
+                    i.into()
+                } else {
+                    match v.parse::<f64>() {
+                        Ok(f) if f.is_finite() => f.into(),
+                        _ => v.clone().into(),
+                    }
+                };
+                obj.insert(h.clone(), value);
+            }
+            serde_json::Value::Object(obj)
+        })
+        .collect::<Vec<_>>()
+        .into()
 }
 
 /// `sim GAME`: the policies, the game's table options and the run options.
@@ -100,11 +165,15 @@ impl RunArgs {
         if csv_on_stdout && self.trace {
             return Err("--out - and --trace both write to stdout; give --out a file path".into());
         }
+        if csv_on_stdout && self.show.json {
+            return Err("--out - and --json both write to stdout; give --out a file path".into());
+        }
         // JSON Lines on stdout stay pure JSON: the summary goes to stderr.
         let json_trace = self.trace && self.trace_format == TraceFormat::Json;
         Ok(Session {
             output,
             summary_to_stderr: csv_on_stdout || json_trace,
+            show: self.show,
         })
     }
 }
@@ -124,21 +193,24 @@ pub fn cwd() -> Result<PathBuf, String> {
 pub struct Session {
     output: Output,
     summary_to_stderr: bool,
+    show: ShowArgs,
 }
 
 impl Session {
     /// Writes the CSV, then shows the summary and where the CSV went: on
     /// stdout, or on stderr when stdout carries the CSV itself or a JSON
     /// trace. A closed stdout (`| head`) is not an error.
-    pub fn finish(self, csv: &[u8], mut summary: Vec<u8>) -> Result<(), String> {
+    pub fn finish(self, csv: &[u8], mut summary: Vec<u8>, json: serde_json::Value) -> Result<(), String> {
         let to_stderr = self.summary_to_stderr;
-        if let Some(path) = self.output.commit(csv)? {
+        let written = self.output.commit(csv)?;
+        if let Some(path) = &written {
             let _ = writeln!(summary, "CSV: {}", path.display());
         }
-        if to_stderr {
+        if to_stderr && !self.show.quiet {
             ignore_closed_pipe(std::io::stderr().write_all(&summary))
         } else {
-            print(&summary)
+            let files: Vec<PathBuf> = written.into_iter().collect();
+            self.show.show(&summary, json, &files)
         }
     }
 }
@@ -261,7 +333,17 @@ pub fn execute<G: Game>(
     G::summary(opts, &acc, names, &mut summary);
     let (header, rows) = seat_table::<G>(opts, &acc, names);
     let csv = csv_bytes(&header, &rows)?;
-    out.finish(&csv, summary)
+    let json = serde_json::json!({
+        "command": G::NAME,
+        "players": players,
+        "games": cfg.games,
+        "seed": cfg.seed,
+        "threads": cfg.threads,
+        "seconds": secs,
+        "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
+        "seats": table_json(&header, &rows, &["policy"]),
+    });
+    out.finish(&csv, summary, json)
 }
 
 /// `1 thread`, `2 threads`.

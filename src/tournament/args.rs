@@ -35,6 +35,10 @@ pub struct Common {
     /// the built-in ones, ./strategies/ and $SIM_STRATEGIES.
     #[arg(long, value_name = "DIR")]
     pub strategies: Option<PathBuf>,
+
+    /// Text, JSON or no summary.
+    #[command(flatten)]
+    pub show: crate::engine::run::ShowArgs,
 }
 
 /// `sim tournament GAME` options.

@@ -34,7 +34,8 @@ impl Files {
         Ok(Files { items, xlsx })
     }
 
-    /// Writes every file (`contents` by name) and lists them. The workbook
+    /// Writes every file (`contents` by name), lists them in `summary` and
+    /// returns their paths. The workbook
     /// goes first: a device that cannot take it (`--xlsx /dev/full`) then
     /// fails the run before any other file is written.
     pub fn commit(
@@ -42,7 +43,8 @@ impl Files {
         contents: &[(&str, Vec<u8>)],
         xlsx: Option<Vec<u8>>,
         summary: &mut Vec<u8>,
-    ) -> Result<(), String> {
+    ) -> Result<Vec<PathBuf>, String> {
+        let mut written = Vec::new();
         let mut workbook = None;
         if let (Some(out), Some(bytes)) = (self.xlsx, xlsx) {
             workbook = out.commit(&bytes)?;
@@ -55,12 +57,14 @@ impl Files {
                 .ok_or_else(|| format!("internal: no content for {name}"))?;
             if let Some(p) = out.commit(bytes)? {
                 let _ = writeln!(summary, "wrote {}", p.display());
+                written.push(p);
             }
         }
         if let Some(p) = workbook {
             let _ = writeln!(summary, "wrote {}", p.display());
+            written.push(p);
         }
-        Ok(())
+        Ok(written)
     }
 }
 

@@ -14,7 +14,7 @@ use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, f6};
 use crate::engine::game::Game;
-use crate::engine::run::{describe_sources, file_label, plural, print, report_line};
+use crate::engine::run::{describe_sources, file_label, plural, report_line, table_json};
 use crate::engine::runner::batch_count;
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
@@ -341,6 +341,18 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
         contents.push(("standings.svg", chart.svg.into_bytes()));
         contents.push(("standings.png", chart.png));
     }
+    let json = serde_json::json!({
+        "command": format!("tournament {}", G::NAME),
+        "entrants": names,
+        "players": players,
+        "arrangements": arr.seats.len(),
+        "deals": deals,
+        "seed": seed,
+        "threads": threads,
+        "seconds": secs,
+        "standings": table_json(&header(&STANDINGS_HEADER), &standings_rows, &["entrant", "policy"]),
+        "pairwise": table_json(&header(&PAIRWISE_HEADER), &pair_rows, &["entrant", "opponent"]),
+    });
     let xlsx_bytes = if args.common.xlsx.is_some() {
         Some(tournament_workbook(
             &title,
@@ -352,6 +364,6 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
     } else {
         None
     };
-    files.commit(&contents, xlsx_bytes, &mut summary)?;
-    print(&summary)
+    let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
+    args.common.show.show(&summary, json, &written)
 }

@@ -11,7 +11,7 @@ use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, seat_table};
 use crate::engine::game::{Game, SeatResult};
-use crate::engine::run::{file_label, plural, print, report_line};
+use crate::engine::run::{file_label, plural, report_line, table_json};
 use crate::engine::runner::{self, RunConfig};
 use crate::engine::stats::{Z95, mean_stderr, wilson95};
 use crate::report::charts::{self, Panel};
@@ -187,11 +187,22 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
         contents.push(("sweep.svg", chart.svg.into_bytes()));
         contents.push(("sweep.png", chart.png));
     }
+    let json = serde_json::json!({
+        "command": format!("sweep {}", G::NAME),
+        "policy": args.policy,
+        "field": field_word,
+        "players": players,
+        "games": args.games,
+        "seed": seed,
+        "threads": threads,
+        "seconds": secs,
+        "values": table_json(&header_row, &rows, &["parameter", "policy"]),
+    });
     let xlsx_bytes = if args.common.xlsx.is_some() {
         Some(sweep_workbook(&title, G::has_rounds(opts), header_row, rows)?)
     } else {
         None
     };
-    files.commit(&contents, xlsx_bytes, &mut summary)?;
-    print(&summary)
+    let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
+    args.common.show.show(&summary, json, &written)
 }
