@@ -292,3 +292,39 @@ fn a_lineup_given_to_policy_suggests_the_tournament() {
         ],
     );
 }
+
+#[test]
+fn head_to_head_without_decided_games_says_none_not_zero_percent_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = ok(&sim(
+        &[
+            "tournament",
+            "flip-flush",
+            "--policies",
+            "never-call,never-call,sure-only,sure-only",
+            "--players",
+            "4",
+            "--games",
+            "1K",
+            "--seed",
+            "1",
+            "--no-charts",
+            "--out",
+            "t",
+            "--xlsx",
+            "t.xlsx",
+        ],
+        dir.path(),
+    ));
+    assert!(text.contains("no decided games"), "{text}");
+    let matrix_row = text.lines().find(|l| l.starts_with("never-call ")).unwrap();
+    assert!(
+        matrix_row.contains("none") && !matrix_row.contains('%'),
+        "{matrix_row}"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("t/pairwise.csv")).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row[3..5], ["0", "0"], "{csv}");
+    assert_eq!(row[6], "", "h2h_share of no decided game: {csv}");
+    assert!(dir.path().join("t.xlsx").is_file());
+}

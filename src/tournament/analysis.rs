@@ -378,7 +378,13 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
             let a_wins: u64 = per.iter().map(|p| p.0 as u64).sum();
             let decided: u64 = per.iter().map(|p| p.1 as u64).sum();
             let b_wins = decided - a_wins;
-            let h2h = ratio(a_wins, decided);
+            // No decided game: no share to show (NaN: empty in the CSV,
+            // "none" on the console), not 0% both ways.
+            let h2h = if decided == 0 {
+                f64::NAN
+            } else {
+                ratio(a_wins, decided)
+            };
             let (se, ci) = if batch_errors {
                 let (_, s) = ratio_spread(&per);
                 let se = (s / (decided as f64).powi(2)).sqrt();
@@ -402,6 +408,7 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
                     (binomial, wilson95(a_wins, decided))
                 }
             };
+            let ci = if decided == 0 { (f64::NAN, f64::NAN) } else { ci };
             let p_value = if decided == 0 || se.is_nan() {
                 1.0
             } else if se == 0.0 {

@@ -71,7 +71,12 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
             } else {
                 let p = report.pairs.iter().find(|p| p.a == a && p.b == b).expect("pair");
                 let mark = if p.significant { "*" } else { " " };
-                line.push_str(&format!(" {:>width$}", format!("{:.2}%{mark}", 100.0 * p.h2h)));
+                let cell = if p.h2h.is_nan() {
+                    "none ".to_string()
+                } else {
+                    format!("{:.2}%{mark}", 100.0 * p.h2h)
+                };
+                line.push_str(&format!(" {cell:>width$}"));
             }
         }
         let _ = writeln!(w, "{line}");
@@ -121,6 +126,19 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         for t in no {
             let _ = writeln!(w, "  {t}");
         }
+    }
+    let undecided: Vec<String> = report
+        .pairs
+        .iter()
+        .filter(|p| p.a < p.b && p.h2h.is_nan())
+        .map(|p| format!("{} and {}", names[p.a], names[p.b]))
+        .collect();
+    if !undecided.is_empty() {
+        let _ = writeln!(
+            w,
+            "no decided games (neither ever won at a table with the other; \"none\" above): {}",
+            undecided.join("; ")
+        );
     }
     let ratios: Vec<f64> = report
         .pairs
