@@ -2,8 +2,7 @@
 //! registry (`sim::games::each`): a new game gets these tests by being
 //! registered. Rules and policies of each game have their own files.
 
-use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 mod common;
 use common::*;
@@ -175,21 +174,10 @@ fn the_trace_numbers_every_game() {
 fn a_closed_trace_pipe_ends_the_run_quietly() {
     for g in games() {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
-            .args([
-                g.name, "--games", "1B", "--seed", "6", "--trace", "--out", "x.csv",
-            ])
-            .current_dir(dir.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = [0u8; 64];
-        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
-        drop(child.stdout.take());
-        let o = child.wait_with_output().unwrap();
-        assert!(o.status.success(), "{}: {}", g.name, stderr(&o));
-        assert!(stderr(&o).is_empty(), "{}: {}", g.name, stderr(&o));
+        let args = [
+            g.name, "--games", "1B", "--seed", "6", "--trace", "--out", "x.csv",
+        ];
+        into_closed_pipe(&args, dir.path(), 64);
         assert!(files_in(dir.path()).is_empty(), "{}: wrote a CSV", g.name);
     }
 }

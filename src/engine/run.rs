@@ -413,8 +413,8 @@ pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary:
         let from = match &r.source {
             Source::Spec => String::new(),
             Source::File(s) => match &s.origin {
-                Origin::BuiltIn(file) => format!(" (built in: strategies/{file})"),
-                Origin::File(path) => format!(" (from {})", path.display()),
+                Origin::BuiltIn(_) => format!(" (built in: {})", s.origin.file()),
+                Origin::File(_) => format!(" (from {})", s.origin.file()),
             },
         };
         if r.policy.to_string() != r.label || !from.is_empty() {

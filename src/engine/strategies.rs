@@ -67,8 +67,8 @@ impl Origin {
     /// How errors name the file: the path, or `built-in strategies/NAME`.
     fn label(&self) -> String {
         match self {
-            Origin::BuiltIn(name) => format!("built-in strategies/{name}"),
-            Origin::File(path) => path.display().to_string(),
+            Origin::BuiltIn(_) => format!("built-in {}", self.file()),
+            Origin::File(_) => self.file(),
         }
     }
 }
@@ -76,8 +76,8 @@ impl Origin {
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Origin::BuiltIn(name) => write!(f, "built in (strategies/{name})"),
-            Origin::File(path) => write!(f, "{}", path.display()),
+            Origin::BuiltIn(_) => write!(f, "built in ({})", self.file()),
+            Origin::File(_) => write!(f, "{}", self.file()),
         }
     }
 }

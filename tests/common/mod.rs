@@ -1,8 +1,9 @@
 //! Helpers shared by the tests that run the `sim` binary.
 #![allow(dead_code)] // each test file uses its own subset
 
+use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `sim` with `args` in `dir`.
 pub fn sim(args: &[&str], dir: &Path) -> Output {
@@ -58,4 +59,23 @@ pub fn refused(args: &[&str], fragments: &[&str]) {
         "{args:?} left {:?}",
         files_in(dir.path())
     );
+}
+
+/// Runs `sim` in `dir` with a reader on stdout that takes `read` bytes and
+/// then goes away (as `sim ... | head -c N`, or `| true` with 0): the run
+/// must end quietly, with exit 0 and nothing on stderr.
+pub fn into_closed_pipe(args: &[&str], dir: &Path, read: usize) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sim");
+    let mut first = vec![0u8; read];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
+    assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
 }

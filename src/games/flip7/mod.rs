@@ -178,10 +178,6 @@ impl Flip7Sim {
         Ok(Flip7Sim { rules, policies })
     }
 
-    /// The policy spec of each seat.
-    pub fn policy_names(&self) -> Vec<String> {
-        self.policies.iter().map(Policy::to_string).collect()
-    }
 }
 
 impl Simulation for Flip7Sim {
