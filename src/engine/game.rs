@@ -10,6 +10,7 @@
 use std::fmt::{Debug, Display};
 use std::ops::RangeInclusive;
 
+use super::design::Ratio;
 use super::runner::Simulation;
 
 /// One spec form of a policy and what it does, for `--list-policies`.
@@ -36,8 +37,10 @@ pub struct SeatResult {
     pub rounds: u64,
     /// Sum of round scores.
     pub round_score_sum: u64,
-    /// Sum of squared round scores.
-    pub round_score_sq: u64,
+    /// The round scores grouped by game (x = a game's round scores, g =
+    /// its rounds), for a standard error that respects the rounds of a
+    /// game sharing a deck (empty for a game without rounds).
+    pub round_by_game: Ratio,
 }
 
 impl SeatResult {
@@ -47,7 +50,7 @@ impl SeatResult {
         self.score_sum += o.score_sum;
         self.rounds += o.rounds;
         self.round_score_sum += o.round_score_sum;
-        self.round_score_sq += o.round_score_sq;
+        self.round_by_game.merge(&o.round_by_game);
     }
 }
 
@@ -117,6 +120,14 @@ pub trait Game: Send + Sync + 'static {
 
     /// Whether the game is played in rounds (and has a round score).
     fn has_rounds(opts: &Self::Options) -> bool;
+
+    /// Whether the games of a batch are independent of one another given
+    /// their deals (true unless something carries over from game to game,
+    /// like Flip-Flush's gambling pot). Standard errors then group games
+    /// by deal; otherwise by batch.
+    fn independent_games(_opts: &Self::Options) -> bool {
+        true
+    }
 
     /// Games played and each seat's results, from an accumulator.
     fn seat_results(opts: &Self::Options, acc: &Acc<Self>) -> (u64, Vec<SeatResult>);

@@ -5,6 +5,7 @@
 //! - [`run`]: the run of `sim GAME` every game shares.
 //! - [`runner`]: fixed batches, one random stream per batch, threads.
 //! - [`observe`]: observers of a game and the trace writer.
+//! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
 //! - [`rng`], [`stats`], [`args`], [`output`], [`strategies`], [`bits`]:
 //!   random streams, intervals, value parsers, safe output files, strategy
@@ -13,6 +14,7 @@
 pub mod args;
 pub mod bits;
 pub mod columns;
+pub mod design;
 pub mod game;
 pub mod observe;
 pub mod output;

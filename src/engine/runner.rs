@@ -44,6 +44,12 @@ pub trait Simulation: Sync {
         acc: &mut Self::Acc,
         trace: Option<&mut TraceWriter<'_>>,
     );
+
+    /// Plays exactly the games of [`Simulation::play_batch`] (the same
+    /// deals, in the same order, with the same draws), calling `each` after
+    /// every game with the statistics of that game alone. Tournaments use
+    /// it to group the games that share a deal.
+    fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&Self::Acc));
 }
 
 /// How to run a simulation.
@@ -187,6 +193,13 @@ mod tests {
                     t.line(format_args!("game {}: {roll}", t.game()));
                     t.next_game();
                 }
+            }
+        }
+        fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&Count)) {
+            for _ in 0..games {
+                let mut one = Count::default();
+                self.play_batch(rng, 1, &mut one, None);
+                each(&one);
             }
         }
     }

@@ -9,8 +9,15 @@ pub fn wilson95(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 0.0);
     }
-    let n = n as f64;
-    let p = k as f64 / n;
+    wilson95_f(k as f64 / n as f64, n as f64)
+}
+
+/// 95% Wilson score interval of a share `p` observed over `n` trials (`n`
+/// need not be whole: it is the number of independent units).
+pub fn wilson95_f(p: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 0.0);
+    }
     let z2 = Z95 * Z95;
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;

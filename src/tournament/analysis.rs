@@ -3,26 +3,27 @@
 //!
 //! Methods (docs/tournament.md says the same in more words):
 //!
-//! - **Win rate**: wins / games with a 95% Wilson interval, as in a normal
-//!   run.
-//! - **Batch-means variance**: batches of 1024 deals are independent of one
-//!   another (their own generators), while the games inside a batch share
-//!   deals across arrangements. The variance of a ratio estimate
-//!   `R = sum x_b / sum g_b` is estimated from the batch totals as
-//!   `B/(B-1) * sum (x_b - R g_b)^2 / (sum g_b)^2`.
-//! - **Common random numbers**: "with" is the batch-means variance above,
-//!   where a batch's total adds up all arrangements of the same deals;
-//!   "without" is what independent deals for every arrangement would give:
-//!   the same formula applied to each arrangement on its own, summed over
+//! - **Independent units.** Every arrangement replays the same deals, so
+//!   the games of one deal are not independent of one another; different
+//!   deals are (each has its own generator). Every estimate is a ratio of
+//!   sums over deals, and its standard error is the ratio (cluster)
+//!   estimator over deals, each deal counted once with all its
+//!   arrangements ([`crate::engine::design`]). When the games of a batch
+//!   depend on one another (a pot carried from game to game), the unit is
+//!   the batch instead.
+//! - **Intervals**: `estimate ± t * se` with Student's t on `units - 1`
+//!   degrees of freedom; a share's interval is widened to at least the
+//!   Wilson interval of the units when there are fewer than
+//!   [`FEW_UNITS`] of them or no spread at all.
+//! - **Common random numbers**: "with" is the variance above; "without"
+//!   is what independent deals for every arrangement would give: the same
+//!   estimator applied to each arrangement's seat on its own, summed over
 //!   arrangements (independent parts add their variances).
 //! - **Head-to-head** of A against B: of the games in which both sat at the
-//!   table and one of them won, the share A won. Its standard error is the
-//!   batch-means one (it includes the dependence between arrangements of a
-//!   deal) when there are at least [`MIN_BATCHES`] batches; with fewer,
-//!   the larger of the binomial one (Wilson interval) and the batch-means
-//!   one. Two-sided z-test against 0.5, Holm
-//!   correction over all unordered pairs, significant when the corrected
-//!   p-value is below 0.05.
+//!   table and one of them won, the share A won, with the interval above.
+//!   Two-sided test against 0.5 (normal, its error scaled up by `t / z`
+//!   when there are few units), Holm correction over all unordered pairs,
+//!   significant when the corrected p-value is below 0.05.
 //! - **Rating**: Bradley-Terry strengths fitted by the MM algorithm
 //!   (Hunter 2004) to "A beat B" counts: every game A won counts as a win
 //!   over each entrant at the table with A. Half a win is added to each
@@ -31,14 +32,12 @@
 //!   Its standard error is the standard deviation over [`BOOTSTRAP`]
 //!   bootstrap resamples of whole batches (seeded from the tournament seed).
 
-use super::play::BatchRecord;
+use super::play::{BatchRecord, Moments, pair_index};
+use crate::engine::design::{FEW_UNITS, Ratio, t975};
 use crate::engine::game::SeatResult;
 use crate::engine::rng::{Draw, SimRng, splitmix64};
-use crate::engine::stats::{Z95, mean_stderr, ratio, wilson95};
+use crate::engine::stats::{Z95, ratio};
 use rand::SeedableRng;
-
-/// Below this many batches the head-to-head uses the binomial error.
-pub const MIN_BATCHES: usize = 20;
 /// Bootstrap resamples for the rating's standard error.
 pub const BOOTSTRAP: usize = 200;
 
@@ -69,9 +68,10 @@ pub struct Standing {
     pub wins: u64,
     /// wins / games.
     pub win_rate: f64,
-    /// Wilson 95% interval.
+    /// 95% interval (see the module).
     pub win_ci: (f64, f64),
-    /// Mean score per game and its batch-means standard error.
+    /// Mean score per game and its standard error (NaN with fewer than two
+    /// units).
     pub score: Option<(f64, f64)>,
     /// Rounds played.
     pub rounds: u64,
@@ -104,7 +104,7 @@ pub struct Pair {
     pub h2h: f64,
     /// Its 95% interval.
     pub h2h_ci: (f64, f64),
-    /// Its standard error (batch means or binomial, see the module).
+    /// Its standard error (NaN with fewer than two units).
     pub h2h_se: f64,
     /// Two-sided p-value against 0.5.
     pub p_value: f64,
@@ -130,56 +130,36 @@ pub struct Report {
     pub deals: u64,
     /// Batches.
     pub batches: usize,
-    /// Whether the head-to-head errors come from batch means.
-    pub batch_errors: bool,
+    /// Independent units the errors come from.
+    pub units: u64,
+    /// Deals per unit (1: each deal is a unit).
+    pub unit_deals: u64,
 }
 
-/// `(R, S)` of a ratio estimate `R = sum x / sum g` over batches, with
-/// `S = B/(B-1) sum (x - R g)^2` (so that `Var R = S / (sum g)^2`). `S` is
-/// NaN with fewer than two batches.
-fn ratio_spread(xg: &[(f64, f64)]) -> (f64, f64) {
-    let sx: f64 = xg.iter().map(|p| p.0).sum();
-    let sg: f64 = xg.iter().map(|p| p.1).sum();
-    let r = if sg > 0.0 { sx / sg } else { 0.0 };
-    let b = xg.len() as f64;
-    if xg.len() < 2 {
-        return (r, f64::NAN);
+/// Variance of a ratio summed from parts that are independent of one
+/// another (each with its own deals): the sum of each part's spread over
+/// the square of the total denominator.
+fn independent_variance<'a>(parts: impl Iterator<Item = &'a Ratio>) -> f64 {
+    let mut spread = 0.0;
+    let mut total = 0.0;
+    for r in parts {
+        match r.spread() {
+            Some(s) => spread += s,
+            None => return f64::NAN,
+        }
+        total += r.sg as f64;
     }
-    let ss: f64 = xg.iter().map(|&(x, g)| (x - r * g).powi(2)).sum();
-    (r, ss * b / (b - 1.0))
+    if total > 0.0 {
+        spread / (total * total)
+    } else {
+        f64::NAN
+    }
 }
 
-/// Variance of `sum_{a,b} x(a,b) / sum_{a,b} g(a,b)` with and without
-/// common random numbers, over the arrangements in `arrs`.
-fn crn_variances(
-    records: &[BatchRecord],
-    arrs: &[usize],
-    x: impl Fn(&BatchRecord, usize) -> f64,
-    g: impl Fn(&BatchRecord, usize) -> f64,
-) -> (f64, f64) {
-    let total: f64 = records
-        .iter()
-        .map(|r| arrs.iter().map(|&a| g(r, a)).sum::<f64>())
-        .sum();
-    if total <= 0.0 {
-        return (f64::NAN, f64::NAN);
-    }
-    let joint: Vec<(f64, f64)> = records
-        .iter()
-        .map(|r| {
-            (
-                arrs.iter().map(|&a| x(r, a)).sum(),
-                arrs.iter().map(|&a| g(r, a)).sum(),
-            )
-        })
-        .collect();
-    let with = ratio_spread(&joint).1 / (total * total);
-    let mut without = 0.0;
-    for &a in arrs {
-        let own: Vec<(f64, f64)> = records.iter().map(|r| (x(r, a), g(r, a))).collect();
-        without += ratio_spread(&own).1;
-    }
-    (with, without / (total * total))
+/// `(estimate, standard error)` of a ratio (the error NaN when it cannot
+/// be estimated).
+fn mean_se(r: &Ratio) -> (f64, f64) {
+    (r.estimate(), r.stderr().unwrap_or(f64::NAN))
 }
 
 /// Holm step-down correction of `p` (same order out).
@@ -231,12 +211,13 @@ pub fn bradley_terry(w: &[f64], n: usize) -> Vec<f64> {
     p.iter().map(|v| 1500.0 + 400.0 * v.log10()).collect()
 }
 
-/// Analyses a tournament.
+/// Analyses a tournament from its per-batch totals and design sums.
 #[allow(clippy::needless_range_loop)] // entrant indices index several tables
-pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
+pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Report {
     let n = setup.names.len();
     let arrs = setup.arrangements;
     let players = arrs.first().map_or(0, Vec::len);
+    let seat_pairs = players * players.saturating_sub(1) / 2;
     // seat_of[a][e]: the seat of entrant e in arrangement a.
     let seat_of: Vec<Vec<Option<usize>>> = arrs
         .iter()
@@ -262,40 +243,22 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
             }
         }
         let games = deals * mine.len() as u64;
-        let wins_of = |r: &BatchRecord, a: usize| seat(r, a, seat_of[a][e].expect("sits")).wins as f64;
-        let deals_of = |r: &BatchRecord, _a: usize| r.deals as f64;
-        let (var_crn, var_independent) = crn_variances(records, &mine, wins_of, deals_of);
-        let score = setup.has_score.then(|| {
-            let xg: Vec<(f64, f64)> = records
-                .iter()
-                .map(|r| {
-                    let x: f64 = mine
-                        .iter()
-                        .map(|&a| seat(r, a, seat_of[a][e].expect("sits")).score_sum as f64)
-                        .sum();
-                    (x, (r.deals * mine.len() as u64) as f64)
-                })
-                .collect();
-            let (m, s) = ratio_spread(&xg);
-            (m, (s / (games as f64).powi(2)).sqrt())
-        });
-        let round_score = setup.has_rounds.then(|| {
-            mean_stderr(
-                tot.rounds,
-                u128::from(tot.round_score_sum),
-                u128::from(tot.round_score_sq),
-            )
-        });
+        let win = &m.win[e];
+        let var_crn = win.variance().unwrap_or(f64::NAN);
+        let var_independent = independent_variance(
+            mine.iter()
+                .map(|&a| &m.seat_win[a * players + seat_of[a][e].expect("sits")]),
+        );
         standings.push(Standing {
             rank: 0,
             entrant: e,
             games,
             wins: tot.wins,
             win_rate: ratio(tot.wins, games),
-            win_ci: wilson95(tot.wins, games),
-            score,
+            win_ci: win.share_interval(),
+            score: setup.has_score.then(|| mean_se(&m.score[e])),
             rounds: tot.rounds,
-            round_score,
+            round_score: setup.has_rounds.then(|| mean_se(&m.round[e])),
             rating: 0.0,
             rating_se: f64::NAN,
             var_crn,
@@ -356,72 +319,62 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
     }
 
     // Pairs.
-    let batch_errors = records.len() >= MIN_BATCHES;
+    let units = m.units();
     let mut pairs = Vec::with_capacity(n * n.saturating_sub(1));
     for a in 0..n {
         for b in 0..n {
             if a == b {
                 continue;
             }
+            let (lo, hi) = (a.min(b), a.max(b));
+            let k = pair_index(lo, hi, n);
+            let h = &m.h2h[k];
             let both: Vec<usize> = (0..arrs.len())
-                .filter(|&k| seat_of[k][a].is_some() && seat_of[k][b].is_some())
+                .filter(|&q| seat_of[q][a].is_some() && seat_of[q][b].is_some())
                 .collect();
-            let wins = |r: &BatchRecord, k: usize, e: usize| seat(r, k, seat_of[k][e].expect("sits")).wins;
-            let per: Vec<(f64, f64)> = records
-                .iter()
-                .map(|r| {
-                    let wa: u64 = both.iter().map(|&k| wins(r, k, a)).sum();
-                    let wb: u64 = both.iter().map(|&k| wins(r, k, b)).sum();
-                    (wa as f64, (wa + wb) as f64)
-                })
-                .collect();
-            let a_wins: u64 = per.iter().map(|p| p.0 as u64).sum();
-            let decided: u64 = per.iter().map(|p| p.1 as u64).sum();
-            let b_wins = decided - a_wins;
+            // h counts the lower entrant's wins; flip it for the other.
+            let lower_wins = h.sx as u64;
+            let decided = h.sg as u64;
+            let (a_wins, b_wins) = if a == lo {
+                (lower_wins, decided - lower_wins)
+            } else {
+                (decided - lower_wins, lower_wins)
+            };
             // No decided game: no share to show (NaN: empty in the CSV,
             // "none" on the console), not 0% both ways.
-            let h2h = if decided == 0 {
-                f64::NAN
+            let (h2h, ci) = if decided == 0 {
+                (f64::NAN, (f64::NAN, f64::NAN))
             } else {
-                ratio(a_wins, decided)
-            };
-            let (se, ci) = if batch_errors {
-                let (_, s) = ratio_spread(&per);
-                let se = (s / (decided as f64).powi(2)).sqrt();
-                (se, ((h2h - Z95 * se).max(0.0), (h2h + Z95 * se).min(1.0)))
-            } else {
-                // Few batches: the binomial error, or the batch-means one
-                // when that is larger (games of one deal can be correlated).
-                let nf = decided as f64;
-                let binomial = if decided > 0 {
-                    (h2h * (1.0 - h2h) / nf).sqrt()
+                let (l, u) = h.share_interval();
+                if a == lo {
+                    (ratio(a_wins, decided), (l, u))
                 } else {
-                    f64::NAN
-                };
-                let batch = (ratio_spread(&per).1 / (nf * nf)).sqrt();
-                if batch > binomial {
-                    (
-                        batch,
-                        ((h2h - Z95 * batch).max(0.0), (h2h + Z95 * batch).min(1.0)),
-                    )
-                } else {
-                    (binomial, wilson95(a_wins, decided))
+                    (ratio(a_wins, decided), (1.0 - u, 1.0 - l))
                 }
             };
-            let ci = if decided == 0 { (f64::NAN, f64::NAN) } else { ci };
-            let p_value = if decided == 0 || se.is_nan() {
+            let se = if decided == 0 {
+                f64::NAN
+            } else {
+                h.stderr().unwrap_or(f64::NAN)
+            };
+            // Few units: the error scaled up to what t would give.
+            let se_test = if units >= 2 && units < FEW_UNITS {
+                se * t975(units - 1) / Z95
+            } else {
+                se
+            };
+            let p_value = if decided == 0 || se_test.is_nan() {
                 1.0
-            } else if se == 0.0 {
+            } else if se_test == 0.0 {
                 if h2h == 0.5 { 1.0 } else { 0.0 }
             } else {
-                libm::erfc(((h2h - 0.5) / se).abs() / std::f64::consts::SQRT_2)
+                libm::erfc(((h2h - 0.5) / se_test).abs() / std::f64::consts::SQRT_2)
             };
-            let (diff_var_crn, diff_var_independent) = crn_variances(
-                records,
-                &both,
-                |r, k| wins(r, k, a) as f64 - wins(r, k, b) as f64,
-                |r, _| r.deals as f64,
-            );
+            let diff_var_crn = m.diff[k].variance().unwrap_or(f64::NAN);
+            let diff_var_independent = independent_variance(both.iter().map(|&q| {
+                let (s, t) = (seat_of[q][a].expect("sits"), seat_of[q][b].expect("sits"));
+                &m.seat_diff[q * seat_pairs + pair_index(s.min(t), s.max(t), players)]
+            }));
             pairs.push(Pair {
                 a,
                 b,
@@ -462,26 +415,17 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord]) -> Report {
         pairs,
         deals,
         batches: records.len(),
-        batch_errors,
+        units,
+        unit_deals: m.unit_deals,
     }
 }
 
 /// The largest half-width of the entrants' 95% win-rate intervals so far.
-pub fn widest_half_width(arrs: &[Vec<usize>], entrants: usize, records: &[BatchRecord]) -> f64 {
-    let players = arrs.first().map_or(0, Vec::len);
-    let mut wins = vec![0u64; entrants];
-    let mut games = vec![0u64; entrants];
-    for r in records {
-        for (a, seats) in arrs.iter().enumerate() {
-            for (s, &e) in seats.iter().enumerate() {
-                wins[e] += r.seats[a * players + s].wins;
-                games[e] += r.deals;
-            }
-        }
-    }
-    (0..entrants)
-        .map(|e| {
-            let (lo, hi) = wilson95(wins[e], games[e]);
+pub fn widest_half_width(m: &Moments) -> f64 {
+    m.win
+        .iter()
+        .map(|w| {
+            let (lo, hi) = w.share_interval();
             (hi - lo) / 2.0
         })
         .fold(0.0, f64::max)

@@ -4,7 +4,17 @@ use std::io::Write;
 
 use super::analysis::Report;
 use super::run::median;
+use crate::engine::design::{FEW_UNITS, plus_minus};
 use crate::engine::game::Game;
+
+/// `m ± se`, or `m` alone when there are too few units for an error.
+fn estimate(m: f64, se: f64, decimals: usize) -> String {
+    if se.is_finite() {
+        plus_minus(m, se, decimals)
+    } else {
+        format!("{m:.decimals$} (1 unit: no error)")
+    }
+}
 
 /// The standings table: rank, win rate, score, round score and rating.
 pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[String], report: &Report) {
@@ -16,12 +26,10 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
         "rank", "entrant", "win rate [95% CI]", score_head, "round score", "rating (BT)"
     );
     for s in &report.standings {
-        let score = s
-            .score
-            .map_or("-".to_string(), |(m, se)| format!("{m:.2} ± {se:.2}"));
+        let score = s.score.map_or("-".to_string(), |(m, se)| estimate(m, se, 2));
         let round = s
             .round_score
-            .map_or("-".to_string(), |(m, se)| format!("{m:.3} ± {se:.3}"));
+            .map_or("-".to_string(), |(m, se)| estimate(m, se, 3));
         let rating = if s.rating_se.is_finite() {
             format!("{:.1} ± {:.1}", s.rating, s.rating_se)
         } else {
@@ -82,11 +90,20 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         let _ = writeln!(w, "{line}");
     }
     let tests = n * (n - 1) / 2;
-    let how = if report.batch_errors {
-        "standard errors from batch means"
+    let unit = if report.unit_deals == 1 {
+        "deal"
     } else {
-        "fewer than 20 batches of 1024 deals: the larger of the binomial and the batch-means standard errors"
+        "batch of 1024 deals (its games depend on one another)"
     };
+    let mut how = format!(
+        "standard errors over {} independent units, one per {unit}, each with all its arrangements",
+        report.units
+    );
+    if report.units < FEW_UNITS {
+        how.push_str(&format!(
+            "; fewer than {FEW_UNITS} units: Student's t, and win-rate intervals at least as wide as the Wilson interval of the units"
+        ));
+    }
     let _ = writeln!(
         w,
         "* significant: two-sided test of the share against 50%, Holm-corrected for {tests} comparisons at the 5% level ({how})"
@@ -181,7 +198,7 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
     } else {
         let _ = writeln!(
             w,
-            "common random numbers: need at least 2 batches of 1024 deals to measure the variance saved"
+            "common random numbers: need at least 2 independent units to measure the variance saved"
         );
     }
 }

@@ -8,18 +8,21 @@
 //! the earlier games of the batch went: common random numbers.
 //!
 //! Results are kept per batch and per arrangement, in integers, in batch
-//! order; the batches run in parallel but the records are collected by
-//! index, so nothing depends on the number of threads.
+//! order, and the sums behind every standard error ([`Moments`]) are
+//! added up deal by deal: the batches run in parallel but everything is an
+//! integer sum collected by index, so nothing depends on the number of
+//! threads.
 
 use std::io::Write;
 use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::engine::design::Ratio;
 use crate::engine::game::{Game, SeatResult};
 use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;
-use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
+use crate::engine::runner::{self, BATCH_GAMES, RunConfig, Simulation, batch_len};
 
 /// One batch of deals, played by every arrangement.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,37 +33,228 @@ pub struct BatchRecord {
     pub seats: Vec<SeatResult>,
 }
 
+/// The index of the unordered pair `{i, j}` (`i < j`) of `n` entrants.
+pub fn pair_index(i: usize, j: usize, n: usize) -> usize {
+    debug_assert!(i < j && j < n);
+    i * n - i * (i + 1) / 2 + (j - i - 1)
+}
+
+/// The integer sums behind every standard error of a tournament, over
+/// independent units: a deal with all its arrangements (games that share
+/// a deal are not independent, deals are), or a whole batch when the games
+/// of a batch depend on one another ([`Game::independent_games`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moments {
+    /// Deals per unit (1, or [`BATCH_GAMES`]).
+    pub unit_deals: u64,
+    /// Per entrant: wins over games.
+    pub win: Vec<Ratio>,
+    /// Per entrant: score over games.
+    pub score: Vec<Ratio>,
+    /// Per entrant: round scores over rounds.
+    pub round: Vec<Ratio>,
+    /// Per unordered pair `{i, j}` ([`pair_index`]): the wins of `i` over
+    /// the games won by `i` or `j` at a table with both.
+    pub h2h: Vec<Ratio>,
+    /// Per unordered pair: wins of `i` minus wins of `j` over their games
+    /// together.
+    pub diff: Vec<Ratio>,
+    /// Per arrangement `a` and seat `s` (`a * players + s`): the seat's
+    /// wins over its games, as if that arrangement had its own deals.
+    pub seat_win: Vec<Ratio>,
+    /// Per arrangement and pair of seats `s < t` (in the order of
+    /// [`pair_index`] over seats): wins of `s` minus wins of `t`.
+    pub seat_diff: Vec<Ratio>,
+}
+
+impl Moments {
+    /// Empty sums for `entrants` entrants and `arrangements` arrangements
+    /// of `players` seats.
+    pub fn new(entrants: usize, arrangements: usize, players: usize, unit_deals: u64) -> Moments {
+        let pairs = entrants * entrants.saturating_sub(1) / 2;
+        let seat_pairs = players * players.saturating_sub(1) / 2;
+        Moments {
+            unit_deals,
+            win: vec![Ratio::default(); entrants],
+            score: vec![Ratio::default(); entrants],
+            round: vec![Ratio::default(); entrants],
+            h2h: vec![Ratio::default(); pairs],
+            diff: vec![Ratio::default(); pairs],
+            seat_win: vec![Ratio::default(); arrangements * players],
+            seat_diff: vec![Ratio::default(); arrangements * seat_pairs],
+        }
+    }
+
+    /// Adds the units of `o`.
+    pub fn merge(&mut self, o: &Moments) {
+        for (a, b) in [
+            (&mut self.win, &o.win),
+            (&mut self.score, &o.score),
+            (&mut self.round, &o.round),
+            (&mut self.h2h, &o.h2h),
+            (&mut self.diff, &o.diff),
+            (&mut self.seat_win, &o.seat_win),
+            (&mut self.seat_diff, &o.seat_diff),
+        ] {
+            for (x, y) in a.iter_mut().zip(b) {
+                x.merge(y);
+            }
+        }
+    }
+
+    /// Independent units so far.
+    pub fn units(&self) -> u64 {
+        self.win.first().map_or(0, |r| r.units)
+    }
+}
+
 /// Plays batches `batches` of a tournament of `deals` deals, every
-/// arrangement (`sims[a]`) on every batch, on `pool`.
+/// arrangement (`sims[a]`, seated as `arrangements[a]`) on every batch, on
+/// `pool`. Returns each batch's totals and the design sums of all of them.
+#[allow(clippy::too_many_arguments)]
 pub fn play_batches<G: Game>(
     opts: &G::Options,
     sims: &[G::Sim],
+    arrangements: &[Vec<usize>],
+    entrants: usize,
     seed: u64,
     deals: u64,
     batches: Range<u64>,
     pool: &rayon::ThreadPool,
-) -> Result<Vec<BatchRecord>, String> {
-    pool.install(|| {
+) -> Result<(Vec<BatchRecord>, Moments), String> {
+    let players = G::players(opts);
+    let unit_deals = if G::independent_games(opts) {
+        1
+    } else {
+        BATCH_GAMES
+    };
+    let empty = || Moments::new(entrants, arrangements.len(), players, unit_deals);
+    let played: Vec<(BatchRecord, Moments)> = pool.install(|| {
         batches
             .into_par_iter()
-            .map(|b| {
-                let n = batch_len(deals, b);
-                let players = G::players(opts);
-                let mut seats = Vec::with_capacity(sims.len() * players);
-                for sim in sims {
-                    let mut rng = batch_rng(seed, b);
-                    let mut acc = sim.new_acc();
-                    sim.play_batch(&mut rng, n, &mut acc, None);
-                    let (games, results) = G::seat_results(opts, &acc);
-                    if games != n || results.len() != players {
-                        return Err(format!("internal: batch {b} played {games} games, expected {n}"));
-                    }
-                    seats.extend(results);
+            .map(|b| play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty()))
+            .collect::<Result<_, String>>()
+    })?;
+    let mut moments = empty();
+    let mut records = Vec::with_capacity(played.len());
+    for (r, m) in played {
+        moments.merge(&m);
+        records.push(r);
+    }
+    Ok((records, moments))
+}
+
+/// Batch `b`: every arrangement plays its deals, and each deal's results
+/// over all arrangements are summed before they go into `m` as one unit.
+#[allow(clippy::too_many_arguments)]
+fn play_one<G: Game>(
+    opts: &G::Options,
+    sims: &[G::Sim],
+    arrangements: &[Vec<usize>],
+    entrants: usize,
+    seed: u64,
+    deals: u64,
+    b: u64,
+    mut m: Moments,
+) -> Result<(BatchRecord, Moments), String> {
+    let n = batch_len(deals, b);
+    let players = G::players(opts);
+    let unit = m.unit_deals;
+    let units = n.div_ceil(unit) as usize;
+    let pairs = entrants * entrants.saturating_sub(1) / 2;
+    let seat_pairs = players * players.saturating_sub(1) / 2;
+    // Per unit: for each entrant wins, score, rounds and round scores; for
+    // each pair the wins of its lower and of its higher entrant.
+    let width = 4 * entrants + 2 * pairs;
+    let mut part = vec![0i64; units * width];
+    let mut seats = Vec::with_capacity(sims.len() * players);
+    let mut failed = None;
+    for (a, sim) in sims.iter().enumerate() {
+        let who = &arrangements[a];
+        let mut rng = batch_rng(seed, b);
+        let mut total = vec![SeatResult::default(); players];
+        let mut cur = vec![0i64; players];
+        let mut cur_games = 0i64;
+        let mut d = 0u64;
+        sim.play_each(&mut rng, n, &mut |acc| {
+            let (games, res) = G::seat_results(opts, acc);
+            if games != 1 || res.len() != players {
+                failed.get_or_insert_with(|| format!("internal: one game of batch {b} gave {games} games"));
+                return;
+            }
+            let u = (d / unit) as usize;
+            let row = &mut part[u * width..(u + 1) * width];
+            for (s, r) in res.iter().enumerate() {
+                let e = who[s];
+                row[4 * e] += r.wins as i64;
+                row[4 * e + 1] += r.score_sum;
+                row[4 * e + 2] += r.rounds as i64;
+                row[4 * e + 3] += r.round_score_sum as i64;
+                cur[s] += r.wins as i64;
+                total[s].add(r);
+            }
+            for s in 0..players {
+                for t in s + 1..players {
+                    let (i, j) = (who[s].min(who[t]), who[s].max(who[t]));
+                    let (wi, wj) = if who[s] < who[t] {
+                        (res[s].wins, res[t].wins)
+                    } else {
+                        (res[t].wins, res[s].wins)
+                    };
+                    let k = 4 * entrants + 2 * pair_index(i, j, entrants);
+                    row[k] += wi as i64;
+                    row[k + 1] += wj as i64;
                 }
-                Ok(BatchRecord { deals: n, seats })
-            })
-            .collect()
-    })
+            }
+            cur_games += 1;
+            d += 1;
+            if d % unit == 0 || d == n {
+                for s in 0..players {
+                    m.seat_win[a * players + s].add(cur[s], cur_games);
+                    for t in s + 1..players {
+                        m.seat_diff[a * seat_pairs + pair_index(s, t, players)]
+                            .add(cur[s] - cur[t], cur_games);
+                    }
+                }
+                cur.fill(0);
+                cur_games = 0;
+            }
+        });
+        if let Some(e) = failed.take() {
+            return Err(e);
+        }
+        if d != n {
+            return Err(format!("internal: batch {b} played {d} games, expected {n}"));
+        }
+        seats.extend(total);
+    }
+    // Arrangements each entrant, and each pair, sits in.
+    let mut sits = vec![0i64; entrants];
+    let mut together = vec![0i64; pairs];
+    for who in arrangements {
+        for (s, &e) in who.iter().enumerate() {
+            sits[e] += 1;
+            for &f in &who[s + 1..] {
+                together[pair_index(e.min(f), e.max(f), entrants)] += 1;
+            }
+        }
+    }
+    for u in 0..units {
+        let unit_games = (n - u as u64 * unit).min(unit) as i64;
+        let row = &part[u * width..(u + 1) * width];
+        for e in 0..entrants {
+            let g = sits[e] * unit_games;
+            m.win[e].add(row[4 * e], g);
+            m.score[e].add(row[4 * e + 1], g);
+            m.round[e].add(row[4 * e + 3], row[4 * e + 2]);
+        }
+        for k in 0..pairs {
+            let (wi, wj) = (row[4 * entrants + 2 * k], row[4 * entrants + 2 * k + 1]);
+            m.h2h[k].add(wi, wi + wj);
+            m.diff[k].add(wi - wj, together[k] * unit_games);
+        }
+    }
+    Ok((BatchRecord { deals: n, seats }, m))
 }
 
 /// Writes the play-by-play of the first `deals` deals for every

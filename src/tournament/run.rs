@@ -9,7 +9,7 @@ use super::args::TournamentArgs;
 use super::arrange::arrangements;
 use super::console::{write_pairwise, write_standings};
 use super::files::{Files, fe};
-use super::play::{BatchRecord, play_batches};
+use super::play::{BatchRecord, Moments, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, f6};
@@ -180,24 +180,40 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
     let total_batches = batch_count(args.games);
     let mut records: Vec<BatchRecord> = Vec::new();
     let mut stop_note = String::new();
-    match args.until_ci {
-        None => records = play_batches::<G>(opts, &sims, seed, args.games, 0..total_batches, &pool)?,
+    let play = |range: std::ops::Range<u64>| {
+        play_batches::<G>(
+            opts,
+            &sims,
+            &arr.seats,
+            names.len(),
+            seed,
+            args.games,
+            range,
+            &pool,
+        )
+    };
+    let moments = match args.until_ci {
+        None => {
+            let (r, m) = play(0..total_batches)?;
+            records = r;
+            m
+        }
         Some(w) => {
             // Checkpoints after 4 batches, then about 25% more each time:
             // fixed by the seed and W alone, never by the threads.
             let mut done = 0;
             let mut next = 4.min(total_batches);
+            let mut moments: Option<Moments> = None;
             loop {
-                records.extend(play_batches::<G>(
-                    opts,
-                    &sims,
-                    seed,
-                    args.games,
-                    done..next,
-                    &pool,
-                )?);
+                let (r, m) = play(done..next)?;
+                records.extend(r);
+                match moments.as_mut() {
+                    Some(all) => all.merge(&m),
+                    None => moments = Some(m),
+                }
+                let all = moments.as_ref().expect("played");
                 done = next;
-                let widest = analysis::widest_half_width(&arr.seats, names.len(), &records);
+                let widest = analysis::widest_half_width(all);
                 if widest < w {
                     stop_note = format!(
                         "--until-ci {w}: stopped after {} deals, widest win-rate interval ±{widest:.4}",
@@ -214,8 +230,9 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
                 }
                 next = (done + done.div_ceil(4)).min(total_batches);
             }
+            moments.expect("played")
         }
-    }
+    };
     let secs = start.elapsed().as_secs_f64();
 
     let setup = Setup {
@@ -225,7 +242,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
         has_score: G::score_name(opts).is_some(),
         has_rounds: G::has_rounds(opts),
     };
-    let report = analysis::analyse(&setup, &records);
+    let report = analysis::analyse(&setup, &records, &moments);
     let deals = report.deals;
     let games_total = deals * arr.seats.len() as u64;
 

@@ -10,10 +10,11 @@ use super::files::Files;
 use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, seat_table};
+use crate::engine::design::plus_minus;
 use crate::engine::game::{Game, SeatResult};
 use crate::engine::run::{file_label, plural, report_line, table_json};
 use crate::engine::runner::{self, RunConfig};
-use crate::engine::stats::{Z95, mean_stderr, wilson95};
+use crate::engine::stats::wilson95;
 use crate::report::charts::{self, Panel};
 
 /// Runs `sim sweep GAME`.
@@ -120,13 +121,13 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
         let (lo, hi) = wilson95(r.wins, *games);
         win_points.push((p.value, rate, lo, hi));
         let round = if G::has_rounds(opts) {
-            let (m, se) = mean_stderr(
-                r.rounds,
-                u128::from(r.round_score_sum),
-                u128::from(r.round_score_sq),
-            );
-            round_points.push((p.value, m, m - Z95 * se, m + Z95 * se));
-            format!("{m:.3} ± {se:.3}")
+            let m = r.round_by_game.estimate();
+            let (lo, hi) = r.round_by_game.mean_interval().unwrap_or((m, m));
+            round_points.push((p.value, m, lo, hi));
+            match r.round_by_game.stderr() {
+                Some(se) => plus_minus(m, se, 3),
+                None => format!("{m:.3}"),
+            }
         } else {
             String::new()
         };

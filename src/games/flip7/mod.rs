@@ -115,7 +115,7 @@ impl Game for Flip7 {
             score_sum: s.final_score_sum as i64,
             rounds: acc.rounds,
             round_score_sum: s.round_score_sum,
-            round_score_sq: s.round_score_sq,
+            round_by_game: s.by_game,
         });
         (acc.games, seats.collect())
     }
@@ -201,6 +201,21 @@ impl Simulation for Flip7Sim {
                 seats.seed(rand::Rng::next_u64(rng));
             }
             play_traced(&mut table, &mut seats, acc, rng, games, trace);
+        }
+    }
+
+    fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&Flip7Stats)) {
+        let mut table = Table::new(self.rules);
+        let mut one = self.new_acc();
+        let mut seats = Seats::new(self.policies.clone());
+        if self.policies.iter().any(Policy::is_random) {
+            // As in `play_batch`: the same draw from the batch stream.
+            seats.seed(rand::Rng::next_u64(rng));
+        }
+        for _ in 0..games {
+            play_games(&mut table, &mut seats, &mut one, rng, 1);
+            each(&one);
+            one.clear();
         }
     }
 }

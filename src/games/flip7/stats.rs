@@ -7,7 +7,8 @@ use super::rules::{MAX_PLAYERS, Status, Table};
 use crate::engine::columns::SeatWins;
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
-use crate::engine::stats::{mean_stderr, ratio};
+use crate::engine::design::Ratio;
+use crate::engine::stats::ratio;
 
 /// Integer totals for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,8 +19,12 @@ pub struct SeatStats {
     pub final_score_sum: u64,
     /// Sum of round scores (bust = 0, Flip 7 bonus included).
     pub round_score_sum: u64,
-    /// Sum of squared round scores.
-    pub round_score_sq: u64,
+    /// Round scores of this game so far (added into `by_game` at its end).
+    pub game_round_sum: u64,
+    /// Round scores grouped by game (x = a game's round scores, g = its
+    /// rounds): the rounds of a game share a deck, so the game is the
+    /// independent unit of the round score's standard error.
+    pub by_game: Ratio,
     /// Rounds by how this seat ended them, indexed by [`Status`]: still in
     /// when the round ended (cut off by another player's Flip 7, or no card
     /// left), stayed, frozen, busted, own Flip 7. Every seat plays every
@@ -62,6 +67,16 @@ impl Flip7Stats {
     }
 }
 
+impl Flip7Stats {
+    /// Back to empty totals (the same seats).
+    pub fn clear(&mut self) {
+        self.games = 0;
+        self.rounds = 0;
+        self.no_winner = 0;
+        self.seats.fill(SeatStats::default());
+    }
+}
+
 impl Accumulator for Flip7Stats {
     fn merge(&mut self, o: &Self) {
         self.games += o.games;
@@ -71,7 +86,7 @@ impl Accumulator for Flip7Stats {
             a.wins += b.wins;
             a.final_score_sum += b.final_score_sum;
             a.round_score_sum += b.round_score_sum;
-            a.round_score_sq += b.round_score_sq;
+            a.by_game.merge(&b.by_game);
             for (x, y) in a.outcomes.iter_mut().zip(b.outcomes) {
                 *x += y;
             }
@@ -89,7 +104,7 @@ impl Observer<Table> for Flip7Stats {
             let h = t.hand(s);
             let score = u64::from(h.score());
             st.round_score_sum += score;
-            st.round_score_sq += score * score;
+            st.game_round_sum += score;
             st.cards += u64::from(h.flipped);
             st.outcomes[h.status as usize] += 1;
         }
@@ -103,8 +118,11 @@ impl Observer<Table> for Flip7Stats {
             Some(w) => self.seats[w].wins += 1,
             None => self.no_winner += 1,
         }
+        let rounds = i64::from(t.round());
         for (s, st) in self.seats.iter_mut().enumerate() {
             st.final_score_sum += u64::from(t.total(s));
+            st.by_game.add(st.game_round_sum as i64, rounds);
+            st.game_round_sum = 0;
         }
     }
 }
@@ -182,11 +200,8 @@ impl Flip7Stats {
             .iter()
             .map(|st| {
                 let rounds = self.rounds;
-                let (mean, se) = mean_stderr(
-                    rounds,
-                    u128::from(st.round_score_sum),
-                    u128::from(st.round_score_sq),
-                );
+                let mean = ratio(st.round_score_sum, rounds);
+                let se = st.by_game.stderr().unwrap_or(f64::NAN);
                 SeatRow {
                     mean_final_score: ratio(st.final_score_sum, self.games),
                     mean_rounds_per_game: ratio(self.rounds, self.games),

@@ -190,6 +190,11 @@ impl Game for FlipFlush {
         false
     }
 
+    /// The gambling pot carries over from a tied game to the next one.
+    fn independent_games(opts: &FlipFlushOptions) -> bool {
+        !opts.gambling
+    }
+
     fn seat_results(_: &FlipFlushOptions, acc: &FlipFlushStats) -> (u64, Vec<SeatResult>) {
         let seats = acc.seats.iter().map(|s| SeatResult {
             wins: s.wins,
@@ -269,6 +274,19 @@ impl Simulation for FlipFlushSim {
                     table.play_game(&mut seats, &mut obs, &mut rng);
                 }
             }
+        }
+    }
+
+    fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&FlipFlushStats)) {
+        let mut table = Table::new(self.rules);
+        let mut seats = Seats::new(self.policies.clone());
+        let mut one = self.new_acc();
+        for _ in 0..games {
+            let mut rng = game_rng(rng);
+            table.new_game(&mut rng);
+            table.play_game(&mut seats, &mut one, &mut rng);
+            each(&one);
+            one.clear();
         }
     }
 }

@@ -64,6 +64,16 @@ impl FlipFlushStats {
     }
 }
 
+impl FlipFlushStats {
+    /// Back to empty totals (the same seats and variant).
+    pub fn clear(&mut self) {
+        self.games = 0;
+        self.tied_games = 0;
+        self.turns = 0;
+        self.seats.fill(SeatStats::default());
+    }
+}
+
 impl Accumulator for FlipFlushStats {
     fn merge(&mut self, o: &Self) {
         self.games += o.games;
