@@ -48,12 +48,18 @@ impl Observer<Table> for Checker {
         }
         assert!(flip7s <= 1, "at most one Flip 7 per round");
         if flip7s == 0 {
-            // The round ended because nobody was left in it, or the draw pile
-            // ran out for good (no discards to reshuffle, or the reshuffle
-            // limit of one round reached).
+            // The round ended because nobody was left in it, or no card was
+            // left to draw anywhere, or (players who never stay only) the
+            // cycle guard: never with cards left to reshuffle otherwise.
             let cut_off = (0..n).filter(|&s| t.hand(s).status == Status::Active).count();
             if cut_off > 0 {
                 assert_eq!(t.pile_len(), 0, "round cut off with cards left to draw");
+                let discards: u32 = t.discard_counts().iter().map(|&c| u32::from(c)).sum();
+                assert_eq!(
+                    discards > 0,
+                    t.cycled(),
+                    "round cut off with {discards} cards in the discard pile"
+                );
             }
         }
         self.rounds += 1;

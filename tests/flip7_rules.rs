@@ -24,7 +24,9 @@ use sim::games::flip7::cards::{
 use sim::games::flip7::policies::{
     Policy, Seats, default_flip_three_target, default_freeze_target, default_second_chance_to,
 };
-use sim::games::flip7::rules::{Chooser, Event, Observer, Rules, Status, Table, Via};
+use sim::games::flip7::rules::{
+    Chooser, Event, MAX_RESHUFFLES_PER_ROUND, Observer, Rules, Status, Table, Via,
+};
 
 const F3: Card = FLIP_THREE;
 const SC: Card = SECOND_CHANCE;
@@ -244,7 +246,8 @@ fn show(e: &Event) -> String {
     match *e {
         Event::RoundStart { round, dealer } => format!("round {round}, dealer {dealer}"),
         Event::Reshuffle { cards } => format!("reshuffle: {cards} cards"),
-        Event::Exhausted => "no card left".into(),
+        Event::Exhausted { cycled: false } => "no card left".into(),
+        Event::Exhausted { cycled: true } => "cycle guard".into(),
         Event::Hit { seat } => format!("{seat} hits"),
         Event::Stay { seat } => format!("{seat} stays"),
         Event::Flip {
@@ -1516,6 +1519,35 @@ fn faq18_player_with_cards_at_initial_deal_is_asked_and_may_stay() {
 }
 
 #[test]
+fn faq18_flip_three_of_only_action_cards_before_the_deal_is_asked_hit_or_stay() {
+    // Seat 1 is dealt a Flip Three and gives it to seat 2, who has not been
+    // dealt yet. All three flips are Freezes: set aside, then given to the
+    // other players, so nothing is left in front of seat 2. Seat 2 has been
+    // dealt cards all the same: when the deal reaches it, it is asked Hit or
+    // Stay (and may stay), not dealt a card.
+    let mut t = table(4, &[F3, FREEZE, FREEZE, FREEZE, 5, 6]);
+    let rec = round(
+        &mut t,
+        &[
+            Give(1, F3, 2),
+            Give(2, FREEZE, 3),
+            Give(2, FREEZE, 0),
+            Give(2, FREEZE, 1),
+            Stay(2),
+        ],
+    );
+    let end = rec.end();
+    assert_eq!(end.hand(2).front(), 0, "the Freezes went to the others");
+    assert_eq!(end.hand(2).flipped, 3, "no initial card was forced on seat 2");
+    assert!(
+        !rec.lines().iter().any(|e| e.starts_with("2 dealt")),
+        "{:#?}",
+        rec.lines()
+    );
+    assert_eq!(totals(&t), [0, 0, 0, 0]);
+}
+
+#[test]
 fn faq18_player_with_cards_at_initial_deal_is_asked_and_may_hit() {
     let mut t = table(3, &[F3, 3, 4, 5, 9, 6, 10]);
     let rec = round(
@@ -2230,43 +2262,92 @@ fn seats_chooser_uses_stay_at_and_the_default_choices() {
     assert_eq!(totals(&t), [11, 12, 50]);
 }
 
-/// Reading (docs/rules/flip7.md): the discard pile is shuffled into a new
-/// draw pile at most twice in one round; when that pile runs out too, the
-/// round ends as if no card were left. Without it a lone player who never
-/// stays cycles a Second Chance and the duplicate it cancels forever.
+/// Reading (docs/rules/flip7.md): the discard pile is reshuffled whenever
+/// the draw pile runs out and it holds cards, as often as needed; only a
+/// round that cycles the same cards through `MAX_RESHUFFLES_PER_ROUND`
+/// reshuffles is ended (the cycle guard), and it is counted. A lone player
+/// who never stays cycles a Second Chance and the duplicate it cancels.
 #[test]
-fn at_most_two_reshuffles_per_round_then_round_ends() {
+fn reshuffles_as_often_as_needed_and_only_an_endless_cycle_is_cut() {
     let mut comp = [0u8; KINDS];
     comp[7] = 2;
     comp[SC as usize] = 1;
     let mut t = table_with(1, comp, &[7, SC, 7]);
-    let rec = round(&mut t, &[Hit(0); 7]);
-    assert_events(
-        &rec,
-        &[
-            "round 0, dealer 0",
-            "0 dealt 7",
-            "0 hits",
-            "0 draws Second Chance",
-            "0 hits",
-            "0 draws 7",
-            "0 uses second chance on 7",
-            "0 hits",
-            "reshuffle: 2 cards",
-            "0 draws Second Chance",
-            "0 hits",
-            "0 draws 7",
-            "0 uses second chance on 7",
-            "0 hits",
-            "reshuffle: 2 cards",
-            "0 draws Second Chance",
-            "0 hits",
-            "0 draws 7",
-            "0 uses second chance on 7",
-            "0 hits",
-            "no card left",
-        ],
+    let hits = 1 + 2 * (usize::from(MAX_RESHUFFLES_PER_ROUND) + 1);
+    let rec = round(&mut t, &vec![Hit(0); hits]);
+    let lines = rec.lines();
+    let reshuffles = lines
+        .iter()
+        .filter(|l| l.as_str() == "reshuffle: 2 cards")
+        .count();
+    assert_eq!(reshuffles, usize::from(MAX_RESHUFFLES_PER_ROUND));
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("0 uses second chance"))
+            .count(),
+        reshuffles + 1
     );
+    assert_eq!(lines.last().map(String::as_str), Some("cycle guard"));
+    assert!(!lines.iter().any(|l| l == "no card left"));
+    assert!(rec.end().cycled());
     assert_eq!(rec.end().hand(0).status, Status::Active);
     assert_eq!(totals(&t), [7]);
+}
+
+/// The rule text has no limit on reshuffles: a round with many players that
+/// empties the draw pile a third time reshuffles again and plays on (it
+/// used to end after two reshuffles with cards still in the discard pile).
+#[test]
+fn a_third_reshuffle_in_a_round_is_played_not_cut_off() {
+    // `sim flip7 --players 36 --policy stay-at-60 --seed 51 --games 1`,
+    // played through the same code as the command line.
+    use sim::engine::rng::batch_rng;
+    use sim::games::flip7::Flip7Sim;
+    let sim = Flip7Sim::new(
+        36,
+        &[Policy::parse("stay-at-60").unwrap()],
+        false,
+        Without::default(),
+    )
+    .unwrap();
+    struct Count {
+        most: usize,
+        now: usize,
+        starved: usize,
+    }
+    impl Observer<Table> for Count {
+        const EVENTS: bool = true;
+        fn event(&mut self, t: &Table, e: Event) {
+            match e {
+                Event::Reshuffle { .. } => {
+                    self.now += 1;
+                    self.most = self.most.max(self.now);
+                }
+                Event::Exhausted { cycled } => {
+                    assert!(!cycled, "no cycle in a real game");
+                    assert_eq!(
+                        t.discard_counts().iter().map(|&c| usize::from(c)).sum::<usize>(),
+                        0
+                    );
+                    self.starved += 1;
+                }
+                _ => {}
+            }
+        }
+        fn round_end(&mut self, _: &Table) {
+            self.now = 0;
+        }
+    }
+    let mut count = Count {
+        most: 0,
+        now: 0,
+        starved: 0,
+    };
+    let mut table = Table::new(sim.rules);
+    let mut seats = Seats::new(sim.policies.clone());
+    let mut rng = sim::engine::rng::game_rng(&mut batch_rng(51, 0));
+    table.new_game(&mut rng);
+    table.play_game(&mut seats, &mut count, &mut rng);
+    assert!(count.most >= 3, "reshuffles in the busiest round: {}", count.most);
 }

@@ -24,12 +24,14 @@ pub const FLIP7_CARDS: u32 = 7;
 /// (No sensible policy comes near it; it only guarantees termination.)
 pub const MAX_ROUNDS: u32 = 10_000;
 /// Times the discard pile may be shuffled into a new draw pile within one
-/// round. When the draw pile runs out after that, the round ends as if no
-/// card were left. Only players who never stay can get there: a lone player
-/// who keeps hitting can otherwise cycle the same few discarded cards (a
-/// Second Chance and the duplicate it cancels, or Flip Threes drawing
-/// spare Second Chances) forever.
-pub const MAX_RESHUFFLES_PER_ROUND: u8 = 2;
+/// round before the round is ended anyway: only a guarantee that every
+/// round ends, never reached in play. The discard pile is reshuffled
+/// whenever the draw pile runs out and it holds cards; but players who
+/// never stay can cycle the same few cards for ever (a Second Chance and the
+/// duplicate it cancels, or Flip Threes that draw each other), and a round
+/// that reaches this many reshuffles is such a cycle. It ends as if no card
+/// were left, and is counted ([`Table::cycled`], the run's summary).
+pub const MAX_RESHUFFLES_PER_ROUND: u16 = 1000;
 
 /// Where a player stands in the current round. The discriminants index
 /// per-outcome counters.
@@ -142,6 +144,15 @@ impl Hand {
         self.flipped.wrapping_add(self.moved)
     }
 
+    /// Whether the initial deal still owes this player a card: nothing has
+    /// been flipped for them this round and nothing is in front of them
+    /// (FAQ 18: a player who resolved a Flip Three before the deal reached
+    /// them has been dealt cards, whatever became of them).
+    #[inline]
+    pub fn undealt(&self) -> bool {
+        self.flipped == 0 && self.front() == 0
+    }
+
     /// A card leaves this player's front (discarded, or given away).
     #[inline]
     fn leave(&mut self) {
@@ -218,8 +229,13 @@ pub enum Event {
         /// Size of the new draw pile.
         cards: usize,
     },
-    /// No card is left to draw anywhere: the round ends.
-    Exhausted,
+    /// No card is left to draw anywhere (`cycled` false), or the same cards
+    /// have cycled through [`MAX_RESHUFFLES_PER_ROUND`] reshuffles (`cycled`
+    /// true): the round ends.
+    Exhausted {
+        /// Ended by the cycle guard, not by a lack of cards.
+        cycled: bool,
+    },
     /// A player chose to hit.
     Hit {
         /// The player.
@@ -441,7 +457,9 @@ pub struct Table {
     pending: Pending,
     /// `orders[d]`: the seats in turn order when seat `d` deals.
     orders: [[u8; MAX_PLAYERS]; MAX_PLAYERS],
-    reshuffles: u8,
+    reshuffles: u16,
+    /// This round was ended by the cycle guard.
+    cycled: bool,
     in_round: bool,
     /// The initial deal is under way (a Hit-or-Stay asked now is FAQ 18's).
     dealing: bool,
@@ -464,6 +482,7 @@ impl Table {
                 std::array::from_fn(|i| ((dealer + 1 + i) % rules.players) as u8)
             }),
             reshuffles: 0,
+            cycled: false,
             in_round: false,
             dealing: false,
         }
@@ -658,6 +677,13 @@ impl Table {
         self.dealing
     }
 
+    /// Whether this round was ended by the cycle guard
+    /// ([`MAX_RESHUFFLES_PER_ROUND`]) rather than by the rules.
+    #[inline]
+    pub fn cycled(&self) -> bool {
+        self.cycled
+    }
+
     /// Plays the rest of the game from the moment `seat` is asked Hit or
     /// Stay, with `hit` as its answer, exactly as [`Table::play_game`] would
     /// have continued; returns the unique winner, if any.
@@ -714,6 +740,7 @@ impl Table {
         self.active = (1u64 << n) - 1;
         self.pending.clear();
         self.reshuffles = 0;
+        self.cycled = false;
         self.in_round = true;
         if O::EVENTS {
             obs.event(
@@ -753,13 +780,14 @@ impl Table {
         let n = self.players();
         // Clockwise from the dealer's left, the dealer last.
         let order = self.orders[self.dealer];
-        // The initial deal: one card to every player still in with no card
-        // in front of them; one who already has cards (from a Flip Three)
-        // is asked Hit or Stay instead (FAQ 18).
+        // The initial deal: one card to every player still in who has not
+        // been dealt yet; one who already has (a Flip Three resolved for
+        // them, even if it only turned up action cards that went elsewhere)
+        // or who holds a card is asked Hit or Stay instead (FAQ 18).
         for &s in &order[..n] {
             let s = usize::from(s);
             if self.is_active(s) {
-                if self.hands[s].front() == 0 {
+                if self.hands[s].undealt() {
                     self.flip_for(s, Via::Deal, ch, obs, d)?;
                 } else {
                     self.dealing_turn(s, ch, obs, d)?;
@@ -819,7 +847,7 @@ impl Table {
             for &s in &order[place + 1..n] {
                 let s = usize::from(s);
                 if self.is_active(s) {
-                    if self.hands[s].front() == 0 {
+                    if self.hands[s].undealt() {
                         self.flip_for(s, Via::Deal, ch, obs, d)?;
                     } else {
                         self.dealing_turn(s, ch, obs, d)?;
@@ -913,9 +941,11 @@ impl Table {
         d: &mut D,
     ) -> Result<Card, RoundOver> {
         let discarded = self.deck.discard_counts().iter().any(|&c| c > 0);
-        if !discarded || self.reshuffles >= MAX_RESHUFFLES_PER_ROUND {
+        let cycled = self.reshuffles >= MAX_RESHUFFLES_PER_ROUND;
+        if !discarded || cycled {
+            self.cycled = discarded;
             if O::EVENTS {
-                obs.event(self, Event::Exhausted);
+                obs.event(self, Event::Exhausted { cycled: discarded });
             }
             return Err(RoundOver);
         }

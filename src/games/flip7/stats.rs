@@ -50,6 +50,8 @@ pub struct Flip7Stats {
     pub rounds: u64,
     /// Games that ended without a unique winner.
     pub no_winner: u64,
+    /// Rounds ended by the cycle guard ([`super::rules::MAX_RESHUFFLES_PER_ROUND`]).
+    pub cycled_rounds: u64,
     /// Per seat.
     pub seats: Vec<SeatStats>,
 }
@@ -62,6 +64,7 @@ impl Flip7Stats {
             games: 0,
             rounds: 0,
             no_winner: 0,
+            cycled_rounds: 0,
             seats: vec![SeatStats::default(); players],
         }
     }
@@ -73,6 +76,7 @@ impl Flip7Stats {
         self.games = 0;
         self.rounds = 0;
         self.no_winner = 0;
+        self.cycled_rounds = 0;
         self.seats.fill(SeatStats::default());
     }
 }
@@ -82,6 +86,7 @@ impl Accumulator for Flip7Stats {
         self.games += o.games;
         self.rounds += o.rounds;
         self.no_winner += o.no_winner;
+        self.cycled_rounds += o.cycled_rounds;
         for (a, b) in self.seats.iter_mut().zip(&o.seats) {
             a.wins += b.wins;
             a.final_score_sum += b.final_score_sum;
@@ -100,6 +105,7 @@ impl Observer<Table> for Flip7Stats {
 
     #[inline]
     fn round_end(&mut self, t: &Table) {
+        self.cycled_rounds += u64::from(t.cycled());
         for (s, st) in self.seats.iter_mut().enumerate() {
             let h = t.hand(s);
             let score = u64::from(h.score());
@@ -252,6 +258,14 @@ pub fn summary(acc: &Flip7Stats, names: &[String], w: &mut Vec<u8>) {
     }
     if let Some(r) = rows.first() {
         let _ = writeln!(w, "mean rounds per game: {:.3}", r.mean_rounds_per_game);
+    }
+    if acc.cycled_rounds > 0 {
+        let _ = writeln!(
+            w,
+            "{} rounds ended by the cycle guard: players who never stay cycled the same discarded cards through {} reshuffles",
+            acc.cycled_rounds,
+            super::rules::MAX_RESHUFFLES_PER_ROUND
+        );
     }
     if acc.no_winner > 0 {
         let _ = writeln!(w, "{} games ended without a unique winner", acc.no_winner);

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::cards::{Card, FLIP_THREE, KINDS, name};
-use super::rules::{Event, Status, Table, Via};
+use super::rules::{Event, MAX_RESHUFFLES_PER_ROUND, Status, Table, Via};
 use crate::engine::observe::{Observer, TraceWriter};
 
 /// Writes the events of each game to a [`TraceWriter`].
@@ -80,7 +80,7 @@ impl Trace<'_, '_> {
                 );
             }
             Event::Reshuffle { .. } => w.event("reshuffle", json!({ "draw_pile": cards(&t.pile_counts()) })),
-            Event::Exhausted => w.event("exhausted", json!({})),
+            Event::Exhausted { cycled } => w.event("exhausted", json!({ "cycled": cycled })),
             Event::Hit { seat } => w.event("hit", json!({ "seat": seat })),
             Event::Stay { seat } => w.event("stay", json!({ "seat": seat, "banked": t.hand(seat).banked() })),
             Event::Flip { seat, card, via } => {
@@ -139,7 +139,10 @@ impl Observer<Table> for Trace<'_, '_> {
             Event::Reshuffle { cards } => self.line(format_args!(
                 "    discard pile reshuffled: {cards} cards in the draw pile"
             )),
-            Event::Exhausted => self.line(format_args!("    no card left to draw: the round ends")),
+            Event::Exhausted { cycled: false } => self.line(format_args!("    no card left to draw: the round ends")),
+            Event::Exhausted { cycled: true } => self.line(format_args!(
+                "    the same cards have cycled through {MAX_RESHUFFLES_PER_ROUND} reshuffles: the round ends (cycle guard)"
+            )),
             Event::Hit { seat } => self.line(format_args!("    seat {seat} hits")),
             Event::Stay { seat } => {
                 let b = t.hand(seat).banked();
