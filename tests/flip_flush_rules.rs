@@ -912,27 +912,75 @@ fn a_tied_gambling_game_leaves_the_pot_for_the_next_game_of_the_table() {
 }
 
 #[test]
-fn each_batch_is_a_table_that_starts_with_an_empty_pot() {
-    // A batch's net stakes add up to minus the pot left on its table, so a
-    // second batch with an inherited pot could pay out more than it took in.
-    let sim = FlipFlushSim::new(gambling(3), &[Policy::default_policy()]).unwrap();
+fn each_batch_is_a_table_that_starts_with_an_empty_pot_and_settles_it() {
+    // Every stake paid into a pot comes out of it again: won after the
+    // batch's last game if need be, or returned. So every batch's net
+    // stakes add up to exactly zero, and it counts exactly its games.
+    let sim = FlipFlushSim::new(gambling(3), &[Policy::parse("call-at:0.35").unwrap()]).unwrap();
     let mut total = sim.new_acc();
-    for b in 0..20 {
+    for b in 0..200 {
         let mut acc = sim.new_acc();
         let mut rng = batch_rng(9, b);
-        sim.play_batch(&mut rng, 200, &mut acc, None);
+        sim.play_batch(&mut rng, 3, &mut acc, None);
         let net: i64 = acc.seats.iter().map(|s| s.net_sum).sum();
-        assert!(net <= 0, "batch {b} paid out more than it took in: {net}");
-        assert!(net > -(3 * 200 + 1000), "{net}");
+        assert_eq!(net, 0, "batch {b}");
+        assert_eq!(acc.games, 3);
+        assert_eq!(acc.pot_games, 0, "no pot left open");
         total.merge(&acc);
     }
-    assert_eq!(total.games, 4000);
+    assert_eq!(total.games, 600);
+    assert!(total.play_on_games > 0, "some batch ended on a tie");
     // Replaying a batch with its generator gives the same totals.
     let mut a = sim.new_acc();
     let mut b = sim.new_acc();
     sim.play_batch(&mut batch_rng(9, 3), 200, &mut a, None);
     sim.play_batch(&mut batch_rng(9, 3), 200, &mut b, None);
     assert_eq!(a, b);
+}
+
+#[test]
+fn gambling_a_pot_left_by_the_last_game_is_played_on_until_won() {
+    // The table's last game tied, leaving both antes: play goes on until
+    // somebody wins the pot. Those games add their stakes, not themselves.
+    let (mut t, _) = tie_game(gambling(2));
+    assert_eq!(t.pot(), 2);
+    let sim = FlipFlushSim::new(gambling(2), &[Policy::parse("call-at:0.2").unwrap()]).unwrap();
+    let mut seats = Seats::new(sim.policies.clone());
+    let mut acc = sim.new_acc();
+    let settled = sim
+        .play_on(&mut t, &mut seats, &mut batch_rng(4, 0), &mut acc)
+        .expect("a pot to settle");
+    assert_eq!(settled.pot, 2);
+    assert!(settled.winner.is_some());
+    assert!(settled.games >= 1);
+    assert_eq!(t.pot(), 0);
+    assert_eq!((acc.games, acc.play_on_games), (0, u64::from(settled.games)));
+    // What was on the table went to the players: the nets add up to it.
+    assert_eq!(settled.net.iter().sum::<i64>(), 2);
+    let net: Vec<i64> = acc.seats.iter().map(|s| s.net_sum).collect();
+    assert_eq!(net, settled.net);
+    assert_eq!(acc.pots_returned, 0);
+}
+
+#[test]
+fn gambling_a_pot_nobody_wins_in_256_games_goes_back_to_its_payers() {
+    let (mut t, _) = tie_game(gambling(2));
+    let sim = FlipFlushSim::new(gambling(2), &[Policy::parse("never-call").unwrap()]).unwrap();
+    let mut seats = Seats::new(sim.policies.clone());
+    let mut acc = sim.new_acc();
+    let settled = sim
+        .play_on(&mut t, &mut seats, &mut batch_rng(4, 0), &mut acc)
+        .expect("a pot to settle");
+    assert_eq!(settled.winner, None);
+    let games = settled.games;
+    assert_eq!(games, sim::games::flip_flush::PLAY_ON_CAP);
+    assert_eq!((t.pot(), t.paid(0), t.paid(1)), (0, 0, 0));
+    assert_eq!(acc.pots_returned, 1);
+    // Each seat gets back what it put in since the pot was last won: its
+    // ante of the tied game and every stake of the games played on, so
+    // the games played on cost nobody anything.
+    assert_eq!(settled.net.iter().sum::<i64>(), 2);
+    assert_eq!(acc.seats[0].by_pot.units, 1);
 }
 
 // ---------------------------------------------------------------------------

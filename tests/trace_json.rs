@@ -298,6 +298,18 @@ fn replay_flip_flush(events: &[Value], games: u64) {
             }
             "knocked_out" => out[seat.unwrap()] = true,
             "pass" | "pays" => {}
+            "play_on" => {
+                // The pot the batch's last game left is settled: what the
+                // players get back adds up to it, whoever won it.
+                let net: i64 = e["net"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_i64().unwrap())
+                    .sum();
+                assert_eq!(net, num(e, "pot") as i64, "{at}");
+                assert!(num(e, "games") >= 1, "{at}");
+            }
             "game_end" => {
                 if let Some(w) = e["winner"].as_u64() {
                     assert!(!out[w as usize], "{at}");

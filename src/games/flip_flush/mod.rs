@@ -12,9 +12,10 @@
 //!
 //! One batch of the engine ([`crate::engine::runner::BATCH_GAMES`] games
 //! played in order) is one table: with `--gambling` the pot a tied game
-//! leaves carries over to the next game of the same batch, and every batch
-//! starts with an empty pot. Results therefore depend on the seed and the
-//! number of games only, never on `--threads`.
+//! leaves carries over to the next game of the same batch, every batch
+//! starts with an empty pot, and a pot left by a batch's last game is played
+//! for until won ([`FlipFlushSim::play_on`]). Results therefore depend on
+//! the seed and the number of games only, never on `--threads`.
 
 pub mod cards;
 pub mod policies;
@@ -254,7 +255,8 @@ impl Simulation for FlipFlushSim {
     }
 
     /// One batch is one table: the pot starts empty and carries over from
-    /// game to game within the batch.
+    /// game to game within the batch; after the batch's last game the table
+    /// plays on until the pot is won ([`FlipFlushSim::play_on`]).
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut FlipFlushStats, trace: Option<&mut TraceWriter<'_>>) {
         let mut table = Table::new(self.rules);
         let mut seats = Seats::new(self.policies.clone());
@@ -265,6 +267,7 @@ impl Simulation for FlipFlushSim {
                     table.new_game(&mut rng);
                     table.play_game(&mut seats, acc, &mut rng);
                 }
+                self.play_on(&mut table, &mut seats, rng, acc);
             }
             Some(out) => {
                 let mut obs = (Trace::new(out), &mut *acc);
@@ -272,6 +275,10 @@ impl Simulation for FlipFlushSim {
                     let mut rng = game_rng(rng);
                     table.new_game(&mut rng);
                     table.play_game(&mut seats, &mut obs, &mut rng);
+                }
+                let settled = self.play_on(&mut table, &mut seats, rng, obs.1);
+                if let Some(settled) = settled {
+                    obs.0.play_on(&settled);
                 }
             }
         }
@@ -281,12 +288,94 @@ impl Simulation for FlipFlushSim {
         let mut table = Table::new(self.rules);
         let mut seats = Seats::new(self.policies.clone());
         let mut one = self.new_acc();
-        for _ in 0..games {
-            let mut rng = game_rng(rng);
-            table.new_game(&mut rng);
-            table.play_game(&mut seats, &mut one, &mut rng);
+        for g in 0..games {
+            let mut game = game_rng(rng);
+            table.new_game(&mut game);
+            table.play_game(&mut seats, &mut one, &mut game);
+            if g + 1 == games {
+                // The stakes of settling the pot belong to the last game.
+                self.play_on(&mut table, &mut seats, rng, &mut one);
+            }
             each(&one);
             one.clear();
         }
+    }
+}
+
+/// Gambling: at most this many games are played on after a batch's last
+/// game to settle the pot it left.
+pub const PLAY_ON_CAP: u32 = 256;
+
+/// How the pot left after a batch's last game was settled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settled {
+    /// The pot after the last game.
+    pub pot: u32,
+    /// Games played on.
+    pub games: u32,
+    /// Who won it (None: returned to those who paid it in).
+    pub winner: Option<usize>,
+    /// Stakes each seat won or lost in the games played on (the return
+    /// included).
+    pub net: Vec<i64>,
+}
+
+impl FlipFlushSim {
+    /// Gambling: the rule keeps a tied game's pot for the next game, so a
+    /// table whose last game left a pot plays on, game after game (each
+    /// dealt from the batch's stream like any other), until someone wins
+    /// it; those games settle the pot: their stakes count, the games do not
+    /// ([`FlipFlushStats::played_on`]). After [`PLAY_ON_CAP`] games without
+    /// a winner (policies that never call) the pot goes back to those who
+    /// paid it in. `None` when there was nothing to settle.
+    pub fn play_on(
+        &self,
+        table: &mut Table,
+        seats: &mut Seats,
+        rng: &mut SimRng,
+        acc: &mut FlipFlushStats,
+    ) -> Option<Settled> {
+        if !self.rules.gambling || table.pot() == 0 {
+            return None;
+        }
+        let n = self.rules.players;
+        let mut settled = Settled {
+            pot: table.pot(),
+            games: 0,
+            winner: None,
+            net: vec![0; n],
+        };
+        let mut on = PlayedOn(acc);
+        while table.pot() > 0 && settled.games < PLAY_ON_CAP {
+            let mut rng = game_rng(rng);
+            table.new_game(&mut rng);
+            let end = table.play_game(seats, &mut on, &mut rng);
+            settled.games += 1;
+            for (s, v) in settled.net.iter_mut().enumerate() {
+                *v += i64::from(table.net(s));
+            }
+            if let rules::End::Call(w) = end {
+                settled.winner = Some(w);
+            }
+        }
+        if table.pot() > 0 {
+            let back = table.return_pot();
+            on.0.pot_returned(&back[..n]);
+            for (v, b) in settled.net.iter_mut().zip(back) {
+                *v += i64::from(b);
+            }
+        }
+        Some(settled)
+    }
+}
+
+/// The statistics' view of a game played on: only its stakes count.
+struct PlayedOn<'a>(&'a mut FlipFlushStats);
+
+impl crate::engine::observe::Observer<Table> for PlayedOn<'_> {
+    const EVENTS: bool = false;
+
+    fn game_end(&mut self, t: &Table, _end: rules::End) {
+        self.0.played_on(t);
     }
 }

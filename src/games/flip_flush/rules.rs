@@ -207,6 +207,8 @@ pub struct Table {
     dropped: CardSet,
     pot: u32,
     pot_at_start: u32,
+    /// Stakes each seat has put into the pot since it was last won.
+    paid: [u32; MAX_PLAYERS],
     net: [i32; MAX_PLAYERS],
     turns: [u16; MAX_PLAYERS],
     calls: [u16; MAX_PLAYERS],
@@ -242,6 +244,7 @@ impl Table {
             dropped: 0,
             pot: 0,
             pot_at_start: 0,
+            paid: [0; MAX_PLAYERS],
             net: [0; MAX_PLAYERS],
             turns: [0; MAX_PLAYERS],
             calls: [0; MAX_PLAYERS],
@@ -290,6 +293,9 @@ impl Table {
         if self.rules.gambling {
             self.pot += n as u32;
             self.net[..n].fill(-1);
+            for p in &mut self.paid[..n] {
+                *p += 1;
+            }
         }
         self.turns = [0; MAX_PLAYERS];
         self.calls = [0; MAX_PLAYERS];
@@ -347,6 +353,7 @@ impl Table {
         {
             self.net[w] += self.pot as i32;
             self.pot = 0;
+            self.paid = [0; MAX_PLAYERS];
         }
         obs.game_end(self, end);
         end
@@ -484,6 +491,7 @@ impl Table {
         }
         if self.rules.gambling {
             self.pot += 1;
+            self.paid[s] += 1;
             self.net[s] -= 1;
             if O::EVENTS {
                 obs.event(self, Event::Pays { seat: s, fault });
@@ -574,9 +582,21 @@ impl Table {
         self.pot
     }
 
-    /// Empties the pot (a new table) or sets it (tests).
-    pub fn set_pot(&mut self, pot: u32) {
-        self.pot = pot;
+    /// Stakes `seat` has put into the pot since it was last won
+    /// (gambling).
+    #[inline]
+    pub fn paid(&self, seat: usize) -> u32 {
+        self.paid[seat]
+    }
+
+    /// Gives the pot back to those who paid into it since it was last won,
+    /// each what they put in (a table that breaks up with a pot nobody
+    /// won), and returns what each seat got back.
+    pub fn return_pot(&mut self) -> [u32; MAX_PLAYERS] {
+        let back = self.paid;
+        self.paid = [0; MAX_PLAYERS];
+        self.pot = 0;
+        back
     }
 
     /// Stakes `seat` has won minus stakes paid this game (gambling).
@@ -701,6 +721,10 @@ impl Table {
         let held: u32 = self.hands[..n].iter().map(|h| h.count_ones()).sum();
         if held != self.in_hands {
             return Err(format!("{} cards in hands but {} counted", held, self.in_hands));
+        }
+        let paid: u32 = self.paid[..n].iter().sum();
+        if paid != self.pot {
+            return Err(format!("stakes paid since the pot was last won {paid} != pot {}", self.pot));
         }
         let net: i64 = self.net[..n].iter().map(|&x| i64::from(x)).sum();
         if net + i64::from(self.pot) != i64::from(self.pot_at_start) {

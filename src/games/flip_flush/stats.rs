@@ -5,10 +5,11 @@
 use std::io::Write;
 
 use super::rules::{End, MAX_PLAYERS, Table};
-use crate::engine::columns::SeatWins;
+use crate::engine::columns::{SeatWins, f6};
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
-use crate::engine::stats::{Z95, mean_stderr, ratio};
+use crate::engine::design::Ratio;
+use crate::engine::stats::ratio;
 
 /// Integer totals for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,10 +30,16 @@ pub struct SeatStats {
     pub turns: u64,
     /// Flushes called.
     pub calls: u64,
-    /// Sum over games of stakes won minus stakes paid (gambling).
+    /// Stakes won minus stakes paid (gambling), games played on to settle
+    /// a pot and pots returned included.
     pub net_sum: i64,
-    /// Sum over games of the square of that game's net stakes.
-    pub net_sq: u64,
+    /// Net stakes grouped by pot (x = the stakes of the games from an empty
+    /// pot until it is won or returned, g = the counted games among them):
+    /// a pot carried over ties those games together, so the pot is the
+    /// independent unit of the stakes' standard error.
+    pub by_pot: Ratio,
+    /// Net stakes since the pot was last empty.
+    pub pot_net: i64,
 }
 
 /// Totals for a run (or one batch of it).
@@ -44,6 +51,14 @@ pub struct FlipFlushStats {
     pub tied_games: u64,
     /// Turns played, all seats together.
     pub turns: u64,
+    /// Gambling: games played on after a batch's last game to settle the
+    /// pot it left (their stakes count, not the games).
+    pub play_on_games: u64,
+    /// Gambling: pots nobody won within the play-on limit, returned to
+    /// those who paid them in.
+    pub pots_returned: u64,
+    /// Counted games since the pot was last empty.
+    pub pot_games: i64,
     /// Whether the gambling columns are written.
     pub gambling: bool,
     /// Per seat.
@@ -58,6 +73,9 @@ impl FlipFlushStats {
             games: 0,
             tied_games: 0,
             turns: 0,
+            play_on_games: 0,
+            pots_returned: 0,
+            pot_games: 0,
             gambling,
             seats: vec![SeatStats::default(); players],
         }
@@ -70,6 +88,9 @@ impl FlipFlushStats {
         self.games = 0;
         self.tied_games = 0;
         self.turns = 0;
+        self.play_on_games = 0;
+        self.pots_returned = 0;
+        self.pot_games = 0;
         self.seats.fill(SeatStats::default());
     }
 }
@@ -79,6 +100,9 @@ impl Accumulator for FlipFlushStats {
         self.games += o.games;
         self.tied_games += o.tied_games;
         self.turns += o.turns;
+        self.play_on_games += o.play_on_games;
+        self.pots_returned += o.pots_returned;
+        self.pot_games += o.pot_games;
         for (a, b) in self.seats.iter_mut().zip(&o.seats) {
             a.wins += b.wins;
             a.wins_by_call += b.wins_by_call;
@@ -89,7 +113,8 @@ impl Accumulator for FlipFlushStats {
             a.turns += b.turns;
             a.calls += b.calls;
             a.net_sum += b.net_sum;
-            a.net_sq += b.net_sq;
+            a.by_pot.merge(&b.by_pot);
+            a.pot_net += b.pot_net;
         }
     }
 }
@@ -117,10 +142,55 @@ impl Observer<Table> for FlipFlushStats {
             st.missed_flushes += u64::from(t.missed_flushes(s));
             st.turns += u64::from(t.turns(s));
             st.calls += u64::from(t.calls(s));
-            let net = i64::from(t.net(s));
-            st.net_sum += net;
-            st.net_sq += net.unsigned_abs() * net.unsigned_abs();
+            st.net_sum += i64::from(t.net(s));
         }
+        if self.gambling {
+            self.pot_games += 1;
+            self.stakes(t);
+        }
+    }
+}
+
+impl FlipFlushStats {
+    /// Adds the stakes of the game that just ended at `t` to the pot's
+    /// running totals, and closes the pot's unit when it was won.
+    fn stakes(&mut self, t: &Table) {
+        for (s, st) in self.seats.iter_mut().enumerate() {
+            st.pot_net += i64::from(t.net(s));
+        }
+        if t.pot() == 0 {
+            self.close_pot();
+        }
+    }
+
+    /// The pot is empty again: its games and stakes become one unit.
+    fn close_pot(&mut self) {
+        for st in &mut self.seats {
+            st.by_pot.add(st.pot_net, self.pot_games);
+            st.pot_net = 0;
+        }
+        self.pot_games = 0;
+    }
+
+    /// A game played on after the batch's last game to settle the pot
+    /// ended at `t`: its stakes count, the game does not.
+    pub fn played_on(&mut self, t: &Table) {
+        self.play_on_games += 1;
+        for (s, st) in self.seats.iter_mut().enumerate() {
+            st.net_sum += i64::from(t.net(s));
+        }
+        self.stakes(t);
+    }
+
+    /// Nobody won the pot within the play-on limit: `back[s]` stakes went
+    /// back to seat `s`.
+    pub fn pot_returned(&mut self, back: &[u32]) {
+        self.pots_returned += 1;
+        for (st, &b) in self.seats.iter_mut().zip(back) {
+            st.net_sum += i64::from(b);
+            st.pot_net += i64::from(b);
+        }
+        self.close_pot();
     }
 }
 
@@ -185,17 +255,10 @@ impl SeatRow {
             f(self.mean_calls),
         ];
         if let Some((m, lo, hi)) = self.net {
-            v.extend([f(m), f(lo), f(hi)]);
+            v.extend([f(m), f6(lo), f6(hi)]);
         }
         v
     }
-}
-
-/// Mean and standard error of a signed quantity from its integer sum and
-/// sum of squares (the variance depends on the sum only through its square).
-fn signed_mean_stderr(n: u64, sum: i64, sum_sq: u64) -> (f64, f64) {
-    let (m, se) = mean_stderr(n, u128::from(sum.unsigned_abs()), u128::from(sum_sq));
-    (if sum < 0 { -m } else { m }, se)
 }
 
 impl FlipFlushStats {
@@ -213,8 +276,9 @@ impl FlipFlushStats {
                 mean_turns: ratio(st.turns, self.games),
                 mean_calls: ratio(st.calls, self.games),
                 net: self.gambling.then(|| {
-                    let (m, se) = signed_mean_stderr(self.games, st.net_sum, st.net_sq);
-                    (m, m - Z95 * se, m + Z95 * se)
+                    let m = st.net_sum as f64 / self.games.max(1) as f64;
+                    let (lo, hi) = st.by_pot.mean_interval().unwrap_or((f64::NAN, f64::NAN));
+                    (m, lo, hi)
                 }),
             })
             .collect()
@@ -255,7 +319,11 @@ pub fn summary(acc: &FlipFlushStats, names: &[String], w: &mut Vec<u8>) {
             r.mean_calls,
         );
         if let Some((m, lo, hi)) = r.net {
-            let _ = write!(w, "  {m:>+7.3} [{lo:>+7.3}, {hi:>+7.3}]");
+            if lo.is_finite() {
+                let _ = write!(w, "  {m:>+7.3} [{lo:>+7.3}, {hi:>+7.3}]");
+            } else {
+                let _ = write!(w, "  {m:>+7.3} (one pot: no interval)");
+            }
         }
         let _ = writeln!(w);
     }
@@ -266,21 +334,21 @@ pub fn summary(acc: &FlipFlushStats, names: &[String], w: &mut Vec<u8>) {
         acc.turns as f64 / acc.games.max(1) as f64,
         if acc.gambling { " or stakes paid" } else { "" }
     );
+    if acc.gambling {
+        let pots = acc.seats.first().map_or(0, |st| st.by_pot.units);
+        let _ = writeln!(
+            w,
+            "stakes: {pots} pots won or returned; {} games played on after a batch's last game to settle its pot (their stakes count, the games do not); {} pots returned to their payers after {} games without a winner",
+            acc.play_on_games,
+            acc.pots_returned,
+            super::PLAY_ON_CAP
+        );
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn signed_means_keep_their_sign() {
-        // -1, -2, 3: mean 0, sd sqrt(7), se sqrt(7/3).
-        let (m, se) = signed_mean_stderr(3, 0, 14);
-        assert_eq!(m, 0.0);
-        assert!((se - (7.0f64 / 3.0).sqrt()).abs() < 1e-12);
-        let (m, _) = signed_mean_stderr(2, -3, 5);
-        assert_eq!(m, -1.5);
-    }
 
     #[test]
     fn merge_adds_everything() {

@@ -9,6 +9,7 @@
 use serde_json::{Value, json};
 
 use super::cards::{ALL, CardSet, Cell, cards_of, name};
+use super::Settled;
 use super::rules::{End, Event, Fault, Table};
 use crate::engine::observe::{Observer, TraceWriter};
 
@@ -27,6 +28,33 @@ impl<'a, 'w> Trace<'a, 'w> {
 
     fn line(&mut self, text: std::fmt::Arguments<'_>) {
         self.w.line(text);
+    }
+
+    /// How the pot left by the batch's last game was settled (gambling):
+    /// one line, or one `play_on` event, numbered as that last game.
+    pub fn play_on(&mut self, s: &Settled) {
+        let after = self.w.game();
+        let g = after.saturating_sub(1);
+        if self.w.json() {
+            self.w.start_at(g);
+            self.w.event(
+                "play_on",
+                json!({ "pot": s.pot, "games": s.games, "winner": s.winner, "returned": s.winner.is_none(), "net": s.net }),
+            );
+            self.w.start_at(after);
+            return;
+        }
+        let net: Vec<String> = s.net.iter().enumerate().map(|(i, v)| format!("seat {i} {v:+}")).collect();
+        let how = match s.winner {
+            Some(w) => format!("seat {w} won it"),
+            None => "nobody won it, so it went back to those who paid it in".to_string(),
+        };
+        self.line(format_args!(
+            "after game {g}, the last of its batch: the pot of {} stays on the table, so play goes on for {} more games (not counted; their stakes are) until {how}; stakes: {}",
+            s.pot,
+            s.games,
+            net.join(", ")
+        ));
     }
 }
 
