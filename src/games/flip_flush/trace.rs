@@ -46,11 +46,11 @@ impl<'a, 'w> Trace<'a, 'w> {
         }
         let net: Vec<String> = s.net.iter().enumerate().map(|(i, v)| format!("seat {i} {v:+}")).collect();
         let how = match s.winner {
-            Some(w) => format!("seat {w} won it"),
-            None => "nobody won it, so it went back to those who paid it in".to_string(),
+            Some(w) => format!("until seat {w} won it"),
+            None => "and nobody won it, so it went back to those who paid it in".to_string(),
         };
         self.line(format_args!(
-            "after game {g}, the last of its batch: the pot of {} stays on the table, so play goes on for {} more games (not counted; their stakes are) until {how}; stakes: {}",
+            "after game {g}, the last of its batch: the pot of {} stays on the table, so play went on for {} more games (not counted; their stakes are) {how}; stakes: {}",
             s.pot,
             s.games,
             net.join(", ")
