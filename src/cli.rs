@@ -4,6 +4,7 @@
 //! file only parses and dispatches; the runs themselves live in
 //! [`crate::engine::run`] and [`crate::tournament`].
 
+use crate::engine::failure::Failure;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use crate::engine::game::{Game, Visitor};
@@ -70,10 +71,10 @@ pub fn command() -> Command {
 }
 
 /// Runs the parsed command line.
-pub fn main_with(m: &ArgMatches) -> Result<(), String> {
+pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
     match m.subcommand() {
-        Some(("completions", c)) => return completions(c),
-        Some(("man", c)) => return man_pages(c),
+        Some(("completions", c)) => return Ok(completions(c)?),
+        Some(("man", c)) => return Ok(man_pages(c)?),
         _ => {}
     }
     let (kind, m) = match m.subcommand() {
@@ -82,7 +83,7 @@ pub fn main_with(m: &ArgMatches) -> Result<(), String> {
         _ => (Kind::Play, m),
     };
     let Some((name, args)) = m.subcommand() else {
-        return Err("no game given; see sim --help".into());
+        return Err(Failure::Usage("no game given; see sim --help".into()));
     };
     let mut d = Dispatch {
         kind,
@@ -91,7 +92,8 @@ pub fn main_with(m: &ArgMatches) -> Result<(), String> {
         result: None,
     };
     crate::games::each(&mut d);
-    d.result.unwrap_or_else(|| Err(format!("unknown game '{name}'")))
+    d.result
+        .unwrap_or_else(|| Err(Failure::Usage(format!("unknown game '{name}'"))))
 }
 
 /// The subcommands of every game, gathered from the registry.
@@ -152,7 +154,7 @@ struct Dispatch<'a> {
     kind: Kind,
     name: &'a str,
     args: &'a ArgMatches,
-    result: Option<Result<(), String>>,
+    result: Option<Result<(), Failure>>,
 }
 
 impl Visitor for Dispatch<'_> {
@@ -161,10 +163,10 @@ impl Visitor for Dispatch<'_> {
             return;
         }
         let m = self.args;
-        let parsed = |e: clap::Error| e.to_string();
+        let parsed = |e: clap::Error| Failure::Usage(e.to_string());
         self.result = Some(match self.kind {
             Kind::Play => match m.subcommand() {
-                Some((action, args)) => G::run_action(action, args),
+                Some((action, args)) => G::run_action(action, args).map_err(Failure::from),
                 None => PlayArgs::<G::Options>::from_arg_matches(m)
                     .map_err(parsed)
                     .and_then(|a| run::play::<G>(&a)),

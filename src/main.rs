@@ -1,7 +1,7 @@
 fn main() {
     let matches = sim::cli::command().get_matches();
     if let Err(e) = sim::cli::main_with(&matches) {
-        eprintln!("error: {e}");
-        std::process::exit(1);
+        eprintln!("error: {}", e.message());
+        std::process::exit(e.code());
     }
 }

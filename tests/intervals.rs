@@ -63,7 +63,7 @@ fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
         .seats
         .iter()
         .map(|s| {
-            let lineup: Vec<_> = s.iter().map(|&e| policies[e].clone()).collect();
+            let lineup: Vec<_> = s.iter().map(|&e| policies[e]).collect();
             Flip7::simulation(&opts, &lineup).unwrap()
         })
         .collect();

@@ -313,3 +313,48 @@ fn head_to_head_without_decided_games_says_none_not_zero_percent_both_ways() {
     assert_eq!(row[6], "", "h2h_share of no decided game: {csv}");
     assert!(dir.path().join("t.xlsx").is_file());
 }
+
+/// Exit codes (README): 2 for a command line that is wrong, whether clap
+/// or the command finds it (an unknown policy, a player count the game
+/// does not allow, a sweep range too large); 1 for a run that fails for
+/// another reason (an output that cannot be written); 0 for success.
+#[test]
+fn usage_errors_found_after_parsing_exit_2_like_parse_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = |args: &[&str]| sim(args, dir.path()).status.code();
+    for args in [
+        &["flip7", "--games", "x"][..],
+        &["flip7", "--policy", "nonsense", "--games", "1"],
+        &["flip7", "--policy", "stay-at-25,stay-at-30", "--games", "1"],
+        &["flip-flush", "--players", "9", "--games", "1"],
+        &[
+            "tournament",
+            "flip7",
+            "--policies",
+            "stay-at-25,nonsense",
+            "--games",
+            "1",
+        ],
+        &["tournament", "flip7", "--policies", "stay-at-25", "--games", "1"],
+        &["sweep", "flip7", "--policy", "stay-at-{1..5000}", "--games", "1"],
+        &[
+            "sweep",
+            "flip7",
+            "--policy",
+            "stay-at-{1,2}",
+            "--field",
+            "nonsense",
+            "--games",
+            "1",
+        ],
+        &["flip7", "--strategies", "no-such-folder", "--games", "1"],
+    ] {
+        assert_eq!(code(args), Some(2), "{args:?}");
+    }
+    assert_eq!(
+        code(&["flip7", "--games", "1", "--out", "/proc/nope/x.csv"]),
+        Some(1)
+    );
+    assert_eq!(code(&["flip7", "--games", "1", "--out", "-"]), Some(0));
+    assert!(files_in(dir.path()).is_empty(), "{:?}", files_in(dir.path()));
+}

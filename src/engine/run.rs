@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::args::{format_count, parse_count, parse_seed};
 use super::columns::{csv_bytes, seat_table};
+use super::failure::{Failure, Usage};
 use super::game::Game;
 use super::observe::TraceFormat;
 use super::output::{Output, ignore_closed_pipe};
@@ -250,23 +251,23 @@ pub fn resolve_policies<G: Game>(
 }
 
 /// `sim GAME`: lists the policies, or plays the run.
-pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), String> {
-    let library = Library::new(&cwd()?, args.strategies.as_deref())?;
+pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), Failure> {
+    let library = Library::new(&cwd()?, args.strategies.as_deref()).usage()?;
     if args.list_policies {
-        return print(list_policies::<G>(&library).as_bytes());
+        return Ok(print(list_policies::<G>(&library).as_bytes())?);
     }
     let text = args.policy.as_deref().unwrap_or(G::DEFAULT_POLICY);
-    let resolved = resolve_policies::<G>(text, &library, "--policy")?;
+    let resolved = resolve_policies::<G>(text, &library, "--policy").usage()?;
     let opts = &args.options;
     let players = G::players(opts);
     let chosen: Vec<G::Policy> = resolved.iter().map(|r| r.policy.clone()).collect();
-    let seats = seat_policies(&chosen, players)?;
+    let seats = seat_policies(&chosen, players).usage()?;
     let labels: Vec<String> = resolved.iter().map(|r| r.label.clone()).collect();
-    let names = seat_policies(&labels, players)?;
-    let sim = G::simulation(opts, &seats)?;
-    execute::<G>(&sim, opts, &args.run, &names, |summary| {
+    let names = seat_policies(&labels, players).usage()?;
+    let sim = G::simulation(opts, &seats).usage()?;
+    Ok(execute::<G>(&sim, opts, &args.run, &names, |summary| {
         describe_sources(&resolved, summary)
-    })
+    })?)
 }
 
 /// The run of `sim GAME` once the seats are known: check the output first,

@@ -358,7 +358,7 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
                 h.stderr().unwrap_or(f64::NAN)
             };
             // Few units: the error scaled up to what t would give.
-            let se_test = if units >= 2 && units < FEW_UNITS {
+            let se_test = if (2..FEW_UNITS).contains(&units) {
                 se * t975(units - 1) / Z95
             } else {
                 se

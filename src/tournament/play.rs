@@ -208,7 +208,7 @@ fn play_one<G: Game>(
             }
             cur_games += 1;
             d += 1;
-            if d % unit == 0 || d == n {
+            if d.is_multiple_of(unit) || d == n {
                 for s in 0..players {
                     m.seat_win[a * players + s].add(cur[s], cur_games);
                     for t in s + 1..players {

@@ -13,6 +13,7 @@ use super::play::{BatchRecord, Moments, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, f6};
+use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
 use crate::engine::run::{describe_sources, file_label, plural, report_line, table_json};
 use crate::engine::runner::batch_count;
@@ -122,15 +123,16 @@ pub fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Runs `sim tournament GAME`.
-pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
+pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let opts = &args.options;
-    let library = args.common.library()?;
+    let library = args.common.library().usage()?;
     let (words, from) = entrant_words(
         G::NAME,
         args.policies.as_deref(),
         args.lineup.as_deref(),
         &library,
-    )?;
+    )
+    .usage()?;
     let resolved: Vec<Resolved<G::Policy>> = words
         .iter()
         .map(|w| {
@@ -138,10 +140,11 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
                 .resolve(G::NAME, w, G::parse_policy)
                 .map_err(|e| format!("{from} '{w}': {e}"))
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .usage()?;
     let names = unique_labels(&words);
     let players = G::players(opts);
-    let arr = arrangements(names.len(), players)?;
+    let arr = arrangements(names.len(), players).usage()?;
     let sims: Vec<G::Sim> = arr
         .seats
         .iter()
@@ -149,7 +152,8 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
             let lineup: Vec<G::Policy> = seats.iter().map(|&e| resolved[e].policy.clone()).collect();
             G::simulation(opts, &lineup)
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .usage()?;
 
     let seed = args.common.seed.unwrap_or_else(rand::random);
     let threads = args.common.threads();
@@ -382,5 +386,5 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), String> {
         None
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
-    args.common.show.show(&summary, json, &written)
+    Ok(args.common.show.show(&summary, json, &written)?)
 }

@@ -11,6 +11,7 @@ use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, seat_table};
 use crate::engine::design::plus_minus;
+use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Game, SeatResult};
 use crate::engine::run::{file_label, plural, report_line, table_json};
 use crate::engine::runner::{self, RunConfig};
@@ -18,26 +19,30 @@ use crate::engine::stats::wilson95;
 use crate::report::charts::{self, Panel};
 
 /// Runs `sim sweep GAME`.
-pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
+pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let opts = &args.options;
-    let library = args.common.library()?;
-    let points = expand(&args.policy).map_err(|e| format!("--policy '{}': {e}", args.policy))?;
+    let library = args.common.library().usage()?;
+    let points = expand(&args.policy)
+        .map_err(|e| format!("--policy '{}': {e}", args.policy))
+        .usage()?;
     let field_word = args
         .field
         .clone()
         .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
     let field = library
         .resolve(G::NAME, &field_word, G::parse_policy)
-        .map_err(|e| format!("--field '{field_word}': {e}"))?;
+        .map_err(|e| format!("--field '{field_word}': {e}"))
+        .usage()?;
     let players = G::players(opts);
     let mut swept = Vec::with_capacity(points.len());
     for p in &points {
         let r = library
             .resolve(G::NAME, &p.spec, G::parse_policy)
-            .map_err(|e| format!("--policy '{}' at value {}: {e}", args.policy, p.text))?;
+            .map_err(|e| format!("--policy '{}' at value {}: {e}", args.policy, p.text))
+            .usage()?;
         let mut lineup = vec![r.policy.clone()];
         lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
-        swept.push(G::simulation(opts, &lineup)?);
+        swept.push(G::simulation(opts, &lineup).usage()?);
     }
 
     let seed = args.common.seed.unwrap_or_else(rand::random);
@@ -205,5 +210,5 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), String> {
         None
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
-    args.common.show.show(&summary, json, &written)
+    Ok(args.common.show.show(&summary, json, &written)?)
 }

@@ -1,0 +1,57 @@
+//! Why a command failed, and the exit code that says so.
+//!
+//! Exit codes: 0 done; 1 the run was refused or failed for a reason other
+//! than its arguments (an output that cannot be written, a full disk);
+//! 2 the command line was wrong: clap's parse errors, and every value the
+//! parser accepted in form but the command refuses (an unknown policy, a
+//! player count the game does not allow, a sweep range too large).
+
+/// A failed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Bad input on the command line or in a file it names (exit 2).
+    Usage(String),
+    /// Anything else (exit 1).
+    Run(String),
+}
+
+impl Failure {
+    /// The process exit code.
+    pub fn code(&self) -> i32 {
+        match self {
+            Failure::Usage(_) => 2,
+            Failure::Run(_) => 1,
+        }
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Usage(m) | Failure::Run(m) => m,
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(m: String) -> Failure {
+        Failure::Run(m)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(m: &str) -> Failure {
+        Failure::Run(m.to_string())
+    }
+}
+
+/// Marks an error of checking the command line's values as a usage error.
+pub trait Usage<T> {
+    /// `Err(m)` becomes [`Failure::Usage`]`(m)`.
+    fn usage(self) -> Result<T, Failure>;
+}
+
+impl<T> Usage<T> for Result<T, String> {
+    fn usage(self) -> Result<T, Failure> {
+        self.map_err(Failure::Usage)
+    }
+}
