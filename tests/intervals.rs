@@ -172,3 +172,39 @@ fn sweep_intervals_cover_the_pooled_mean_over_many_seeds() {
     win.check("sweep win rate");
     round.check("sweep round score");
 }
+
+#[test]
+fn deals_linked_by_a_carried_pot_form_one_unit() {
+    // Flip-Flush gambling: a tied game leaves its pot to the next game, so
+    // the two are not independent; the tournament joins such deals into one
+    // unit. Without gambling every deal is a unit of its own.
+    use sim::games::flip_flush::FlipFlush;
+    let units = |gambling: bool, words: &[&str]| {
+        let mut opts = default_options::<FlipFlush>();
+        opts.players = 3;
+        opts.gambling = gambling;
+        let policies: Vec<_> = words
+            .iter()
+            .map(|w| FlipFlush::parse_policy(w).unwrap())
+            .collect();
+        let arr = arrangements(words.len(), 3).unwrap();
+        let sims: Vec<_> = arr
+            .seats
+            .iter()
+            .map(|s| {
+                let lineup: Vec<_> = s.iter().map(|&e| policies[e].clone()).collect();
+                FlipFlush::simulation(&opts, &lineup).unwrap()
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let (_, m) =
+            play_batches::<FlipFlush>(&opts, &sims, &arr.seats, words.len(), 7, 1500, 0..2, &pool).unwrap();
+        m.units()
+    };
+    let calling = ["call-at:0.2", "call-at:0.3", "default"];
+    assert_eq!(units(false, &calling), 1500);
+    let joined = units(true, &calling);
+    assert!(joined > 50 && joined < 1500, "{joined}");
+    // Nobody ever calls: every pot carries to the end of its batch.
+    assert_eq!(units(true, &["never-call", "never-call", "default"]), 2);
+}

@@ -182,8 +182,13 @@ pub fn t975(df: u64) -> f64 {
 }
 
 /// `m ± se` with enough decimals that a small standard error shows two
-/// significant digits (never `± 0.00` for an error that is not zero).
+/// significant digits (never `± 0.00` for an error that is not zero); an
+/// error that is exactly zero (every unit gave the same value) shows as
+/// `± 0`.
 pub fn plus_minus(m: f64, se: f64, decimals: usize) -> String {
+    if se == 0.0 {
+        return format!("{m:.decimals$} ± 0");
+    }
     let d = decimals_for(se, decimals);
     format!("{m:.d$} ± {se:.d$}")
 }
@@ -287,6 +292,6 @@ mod tests {
         assert_eq!(plus_minus(19.068, 0.0021, 3), "19.0680 ± 0.0021");
         assert_eq!(plus_minus(19.068, 0.21, 3), "19.068 ± 0.210");
         assert_eq!(plus_minus(174.7, 0.004, 2), "174.7000 ± 0.0040");
-        assert_eq!(plus_minus(1.0, 0.0, 2), "1.00 ± 0.00");
+        assert_eq!(plus_minus(1.0, 0.0, 2), "1.00 ± 0");
     }
 }

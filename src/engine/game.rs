@@ -121,12 +121,12 @@ pub trait Game: Send + Sync + 'static {
     /// Whether the game is played in rounds (and has a round score).
     fn has_rounds(opts: &Self::Options) -> bool;
 
-    /// Whether the games of a batch are independent of one another given
-    /// their deals (true unless something carries over from game to game,
-    /// like Flip-Flush's gambling pot). Standard errors then group games
-    /// by deal; otherwise by batch.
-    fn independent_games(_opts: &Self::Options) -> bool {
-        true
+    /// Whether the one game whose statistics `acc` holds left something at
+    /// the table that carries over to the next game (Flip-Flush's gambling
+    /// pot after a tie), making the two games depend on each other.
+    /// Tournaments join such games into one independent unit.
+    fn carries_over(_opts: &Self::Options, _acc: &Acc<Self>) -> bool {
+        false
     }
 
     /// Games played and each seat's results, from an accumulator.

@@ -8,9 +8,9 @@
 //!   deals are (each has its own generator). Every estimate is a ratio of
 //!   sums over deals, and its standard error is the ratio (cluster)
 //!   estimator over deals, each deal counted once with all its
-//!   arrangements ([`crate::engine::design`]). When the games of a batch
-//!   depend on one another (a pot carried from game to game), the unit is
-//!   the batch instead.
+//!   arrangements ([`crate::engine::design`]). Deals whose games carry
+//!   something over to the next game in some arrangement (a gambling pot
+//!   left by a tie) are joined into one unit with the next deal.
 //! - **Intervals**: `estimate ± t * se` with Student's t on `units - 1`
 //!   degrees of freedom; a share's interval is widened to at least the
 //!   Wilson interval of the units when there are fewer than
@@ -132,8 +132,6 @@ pub struct Report {
     pub batches: usize,
     /// Independent units the errors come from.
     pub units: u64,
-    /// Deals per unit (1: each deal is a unit).
-    pub unit_deals: u64,
 }
 
 /// Variance of a ratio summed from parts that are independent of one
@@ -416,7 +414,6 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
         deals,
         batches: records.len(),
         units,
-        unit_deals: m.unit_deals,
     }
 }
 

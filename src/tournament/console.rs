@@ -31,7 +31,7 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
             .round_score
             .map_or("-".to_string(), |(m, se)| estimate(m, se, 3));
         let rating = if s.rating_se.is_finite() {
-            format!("{:.1} ± {:.1}", s.rating, s.rating_se)
+            plus_minus(s.rating, s.rating_se, 1)
         } else {
             format!("{:.1}", s.rating)
         };
@@ -90,13 +90,16 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         let _ = writeln!(w, "{line}");
     }
     let tests = n * (n - 1) / 2;
-    let unit = if report.unit_deals == 1 {
-        "deal"
+    let unit = if report.units == report.deals {
+        "one per deal".to_string()
     } else {
-        "batch of 1024 deals (its games depend on one another)"
+        format!(
+            "{} deals joined into them where a game carried its pot over to the next",
+            report.deals
+        )
     };
     let mut how = format!(
-        "standard errors over {} independent units, one per {unit}, each with all its arrangements",
+        "standard errors over {} independent units ({unit}), each with all its arrangements",
         report.units
     );
     if report.units < FEW_UNITS {
@@ -198,7 +201,7 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
     } else {
         let _ = writeln!(
             w,
-            "common random numbers: need at least 2 independent units to measure the variance saved"
+            "common random numbers: the variance saved cannot be measured here (fewer than 2 independent units, or no variation at all)"
         );
     }
 }

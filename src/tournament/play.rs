@@ -22,7 +22,7 @@ use crate::engine::design::Ratio;
 use crate::engine::game::{Game, SeatResult};
 use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;
-use crate::engine::runner::{self, BATCH_GAMES, RunConfig, Simulation, batch_len};
+use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
 
 /// One batch of deals, played by every arrangement.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,12 +41,11 @@ pub fn pair_index(i: usize, j: usize, n: usize) -> usize {
 
 /// The integer sums behind every standard error of a tournament, over
 /// independent units: a deal with all its arrangements (games that share
-/// a deal are not independent, deals are), or a whole batch when the games
-/// of a batch depend on one another ([`Game::independent_games`]).
+/// a deal are not independent, deals are), or consecutive deals joined
+/// when a game carries something over to the next in some arrangement
+/// ([`Game::carries_over`]: a gambling pot left by a tie).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Moments {
-    /// Deals per unit (1, or [`BATCH_GAMES`]).
-    pub unit_deals: u64,
     /// Per entrant: wins over games.
     pub win: Vec<Ratio>,
     /// Per entrant: score over games.
@@ -70,11 +69,10 @@ pub struct Moments {
 impl Moments {
     /// Empty sums for `entrants` entrants and `arrangements` arrangements
     /// of `players` seats.
-    pub fn new(entrants: usize, arrangements: usize, players: usize, unit_deals: u64) -> Moments {
+    pub fn new(entrants: usize, arrangements: usize, players: usize) -> Moments {
         let pairs = entrants * entrants.saturating_sub(1) / 2;
         let seat_pairs = players * players.saturating_sub(1) / 2;
         Moments {
-            unit_deals,
             win: vec![Ratio::default(); entrants],
             score: vec![Ratio::default(); entrants],
             round: vec![Ratio::default(); entrants],
@@ -123,12 +121,7 @@ pub fn play_batches<G: Game>(
     pool: &rayon::ThreadPool,
 ) -> Result<(Vec<BatchRecord>, Moments), String> {
     let players = G::players(opts);
-    let unit_deals = if G::independent_games(opts) {
-        1
-    } else {
-        BATCH_GAMES
-    };
-    let empty = || Moments::new(entrants, arrangements.len(), players, unit_deals);
+    let empty = || Moments::new(entrants, arrangements.len(), players);
     let played: Vec<(BatchRecord, Moments)> = pool.install(|| {
         batches
             .into_par_iter()
@@ -145,7 +138,8 @@ pub fn play_batches<G: Game>(
 }
 
 /// Batch `b`: every arrangement plays its deals, and each deal's results
-/// over all arrangements are summed before they go into `m` as one unit.
+/// over all arrangements are summed before they go into `m` as one unit
+/// (deals linked by a game that carries over are summed together).
 #[allow(clippy::too_many_arguments)]
 fn play_one<G: Game>(
     opts: &G::Options,
@@ -157,33 +151,36 @@ fn play_one<G: Game>(
     b: u64,
     mut m: Moments,
 ) -> Result<(BatchRecord, Moments), String> {
-    let n = batch_len(deals, b);
+    let n = batch_len(deals, b) as usize;
     let players = G::players(opts);
-    let unit = m.unit_deals;
-    let units = n.div_ceil(unit) as usize;
     let pairs = entrants * entrants.saturating_sub(1) / 2;
     let seat_pairs = players * players.saturating_sub(1) / 2;
-    // Per unit: for each entrant wins, score, rounds and round scores; for
+    // Per deal: for each entrant wins, score, rounds and round scores; for
     // each pair the wins of its lower and of its higher entrant.
     let width = 4 * entrants + 2 * pairs;
-    let mut part = vec![0i64; units * width];
+    let mut part = vec![0i64; n * width];
+    // Deal d carries over to deal d + 1 in some arrangement.
+    let mut linked = vec![false; n];
     let mut seats = Vec::with_capacity(sims.len() * players);
     let mut failed = None;
     for (a, sim) in sims.iter().enumerate() {
         let who = &arrangements[a];
         let mut rng = batch_rng(seed, b);
         let mut total = vec![SeatResult::default(); players];
+        // This arrangement's own unit so far (for the variance had it
+        // played its own deals).
         let mut cur = vec![0i64; players];
         let mut cur_games = 0i64;
-        let mut d = 0u64;
-        sim.play_each(&mut rng, n, &mut |acc| {
+        let mut d = 0usize;
+        sim.play_each(&mut rng, n as u64, &mut |acc| {
             let (games, res) = G::seat_results(opts, acc);
-            if games != 1 || res.len() != players {
+            if games != 1 || res.len() != players || d >= n {
                 failed.get_or_insert_with(|| format!("internal: one game of batch {b} gave {games} games"));
                 return;
             }
-            let u = (d / unit) as usize;
-            let row = &mut part[u * width..(u + 1) * width];
+            let carry = G::carries_over(opts, acc);
+            linked[d] |= carry;
+            let row = &mut part[d * width..(d + 1) * width];
             for (s, r) in res.iter().enumerate() {
                 let e = who[s];
                 row[4 * e] += r.wins as i64;
@@ -208,7 +205,7 @@ fn play_one<G: Game>(
             }
             cur_games += 1;
             d += 1;
-            if d.is_multiple_of(unit) || d == n {
+            if !carry || d == n {
                 for s in 0..players {
                     m.seat_win[a * players + s].add(cur[s], cur_games);
                     for t in s + 1..players {
@@ -239,22 +236,38 @@ fn play_one<G: Game>(
             }
         }
     }
-    for u in 0..units {
-        let unit_games = (n - u as u64 * unit).min(unit) as i64;
-        let row = &part[u * width..(u + 1) * width];
+    // Units: runs of deals joined while some arrangement carries over.
+    let mut unit = vec![0i64; width];
+    let mut unit_deals = 0i64;
+    for d in 0..n {
+        for (u, v) in unit.iter_mut().zip(&part[d * width..(d + 1) * width]) {
+            *u += v;
+        }
+        unit_deals += 1;
+        if linked[d] && d + 1 < n {
+            continue;
+        }
         for e in 0..entrants {
-            let g = sits[e] * unit_games;
-            m.win[e].add(row[4 * e], g);
-            m.score[e].add(row[4 * e + 1], g);
-            m.round[e].add(row[4 * e + 3], row[4 * e + 2]);
+            let g = sits[e] * unit_deals;
+            m.win[e].add(unit[4 * e], g);
+            m.score[e].add(unit[4 * e + 1], g);
+            m.round[e].add(unit[4 * e + 3], unit[4 * e + 2]);
         }
         for k in 0..pairs {
-            let (wi, wj) = (row[4 * entrants + 2 * k], row[4 * entrants + 2 * k + 1]);
+            let (wi, wj) = (unit[4 * entrants + 2 * k], unit[4 * entrants + 2 * k + 1]);
             m.h2h[k].add(wi, wi + wj);
-            m.diff[k].add(wi - wj, together[k] * unit_games);
+            m.diff[k].add(wi - wj, together[k] * unit_deals);
         }
+        unit.fill(0);
+        unit_deals = 0;
     }
-    Ok((BatchRecord { deals: n, seats }, m))
+    Ok((
+        BatchRecord {
+            deals: n as u64,
+            seats,
+        },
+        m,
+    ))
 }
 
 /// Writes the play-by-play of the first `deals` deals for every

@@ -191,9 +191,9 @@ impl Game for FlipFlush {
         false
     }
 
-    /// The gambling pot carries over from a tied game to the next one.
-    fn independent_games(opts: &FlipFlushOptions) -> bool {
-        !opts.gambling
+    /// The gambling pot a tied game leaves carries over to the next one.
+    fn carries_over(_: &FlipFlushOptions, acc: &FlipFlushStats) -> bool {
+        acc.pot_games > 0
     }
 
     fn seat_results(_: &FlipFlushOptions, acc: &FlipFlushStats) -> (u64, Vec<SeatResult>) {
