@@ -192,7 +192,7 @@ fn deals_linked_by_a_carried_pot_form_one_unit() {
             .seats
             .iter()
             .map(|s| {
-                let lineup: Vec<_> = s.iter().map(|&e| policies[e].clone()).collect();
+                let lineup: Vec<_> = s.iter().map(|&e| policies[e]).collect();
                 FlipFlush::simulation(&opts, &lineup).unwrap()
             })
             .collect();
