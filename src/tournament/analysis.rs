@@ -30,7 +30,8 @@
 //!   direction of every pair so a winless entrant keeps a finite rating.
 //!   Shown on the Elo scale, `1500 + 400 log10(strength / geometric mean)`.
 //!   Its standard error is the standard deviation over [`BOOTSTRAP`]
-//!   bootstrap resamples of whole batches (seeded from the tournament seed).
+//!   bootstrap resamples of whole batches (seeded from the tournament seed),
+//!   given from [`MIN_BOOTSTRAP_BATCHES`] batches on.
 
 use super::play::{BatchRecord, Moments, pair_index};
 use crate::engine::design::{FEW_UNITS, Ratio, t975};
@@ -40,6 +41,10 @@ use crate::engine::stats::{Z95, ratio};
 use rand::SeedableRng;
 /// Bootstrap resamples for the rating's standard error.
 pub const BOOTSTRAP: usize = 200;
+/// The rating's bootstrap resamples whole batches (its independent unit);
+/// with fewer batches than this the resamples say too little, and no
+/// error is given rather than a misleading one.
+pub const MIN_BOOTSTRAP_BATCHES: usize = 20;
 
 /// What the analysis needs to know about a tournament.
 pub struct Setup<'a> {
@@ -288,7 +293,7 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
     }
     let ratings = bradley_terry(&total_w, n);
     let mut rating_se = vec![f64::NAN; n];
-    if per_batch.len() >= 2 {
+    if per_batch.len() >= MIN_BOOTSTRAP_BATCHES {
         let mut rng = SimRng::seed_from_u64(splitmix64(setup.seed ^ 0xB007_57A9));
         let mut sum = vec![0.0; n];
         let mut sum_sq = vec![0.0; n];

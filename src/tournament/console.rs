@@ -48,6 +48,13 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
             rating
         );
     }
+    if report.standings.iter().any(|s| !s.rating_se.is_finite()) {
+        let _ = writeln!(
+            w,
+            "(rating errors need at least {} batches of 1024 deals: none shown)",
+            super::analysis::MIN_BOOTSTRAP_BATCHES
+        );
+    }
     if G::score_name(opts).is_none() {
         let _ = writeln!(w, "({} has no per-game score under these options)", G::NAME);
     }
