@@ -47,6 +47,21 @@ impl Coverage {
     }
 }
 
+/// One simulation per seat arrangement of `words` at `players` seats.
+fn tournament<G: Game>(opts: &G::Options, words: &[&str], players: usize) -> (Vec<Vec<usize>>, Vec<G::Sim>) {
+    let policies: Vec<G::Policy> = words.iter().map(|w| G::parse_policy(w).unwrap()).collect();
+    let arr = arrangements(words.len(), players).unwrap();
+    let sims = arr
+        .seats
+        .iter()
+        .map(|s| {
+            let lineup: Vec<G::Policy> = s.iter().map(|&e| policies[e].clone()).collect();
+            G::simulation(opts, &lineup).unwrap()
+        })
+        .collect();
+    (arr.seats, sims)
+}
+
 fn options(players: u16) -> Flip7Options {
     let mut o = default_options::<Flip7>();
     o.players = players;
@@ -57,16 +72,7 @@ fn options(players: u16) -> Flip7Options {
 fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
     let words = ["stay-at-15", "stay-at-25", "bust-prob:0.3", "stay-at-35"];
     let opts = options(3);
-    let policies: Vec<_> = words.iter().map(|w| Flip7::parse_policy(w).unwrap()).collect();
-    let arr = arrangements(words.len(), 3).unwrap();
-    let sims: Vec<_> = arr
-        .seats
-        .iter()
-        .map(|s| {
-            let lineup: Vec<_> = s.iter().map(|&e| policies[e]).collect();
-            Flip7::simulation(&opts, &lineup).unwrap()
-        })
-        .collect();
+    let (seats, sims) = tournament::<Flip7>(&opts, &words, 3);
     let names: Vec<String> = words.iter().map(|w| w.to_string()).collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     let deals = 150;
@@ -74,20 +80,12 @@ fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
     let mut reports = Vec::new();
     let mut pooled: Option<Moments> = None;
     for seed in 0..seeds {
-        let (records, m) = play_batches::<Flip7>(
-            &opts,
-            &sims,
-            &arr.seats,
-            names.len(),
-            1000 + seed,
-            deals,
-            0..1,
-            &pool,
-        )
-        .unwrap();
+        let (records, m) =
+            play_batches::<Flip7>(&opts, &sims, &seats, names.len(), 1000 + seed, deals, 0..1, &pool)
+                .unwrap();
         let setup = Setup {
             names: &names,
-            arrangements: &arr.seats,
+            arrangements: &seats,
             seed,
             has_score: true,
             has_rounds: true,
@@ -183,22 +181,10 @@ fn deals_linked_by_a_carried_pot_form_one_unit() {
         let mut opts = default_options::<FlipFlush>();
         opts.players = 3;
         opts.gambling = gambling;
-        let policies: Vec<_> = words
-            .iter()
-            .map(|w| FlipFlush::parse_policy(w).unwrap())
-            .collect();
-        let arr = arrangements(words.len(), 3).unwrap();
-        let sims: Vec<_> = arr
-            .seats
-            .iter()
-            .map(|s| {
-                let lineup: Vec<_> = s.iter().map(|&e| policies[e]).collect();
-                FlipFlush::simulation(&opts, &lineup).unwrap()
-            })
-            .collect();
+        let (seats, sims) = tournament::<FlipFlush>(&opts, words, 3);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let (_, m) =
-            play_batches::<FlipFlush>(&opts, &sims, &arr.seats, words.len(), 7, 1500, 0..2, &pool).unwrap();
+            play_batches::<FlipFlush>(&opts, &sims, &seats, words.len(), 7, 1500, 0..2, &pool).unwrap();
         m.units()
     };
     let calling = ["call-at:0.2", "call-at:0.3", "default"];
