@@ -150,7 +150,8 @@ impl Hand {
     /// them has been dealt cards, whatever became of them).
     #[inline]
     pub fn undealt(&self) -> bool {
-        self.flipped == 0 && self.front() == 0
+        // Nothing flipped, so `front()` is `moved` alone: both zero.
+        (self.flipped | self.moved) == 0
     }
 
     /// A card leaves this player's front (discarded, or given away).
@@ -457,9 +458,9 @@ pub struct Table {
     pending: Pending,
     /// `orders[d]`: the seats in turn order when seat `d` deals.
     orders: [[u8; MAX_PLAYERS]; MAX_PLAYERS],
+    /// Reshuffles this round; one more than [`MAX_RESHUFFLES_PER_ROUND`]
+    /// once the cycle guard has ended it.
     reshuffles: u16,
-    /// This round was ended by the cycle guard.
-    cycled: bool,
     in_round: bool,
     /// The initial deal is under way (a Hit-or-Stay asked now is FAQ 18's).
     dealing: bool,
@@ -482,7 +483,6 @@ impl Table {
                 std::array::from_fn(|i| ((dealer + 1 + i) % rules.players) as u8)
             }),
             reshuffles: 0,
-            cycled: false,
             in_round: false,
             dealing: false,
         }
@@ -681,7 +681,7 @@ impl Table {
     /// ([`MAX_RESHUFFLES_PER_ROUND`]) rather than by the rules.
     #[inline]
     pub fn cycled(&self) -> bool {
-        self.cycled
+        self.reshuffles > MAX_RESHUFFLES_PER_ROUND
     }
 
     /// Plays the rest of the game from the moment `seat` is asked Hit or
@@ -740,7 +740,6 @@ impl Table {
         self.active = (1u64 << n) - 1;
         self.pending.clear();
         self.reshuffles = 0;
-        self.cycled = false;
         self.in_round = true;
         if O::EVENTS {
             obs.event(
@@ -943,7 +942,9 @@ impl Table {
         let discarded = self.deck.discard_counts().iter().any(|&c| c > 0);
         let cycled = self.reshuffles >= MAX_RESHUFFLES_PER_ROUND;
         if !discarded || cycled {
-            self.cycled = discarded;
+            if discarded {
+                self.reshuffles = MAX_RESHUFFLES_PER_ROUND + 1;
+            }
             if O::EVENTS {
                 obs.event(self, Event::Exhausted { cycled: discarded });
             }
