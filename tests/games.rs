@@ -21,6 +21,9 @@ struct Registered {
     first_spec: &'static str,
     /// Whether a word parses as a policy spec of the game.
     parses: fn(&str) -> bool,
+    /// Whether a word resolves in a strategy library (a spec, a strategy
+    /// name or a file) for the game.
+    resolves: fn(&sim::engine::strategies::Library, &str) -> bool,
 }
 
 #[derive(Default)]
@@ -37,6 +40,7 @@ impl Visitor for Collect {
             default_players: G::players(&default_options::<G>()),
             first_spec: G::CATALOGUE[0].1[0].spec,
             parses: |w| G::parse_policy(w).is_ok(),
+            resolves: |lib, w| lib.resolve(G::NAME, w, G::parse_policy).is_ok(),
         });
     }
 }
@@ -476,5 +480,26 @@ fn json_summaries_carry_the_csv_figures_and_quiet_prints_nothing() {
         ));
         let s: serde_json::Value = serde_json::from_str(&s).unwrap();
         assert!(s["values"].as_array().unwrap().len() >= 2, "{}", g.name);
+    }
+}
+
+#[test]
+fn every_shipped_strategy_of_every_game_resolves() {
+    // Built-in strategies only: a library read from a folder without any.
+    let dir = tempfile::tempdir().unwrap();
+    let lib = sim::engine::strategies::Library::new(dir.path(), None).unwrap();
+    for g in games() {
+        let listed = lib.list(g.name);
+        assert!(!listed.is_empty(), "{} ships no strategy", g.name);
+        for (name, s) in listed {
+            let s = s.unwrap_or_else(|e| panic!("{} {name}: {e}", g.name));
+            for word in s.policy.split(',') {
+                assert!(
+                    (g.resolves)(&lib, word.trim()),
+                    "{} {name}: '{word}' does not resolve",
+                    g.name
+                );
+            }
+        }
     }
 }
