@@ -503,3 +503,60 @@ fn every_shipped_strategy_of_every_game_resolves() {
         }
     }
 }
+
+#[test]
+fn one_game_runs_print_and_write_no_nan() {
+    // A run of one game (one deal) has no spread to measure: the errors are
+    // left out, never shown or written as NaN.
+    for g in games() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        let two = format!("{},{}", g.default_policy, g.default_policy);
+        let runs: Vec<Vec<&str>> = vec![
+            vec![g.name, "--games", "1", "--seed", "3", "--out", "run.csv"],
+            vec![
+                "tournament",
+                g.name,
+                "--policies",
+                &two,
+                "--players",
+                "2",
+                "--games",
+                "1",
+                "--seed",
+                "3",
+                "--out",
+                "t",
+            ],
+            vec![
+                "sweep",
+                g.name,
+                "--policy",
+                g.sweep,
+                "--games",
+                "1",
+                "--seed",
+                "3",
+                "--out",
+                "s",
+                "--no-charts",
+            ],
+        ];
+        for args in runs {
+            let o = sim(&args, p);
+            let text = format!("{}{}", ok(&o), stderr(&o));
+            assert!(
+                !text.contains("NaN") && !text.contains("± 0.00"),
+                "{args:?}:\n{text}"
+            );
+        }
+        for f in ["run.csv", "t/standings.csv", "t/pairwise.csv", "s/sweep.csv"] {
+            let csv = std::fs::read_to_string(p.join(f)).unwrap();
+            assert!(
+                !csv.contains("NaN") && !csv.contains("inf"),
+                "{} {f}:\n{csv}",
+                g.name
+            );
+        }
+    }
+}

@@ -162,8 +162,12 @@ fn partial_file(dir: &Path) -> std::io::Result<NamedTempFile> {
     }
     // tempfile adds "at path <the temporary name>" to its errors: the
     // reader never asked for that file, so only the system's reason stays.
-    b.tempfile_in(dir)
-        .map_err(|e| std::io::Error::new(e.kind(), e.to_string().split(" at path ").next().unwrap_or("").to_string()))
+    b.tempfile_in(dir).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            e.to_string().split(" at path ").next().unwrap_or("").to_string(),
+        )
+    })
 }
 
 /// Treats a closed stdout (`sim ... | head`) as the reader's choice, not an

@@ -315,9 +315,10 @@ pub fn execute<G: Game>(
     // shown after the CSV is safely written.
     let mut summary = Vec::new();
     let mut describe = format!(
-        "sim {}: {}, {games} games, seed {}",
+        "sim {}: {}, {games} {}, seed {}",
         G::NAME,
         plural(players, "player"),
+        if cfg.games == 1 { "game" } else { "games" },
         cfg.seed
     );
     for v in &variants {

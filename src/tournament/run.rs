@@ -316,11 +316,12 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim tournament {}: {} entrants, {}, {} deals, seed {seed} ({}, {secs:.2} s, {})",
+        "sim tournament {}: {} entrants, {}, {} {}, seed {seed} ({}, {secs:.2} s, {})",
         G::NAME,
         names.len(),
         plural(players, "player"),
         format_count(deals),
+        if deals == 1 { "deal" } else { "deals" },
         plural(threads, "thread"),
         report_line(games_total, secs)
     );

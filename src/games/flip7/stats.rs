@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use super::rules::{MAX_PLAYERS, Status, Table};
-use crate::engine::columns::SeatWins;
+use crate::engine::columns::{SeatWins, f6};
+use crate::engine::design::plus_minus;
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::design::Ratio;
@@ -188,7 +189,7 @@ impl SeatRow {
             f(self.mean_rounds_per_game),
             self.rounds.to_string(),
             f(self.mean_round_score),
-            f(self.round_score_stderr),
+            f6(self.round_score_stderr),
             f(self.bust_rate),
             f(self.stayed_rate),
             f(self.frozen_rate),
@@ -240,15 +241,19 @@ pub fn summary(acc: &Flip7Stats, names: &[String], w: &mut Vec<u8>) {
         let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
         let _ = writeln!(
             w,
-            "{:>4}  {:<14} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>9.2}  {:>7.3} ± {:<6.3}  {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}",
+            "{:>4}  {:<14} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>9.2}  {:>16}  {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}",
             s,
             won.policy,
             100.0 * won.win_rate,
             100.0 * won.win_ci.0,
             100.0 * won.win_ci.1,
             r.mean_final_score,
-            r.mean_round_score,
-            r.round_score_stderr,
+            if r.round_score_stderr.is_finite() {
+                plus_minus(r.mean_round_score, r.round_score_stderr, 3)
+            } else {
+                // One game: no spread to measure.
+                format!("{:.3} (1 game)", r.mean_round_score)
+            },
             100.0 * r.bust_rate,
             100.0 * r.stayed_rate,
             100.0 * r.frozen_rate,

@@ -9,6 +9,7 @@ use crate::engine::columns::{SeatWins, f6};
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::design::Ratio;
+use crate::engine::run::plural;
 use crate::engine::stats::ratio;
 
 /// Integer totals for one seat.
@@ -338,9 +339,10 @@ pub fn summary(acc: &FlipFlushStats, names: &[String], w: &mut Vec<u8>) {
         let pots = acc.seats.first().map_or(0, |st| st.by_pot.units);
         let _ = writeln!(
             w,
-            "stakes: {pots} pots won or returned; {} games played on after a batch's last game to settle its pot (their stakes count, the games do not); {} pots returned to their payers after {} games without a winner",
-            acc.play_on_games,
-            acc.pots_returned,
+            "stakes: {} won or returned; {} played on after a batch's last game to settle its pot (their stakes count, the games do not); {} returned to their payers after {} games without a winner",
+            plural(pots as usize, "pot"),
+            plural(acc.play_on_games as usize, "game"),
+            plural(acc.pots_returned as usize, "pot"),
             super::PLAY_ON_CAP
         );
     }
