@@ -586,7 +586,7 @@ mod tests {
     fn every_built_in_strategy_parses() {
         assert!(built_in().len() >= 10, "{:?}", built_in().len());
         for &(file, text) in built_in() {
-            let game = ["flip7", "flip-flush"]
+            let game = ["flip7", "flip-flush", "ib-flip"]
                 .into_iter()
                 .find(|g| file.strip_prefix(g).is_some_and(|r| r.starts_with('-')))
                 .unwrap_or_else(|| panic!("{file}: of which game?"));
