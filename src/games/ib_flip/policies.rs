@@ -23,7 +23,7 @@
 //!   `burn-at:T` it burns with one 10, or completes a set (not 8s), as soon
 //!   as the live pile has T cards or more.
 //! - `attacker`: when the next player is the opponent closest to
-//!   finishing (fewest cards; or any opponent with three cards or fewer),
+//!   finishing (fewest cards, and three or fewer),
 //!   skips them with 8s, sends them a 4, a 7 or reverses away from them
 //!   with 3s, in that order; otherwise plays as `saver`.
 //! - `finisher`: `lowest`, planning the end: with its last cards in play
@@ -37,7 +37,7 @@
 //!   (their known hand cards, then the unseen cards dealt at random: a
 //!   hypergeometric count; face-up cards exactly; a face-down card or a
 //!   reveal as one unseen card) and plays the rank with the best
-//!   `P(no answer) x pile size - 0.25 x order`, keeping 2s and 10s for
+//!   `P(no answer) x pile size - 0.6 x order`, keeping 2s and 10s for
 //!   when stuck; avoids illegal finishes like `finisher`.
 //! - `rollout:K`: for every playable rank (every copy), K determinized
 //!   playouts: the unseen cards are dealt at random into every hidden place
@@ -335,8 +335,11 @@ fn lowest_rank(m: u16) -> Rank {
 
 /// Drops the 8 when one more 8 flips the 8s (and something else is legal).
 fn safe(v: &View<'_>, legal: u16) -> u16 {
+    if legal & (1 << EIGHT) == 0 {
+        return legal;
+    }
     let (q, len) = v.run();
-    if q == EIGHT && len >= 3 && legal & (1 << EIGHT) != 0 {
+    if q == EIGHT && len >= 3 {
         let rest = legal & !(1 << EIGHT);
         if rest != 0 {
             return rest;
@@ -396,7 +399,7 @@ fn attacker(v: &View<'_>, legal: u16) -> Rank {
         .min()
         .unwrap_or(u32::MAX);
     let left = v.cards_left(next);
-    if left == fewest || left <= 3 {
+    if left == fewest && left <= 3 {
         if legal & (1 << EIGHT) != 0 {
             return EIGHT;
         }
@@ -512,6 +515,9 @@ fn p_stuck(v: &View<'_>, q: usize, t: u8) -> f64 {
     }
 }
 
+/// What `counter` charges for spending a card, per step of the game order.
+const COUNTER_COST: f64 = 0.6;
+
 fn counter(v: &View<'_>, legal: u16) -> Rank {
     let me = v.seat();
     let t = v.target();
@@ -524,7 +530,7 @@ fn counter(v: &View<'_>, legal: u16) -> Rank {
         let n = held(v, r).count_ones();
         let (q, len) = v.run();
         let again = matches!(r, TWO | TEN) || (q == r && len + n >= 4);
-        let cost = 0.25 * f64::from(ORDER[usize::from(r)]);
+        let cost = COUNTER_COST * f64::from(ORDER[usize::from(r)]);
         let score = if again {
             -1.0 - cost
         } else {

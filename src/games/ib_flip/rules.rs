@@ -407,6 +407,8 @@ pub struct Table {
     live: [Card; DECK],
     flags: [u8; DECK],
     live_n: u8,
+    /// The live cards as a set (kept in step with `live`).
+    live_mask: CardSet,
     discard: CardSet,
     /// Discard cards nobody saw (the hidden cards of an 8s flipper).
     discard_hidden: CardSet,
@@ -448,6 +450,7 @@ impl Table {
             live: [0; DECK],
             flags: [0; DECK],
             live_n: 0,
+            live_mask: 0,
             discard: 0,
             discard_hidden: 0,
             out: 0,
@@ -477,6 +480,7 @@ impl Table {
         self.known = [0; MAX_PLAYERS];
         self.draw_n = 0;
         self.live_n = 0;
+        self.live_mask = 0;
         self.discard = 0;
         self.discard_hidden = 0;
         self.out = 0;
@@ -553,9 +557,11 @@ impl Table {
             self.draw[k] = c;
         }
         self.live_n = pos.live.len() as u8;
+        self.live_mask = 0;
         for (k, &(c, f)) in pos.live.iter().enumerate() {
             self.live[k] = c;
             self.flags[k] = f;
+            self.live_mask |= 1 << c;
         }
         self.discard = pos.discard;
         self.cur = pos.cur as u8;
@@ -598,9 +604,12 @@ impl Table {
         for k in 0..usize::from(self.draw_n) {
             add(1 << self.draw[k], "draw");
         }
+        let mut live = 0;
         for k in 0..usize::from(self.live_n) {
             add(1 << self.live[k], "live");
+            live |= 1 << self.live[k];
         }
+        assert_eq!(live, self.live_mask, "the live mask");
         assert_eq!(seen, ALL, "cards missing: {}", names(ALL & !seen));
         assert_eq!(self.discard_hidden & !self.discard, 0);
         let placed: u8 = (0..self.players()).filter(|&p| self.place[p] != 0).count() as u8;
@@ -664,10 +673,9 @@ impl Table {
         usize::from(self.live_n)
     }
     /// The live cards as a set.
+    #[inline(always)]
     pub fn live_set(&self) -> CardSet {
-        self.live[..usize::from(self.live_n)]
-            .iter()
-            .fold(0, |m, &c| m | 1 << c)
+        self.live_mask
     }
     /// The discard pile.
     pub fn discard(&self) -> CardSet {
@@ -867,6 +875,7 @@ impl Table {
         }
         for p in 0..self.players() {
             self.fix(p, ch, obs, d);
+            self.counts[p].max_hand = self.hand[p].count_ones();
         }
         self.choose_starter(obs);
         self.play_on(ch, obs, d)
@@ -1085,6 +1094,7 @@ impl Table {
     fn pickup<O: Observer<Table>>(&mut self, p: usize, extra: CardSet, obs: &mut O) {
         let cards = self.live_set() | extra;
         self.live_n = 0;
+        self.live_mask = 0;
         self.hand[p] |= cards;
         self.known[p] |= cards;
         let c = &mut self.counts[p];
@@ -1104,11 +1114,16 @@ impl Table {
     #[inline]
     fn refill(&mut self, p: usize) -> CardSet {
         let mut drew = 0;
-        while self.draw_n > 0 && self.hand[p].count_ones() < HAND {
+        if self.draw_n == 0 {
+            return 0;
+        }
+        let mut held = self.hand[p].count_ones();
+        while self.draw_n > 0 && held < HAND {
             self.draw_n -= 1;
             let c = self.draw[usize::from(self.draw_n)];
             self.hand[p] |= 1 << c;
             drew |= 1 << c;
+            held += 1;
         }
         drew
     }
@@ -1121,6 +1136,7 @@ impl Table {
             self.flags[i] = flag;
             self.live_n += 1;
         }
+        self.live_mask |= cards;
     }
 
     /// Flags of a card of rank `r` played on target `t`.
@@ -1142,6 +1158,7 @@ impl Table {
         let n = self.live_n;
         self.discard |= self.live_set();
         self.live_n = 0;
+        self.live_mask = 0;
         n
     }
 
@@ -1175,8 +1192,11 @@ impl Table {
         }
         let mut n = cards.count_ones();
         // Refill, and add drawn cards of the same rank (I21, I25).
-        while self.draw_n > 0 && self.hand[p].count_ones() < HAND {
+        while self.draw_n > 0 {
             let drew = self.refill(p);
+            if drew == 0 {
+                break;
+            }
             if O::EVENTS {
                 obs.event(self, Event::Drew { seat: p, cards: drew });
             }
@@ -1197,8 +1217,6 @@ impl Table {
                 obs.event(self, Event::AddOn { seat: p, cards: add });
             }
         }
-        let c = &mut self.counts[p];
-        c.max_hand = c.max_hand.max(self.hand[p].count_ones());
         self.resolve(p, r, n, obs, d);
     }
 
@@ -1283,7 +1301,7 @@ impl Table {
 
     /// The finish check (I30) and the next turn.
     fn after<O: Observer<Table>>(&mut self, p: usize, next: usize, kind: Illegal, obs: &mut O) {
-        if self.cards_left(p) == 0 && self.is_active(p) {
+        if self.hand[p] | self.up[p] == 0 && self.down_n[p] == 0 && self.is_active(p) {
             if next == p {
                 self.leave(p, Out::Illegal(kind), obs);
                 self.cur = self.next_after(p) as u8;
@@ -1405,6 +1423,7 @@ impl Table {
                 d.shuffle(&mut self.live[..len]);
                 self.random_epoch = self.random_epoch.wrapping_add(1);
                 self.live_n = len as u8;
+                self.live_mask = pre;
                 self.discard = old_live;
                 self.discard_hidden = 0;
                 let top = self.live[len - 1];
