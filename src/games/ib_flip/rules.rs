@@ -1225,7 +1225,9 @@ impl Table {
     fn resolve<O: Observer<Table>, D: Draw>(&mut self, p: usize, mut r: Rank, mut n: u32, obs: &mut O, d: &mut D) {
         let off = self.rules.off;
         let mut via_nine = false;
-        // (next player, the illegal kind if that is p).
+        // (next player, the illegal kind if that is p). A plain step to the
+        // next player never returns p (two players at least are in), so
+        // its kind is never read; `Illegal::Two` stands in.
         let (next, kind) = loop {
             if off & SETS_OFF == 0 {
                 let (q, len) = self.run();
