@@ -560,3 +560,43 @@ fn one_game_runs_print_and_write_no_nan() {
         }
     }
 }
+
+/// `play_each` (what tournaments use) plays exactly the games of
+/// `play_batch` (what runs use): merged game by game, the statistics are
+/// the same, for every game, with its default options and policy.
+#[test]
+fn play_each_plays_the_games_of_play_batch() {
+    use sim::engine::rng::batch_rng;
+    use sim::engine::runner::{Accumulator, Simulation};
+    struct Check;
+    impl Visitor for Check {
+        fn visit<G: Game>(&mut self) {
+            let opts = default_options::<G>();
+            let policy = G::parse_policy(G::DEFAULT_POLICY).unwrap();
+            let seats = vec![policy; G::players(&opts)];
+            let sim = G::simulation(&opts, &seats).unwrap();
+            let mut whole = sim.new_acc();
+            sim.play_batch(&mut batch_rng(5, 2), 300, &mut whole, None);
+            let mut merged = sim.new_acc();
+            let mut count = 0;
+            sim.play_each(&mut batch_rng(5, 2), 300, &mut |one| {
+                count += 1;
+                merged.merge(one);
+            });
+            assert_eq!(count, 300, "{}", G::NAME);
+            assert_eq!(
+                G::seat_results(&opts, &whole),
+                G::seat_results(&opts, &merged),
+                "{}",
+                G::NAME
+            );
+            assert_eq!(
+                G::csv_fields(&opts, &whole),
+                G::csv_fields(&opts, &merged),
+                "{}",
+                G::NAME
+            );
+        }
+    }
+    sim::games::each(&mut Check);
+}

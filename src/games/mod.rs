@@ -25,4 +25,5 @@ macro_rules! registry {
 registry! {
     flip7::Flip7,
     flip_flush::FlipFlush,
+    ib_flip::IbFlip,
 }

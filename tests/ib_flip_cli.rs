@@ -1,0 +1,300 @@
+//! `sim ib-flip` from the command line: the JSON trace (every event of the
+//! schema in `docs/rules/ib-flip.md`, replayed for consistency), the text
+//! trace, `--without`, `--move-cap`, the CSV columns and bad input.
+
+mod common;
+use common::*;
+
+use serde_json::Value;
+
+fn json_trace(args: &[&str]) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec!["ib-flip", "--trace", "--trace-format", "json", "--out", "x.csv"];
+    all.extend(args);
+    let text = ok(&sim(&all, dir.path()));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn names(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_json_trace_deals_52_cards_and_every_game_ends_with_its_places() {
+    for players in ["2", "3", "5"] {
+        let events = json_trace(&[
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--players",
+            players,
+            "--policy",
+            "random",
+        ]);
+        let n: usize = players.parse().unwrap();
+        let mut game = 0;
+        for e in &events {
+            assert_eq!(e["game"].as_u64(), Some(game), "{e}");
+            match e["event"].as_str().unwrap() {
+                "deal" => {
+                    let mut cards: Vec<String> = names(&e["draw"]);
+                    for s in e["seats"].as_array().unwrap() {
+                        for zone in ["down", "up", "hand"] {
+                            cards.extend(names(&s[zone]));
+                        }
+                    }
+                    cards.sort();
+                    cards.dedup();
+                    assert_eq!(cards.len(), 52);
+                }
+                "game_end" => {
+                    let places: Vec<u64> = e["places"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p.as_u64().unwrap())
+                        .collect();
+                    assert_eq!(places.len(), n);
+                    if e["result"] == "complete" {
+                        let mut sorted = places.clone();
+                        sorted.sort();
+                        assert_eq!(sorted, (1..=n as u64).collect::<Vec<_>>());
+                    }
+                    game += 1;
+                }
+                "play" | "draw" | "add_on" | "pickup" | "fix" | "start" | "reveal" | "face_down"
+                | "nine_draw" | "flip" | "three_dealt" | "three_taken" | "nines_flip" | "reverse"
+                | "skip" | "finished" => {}
+                other => panic!("unknown event {other}"),
+            }
+        }
+        assert_eq!(game, 20);
+    }
+}
+
+/// Replays the plays of a JSON trace: a player's cards leave their zone
+/// exactly once, and `finished` comes when a player holds nothing.
+#[test]
+fn the_json_trace_replays_every_card_movement() {
+    use std::collections::HashSet;
+    let events = json_trace(&[
+        "--games",
+        "30",
+        "--seed",
+        "11",
+        "--players",
+        "4",
+        "--policy",
+        "lowest,saver,finisher,counter",
+    ]);
+    let mut held: Vec<HashSet<String>> = Vec::new();
+    for e in &events {
+        let seat = e["seat"].as_u64().map(|s| s as usize);
+        match e["event"].as_str().unwrap() {
+            "deal" => {
+                held = e["seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| {
+                        ["down", "up", "hand"]
+                            .iter()
+                            .flat_map(|z| names(&s[*z]))
+                            .collect()
+                    })
+                    .collect();
+            }
+            "fix" | "draw" => {
+                let key = if e["event"] == "fix" { "drew" } else { "cards" };
+                held[seat.unwrap()].extend(names(&e[key]));
+            }
+            "play" if e["from"] != "revealed" => {
+                for c in names(&e["cards"]) {
+                    assert!(held[seat.unwrap()].remove(&c), "{e}: {c} not held");
+                }
+            }
+            "add_on" => {
+                for c in names(&e["cards"]) {
+                    assert!(held[seat.unwrap()].remove(&c), "{e}: {c} not held");
+                }
+            }
+            "pickup" => {
+                for c in names(&e["cards"]) {
+                    held[seat.unwrap()].insert(c);
+                }
+            }
+            "face_down" if e["ok"] == false => {
+                // The card goes to the hand with the pile (it is in the
+                // pickup that follows); it left the face-down slot.
+                let c = e["card"].as_str().unwrap().to_string();
+                assert!(held[seat.unwrap()].remove(&c), "{e}");
+            }
+            "three_dealt" => {
+                held[e["to"].as_u64().unwrap() as usize].insert(e["card"].as_str().unwrap().into());
+            }
+            "three_taken" => {
+                if let Some(c) = e["card"].as_str() {
+                    held[seat.unwrap()].insert(c.into());
+                }
+            }
+            "finished" => {
+                if e["how"] == "eights_flip" {
+                    held[seat.unwrap()].clear();
+                }
+                if e["how"] != "last_left" {
+                    assert!(
+                        held[seat.unwrap()].is_empty(),
+                        "{e}: still holds {:?}",
+                        held[seat.unwrap()]
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn the_text_trace_shows_plays_and_places() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = ok(&sim(
+        &[
+            "ib-flip", "--games", "2", "--seed", "1", "--trace", "--out", "x.csv",
+        ],
+        dir.path(),
+    ));
+    assert!(text.contains("game 0: 4 players"), "{text}");
+    assert!(text.contains("starts with the lowest card"), "{text}");
+    assert!(text.contains(" plays "), "{text}");
+    assert!(text.contains("game 1: ends after"), "{text}");
+}
+
+#[test]
+fn the_csv_has_a_place_column_per_player_and_the_outcomes_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&sim(
+        &[
+            "ib-flip",
+            "--games",
+            "3000",
+            "--seed",
+            "5",
+            "--players",
+            "3",
+            "--out",
+            "x.csv",
+        ],
+        dir.path(),
+    ));
+    let csv = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert!(header.contains(&"place_3") && !header.contains(&"place_4"));
+    let col = |row: &[&str], name: &str| -> u64 {
+        row[header.iter().position(|h| *h == name).unwrap()]
+            .parse()
+            .unwrap()
+    };
+    for line in lines {
+        let row: Vec<&str> = line.split(',').collect();
+        let outcomes: u64 = [
+            "finish_legal",
+            "finish_illegal_2",
+            "finish_illegal_10",
+            "finish_illegal_8",
+            "finish_illegal_flip",
+            "finish_illegal_9",
+            "lost_8s_flip",
+            "last_left",
+            "stalemates",
+        ]
+        .iter()
+        .map(|n| col(&row, n))
+        .sum();
+        assert_eq!(outcomes, 3000, "{line}");
+    }
+}
+
+#[test]
+fn without_and_the_move_cap_show_in_the_summary_and_the_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = ok(&sim(
+        &[
+            "ib-flip",
+            "--games",
+            "200",
+            "--seed",
+            "2",
+            "--without",
+            "4,8,sets",
+            "--move-cap",
+            "50",
+        ],
+        dir.path(),
+    ));
+    assert!(text.contains("without the powers 4,8,sets"), "{text}");
+    assert!(text.contains("stalemates: "), "{text}");
+    let files = files_in(&dir.path().join("results"));
+    assert!(
+        files
+            .iter()
+            .any(|f| f.contains("without-4-8-sets") && f.contains("cap50")),
+        "{files:?}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_clearly() {
+    refused(
+        &["ib-flip", "--without", "J"],
+        &["--without", "'J' is not a power"],
+    );
+    refused(&["ib-flip", "--without", "4,x"], &["--without", "'x'"]);
+    refused(&["ib-flip", "--move-cap", "0"], &["--move-cap", "0"]);
+    refused(&["ib-flip", "--players", "6"], &["--players", "6"]);
+    refused(
+        &["ib-flip", "--policy", "lowest+burn-at:5"],
+        &["--policy", "saver only"],
+    );
+    refused(
+        &["ib-flip", "--policy", "rollout:0"],
+        &["--policy", "rollout:0", "1 to 1000"],
+    );
+    refused(
+        &["ib-flip", "--policy", "saver+fix:maybe"],
+        &["--policy", "fix:strong, fix:keep or fix:stack"],
+    );
+}
+
+#[test]
+fn a_tournament_ranks_by_win_rate_and_reports_loss_rate_and_mean_place() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&sim(
+        &[
+            "tournament",
+            "ib-flip",
+            "--policies",
+            "lowest,random",
+            "--players",
+            "2",
+            "--games",
+            "2000",
+            "--seed",
+            "4",
+            "--no-charts",
+            "--out",
+            "t",
+        ],
+        dir.path(),
+    ));
+    let standings = std::fs::read_to_string(dir.path().join("t/standings.csv")).unwrap();
+    let first = standings.lines().nth(1).unwrap();
+    assert!(first.contains("lowest"), "{standings}");
+}
