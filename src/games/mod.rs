@@ -26,4 +26,5 @@ registry! {
     flip7::Flip7,
     flip_flush::FlipFlush,
     ib_flip::IbFlip,
+    classic_flip::ClassicFlip,
 }

@@ -1,0 +1,967 @@
+//! Classic Flip policies, parsed from specs. A policy sees the game only
+//! through a [`View`] (what its player can know).
+//!
+//! # Spec grammar
+//!
+//! ```text
+//! SPEC = PART ("+" PART)*          every part at most once
+//! PART = "collector" | "random" | "counter" | "rollout:" K     the play rule (default collector)
+//!      | "thief"                                                action-card use (default plain)
+//!      | "caller:" S                                            call timing (default caller:10)
+//!      | "bluffer:" K                                           bluffing (default bluffer:7, none)
+//!      | "sheriff:" Q                                           challenging (default sheriff:0)
+//! ```
+//!
+//! Action-card use, call timing, bluffing and challenging are separate
+//! parts, so one of them can be swept with the others fixed
+//! (`sim sweep classic-flip --policy 'caller:{10,20,40,80}'`). `random`
+//! takes no other part. Printed back (Display) in the order above with
+//! the defaults left out (`collector` when everything is default).
+//!
+//! # Play rules
+//!
+//! - `collector` (default): greedy set builder. Its target is the rank
+//!   with the most naturals in hand and community (gold ranks and held gold
+//!   cards count extra, dead ranks in the discard pile less). Start, in
+//!   order: call "Flip!" once the round score is at least S; take a
+//!   community card that is a wild, Any or 2X (denial: a community card
+//!   counts for everybody, one's own hand then holds it); play a Draw half
+//!   (draw three) from Draw/Take, Draw/Steal, then Draw/Block; play +Turn;
+//!   else draw two. Keeps, in order: Any, 2X, Wild 8s, 7>>>10, the target
+//!   rank's cards, Draw/Block, other action cards, other ranks by how many
+//!   it holds. Blocks with Draw/Block (never with Any). Takes the most
+//!   valuable card it sees.
+//! - `random`: a uniformly random legal start option (every action card
+//!   and function, random targets), random discards down to the limit,
+//!   blocks half the time, never challenges.
+//! - `counter`: each draw option valued by its exact expected round score
+//!   over the unseen cards (every pair for draw two, every card for a
+//!   community take, every triple for Draw; cards grouped by what they do
+//!   for the score); calls when the expected gain of one more draw is below
+//!   a quarter of the round score it holds (or, with `caller:S`, once
+//!   the score is at least S); otherwise as `collector`.
+//! - `rollout:K`: for every legal start option, K determinized playouts of
+//!   the rest of the round (the unseen cards dealt at random into the
+//!   hidden places, so only worlds consistent with what it knows; everybody
+//!   then plays `collector`); plays the option with the best mean of its
+//!   round score minus the best opponent's. The same K worlds serve every
+//!   option. Other decisions as `collector`.
+//!
+//! # The other parts
+//!
+//! - `thief`: aggressive actions before the collector's: Take from the
+//!   opponent with the most cards (the most valuable card), Steal from
+//!   every opponent (the three with most cards; community cards too with 2
+//!   or 3 players), Swap into a fully known better hand, Chaos when
+//!   scoring nothing and behind; always Block.
+//! - `caller:S`: call "Flip!" once the round score is at least S points.
+//! - `bluffer:K`: ends turns with up to K cards (8..10) without a 7>>>10
+//!   or Any while nobody has challenged this round.
+//! - `sheriff:Q`: challenges at the end of its turn the opponent over the
+//!   seven-card limit whose exact chance of holding a 7>>>10 or Any, from
+//!   what it can know (a hypergeometric count over the unseen cards), is
+//!   lowest, when that chance is below Q. Every policy but `random`
+//!   challenges when the win is certain (11 or more cards, a penalised
+//!   player over six, or no 7>>>10 or Any unseen): that is `sheriff:0`.
+
+use std::fmt;
+
+use rand::SeedableRng;
+
+use super::cards::*;
+use super::rules::{BLOCK_CARDS, Chooser, Play, Silent, Start, View};
+use crate::engine::rng::{Draw, SimRng};
+
+/// Spec forms accepted, for error messages.
+pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000); \
+     thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards); sheriff:Q (Q 0..=1), \
+     e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
+
+/// How a policy chooses its start options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// Uniformly random.
+    Random,
+    /// Greedy set builder.
+    Collector,
+    /// Exact expected score of each draw option.
+    Counter,
+    /// K determinized playouts per start option.
+    Rollout(u16),
+}
+
+/// A parsed policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// The play rule.
+    pub base: Base,
+    /// Aggressive action-card use.
+    pub thief: bool,
+    /// Call "Flip!" once the round score is at least this; `None`: the
+    /// rule's own timing (collector: 10, at once; counter: its estimate).
+    pub call_at: Option<u32>,
+    /// Cards kept without a 7>>>10 (7 = no bluff).
+    pub bluff: u32,
+    /// Challenge threshold in millionths (0 = certain wins only).
+    pub sheriff: u32,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            base: Base::Collector,
+            thief: false,
+            call_at: None,
+            bluff: LIMIT_PLAIN,
+            sheriff: 0,
+        }
+    }
+}
+
+const LIMIT_PLAIN: u32 = 7;
+
+fn number_in<T: std::str::FromStr + PartialOrd + Copy + fmt::Display>(
+    part: &str,
+    text: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(x) if x >= lo && x <= hi => Ok(x),
+        _ => Err(format!("'{part}': the value must be a number from {lo} to {hi}; accepted: {ACCEPTED}")),
+    }
+}
+
+impl Policy {
+    /// Parses a spec (see the module documentation).
+    pub fn parse(spec: &str) -> Result<Policy, String> {
+        let spec = spec.trim();
+        if spec.is_empty() {
+            return Err(format!("empty policy; accepted: {ACCEPTED}"));
+        }
+        let mut p = Policy::default();
+        let mut seen = [false; 5];
+        let mut once = |slot: usize, part: &str| -> Result<(), String> {
+            if seen[slot] {
+                return Err(format!("'{part}' repeats a part already given in '{spec}'; accepted: {ACCEPTED}"));
+            }
+            seen[slot] = true;
+            Ok(())
+        };
+        for part in spec.split('+').map(str::trim) {
+            let lower = part.to_ascii_lowercase();
+            let (word, arg) = match lower.split_once(':') {
+                Some((w, a)) => (w, Some(a)),
+                None => (lower.as_str(), None),
+            };
+            match (word, arg) {
+                ("collector", None) => {
+                    once(0, part)?;
+                    p.base = Base::Collector;
+                }
+                ("random", None) => {
+                    once(0, part)?;
+                    p.base = Base::Random;
+                }
+                ("counter", None) => {
+                    once(0, part)?;
+                    p.base = Base::Counter;
+                }
+                ("rollout", Some(a)) => {
+                    once(0, part)?;
+                    p.base = Base::Rollout(number_in(part, a, 1u16, 1000)?);
+                }
+                ("thief", None) => {
+                    once(1, part)?;
+                    p.thief = true;
+                }
+                ("caller", Some(a)) => {
+                    once(2, part)?;
+                    p.call_at = Some(number_in(part, a, 0u32, 100_000)?);
+                }
+                ("bluffer", Some(a)) => {
+                    once(3, part)?;
+                    p.bluff = number_in(part, a, 7u32, 10)?;
+                }
+                ("sheriff", Some(a)) => {
+                    once(4, part)?;
+                    let q: f64 = number_in(part, a, 0.0f64, 1.0)?;
+                    p.sheriff = (q * 1e6).round() as u32;
+                }
+                _ => return Err(format!("unknown policy part '{part}'; accepted: {ACCEPTED}")),
+            }
+        }
+        if p.base == Base::Random && seen[1..].iter().any(|&s| s) {
+            return Err(format!("'{spec}': random takes no other part; accepted: {ACCEPTED}"));
+        }
+        Ok(p)
+    }
+
+    /// The call threshold in points.
+    fn call_threshold(&self) -> u32 {
+        self.call_at.unwrap_or(10)
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        match self.base {
+            Base::Random => parts.push("random".into()),
+            Base::Collector => {}
+            Base::Counter => parts.push("counter".into()),
+            Base::Rollout(k) => parts.push(format!("rollout:{k}")),
+        }
+        if self.thief {
+            parts.push("thief".into());
+        }
+        if let Some(s) = self.call_at {
+            parts.push(format!("caller:{s}"));
+        }
+        if self.bluff != LIMIT_PLAIN {
+            parts.push(format!("bluffer:{}", self.bluff));
+        }
+        if self.sheriff != 0 {
+            let q = format!("{:.6}", f64::from(self.sheriff) / 1e6);
+            let q = q.trim_end_matches('0').trim_end_matches('.');
+            parts.push(format!("sheriff:{q}"));
+        }
+        if parts.is_empty() {
+            parts.push("collector".into());
+        }
+        f.write_str(&parts.join("+"))
+    }
+}
+
+// ---------------------------------------------------------------------
+// Valuation shared by the heuristics
+// ---------------------------------------------------------------------
+
+/// How much a player wants each rank (index 0..13; 8 unused).
+#[derive(Clone, Copy, Debug)]
+pub struct Wants {
+    w: [i32; RANKS],
+    target: Rank,
+}
+
+impl Wants {
+    /// From what `v`'s player holds and sees.
+    #[inline]
+    pub fn of(v: &View<'_>) -> Wants {
+        Wants::from_sets(v.combined(), v.hand(), v.discard(), v.rules().deck.all)
+    }
+
+    /// From a combined hand, the hand, the discard pile and the deck.
+    #[inline]
+    pub fn from_sets(combined: CardSet, hand: CardSet, discard: CardSet, deck: CardSet) -> Wants {
+        let mut w = [i32::MIN; RANKS];
+        let mut target = 12;
+        let mut best = i32::MIN;
+        for r in (0..RANKS).rev() {
+            if r == EIGHT as usize {
+                continue;
+            }
+            let x = 8 * count(combined & NAT[r]) as i32 + 3 * count(deck & GOLD_OF[r]) as i32
+                + 6 * count(hand & GOLD_OF[r]) as i32
+                - 3 * count(discard & NAT[r]) as i32;
+            w[r] = x;
+            if x > best {
+                best = x;
+                target = r as Rank;
+            }
+        }
+        Wants { w, target }
+    }
+
+    /// The rank it collects.
+    pub fn target(&self) -> Rank {
+        self.target
+    }
+
+    /// What card `c` is worth keeping.
+    #[inline]
+    pub fn value(&self, c: Card) -> i32 {
+        match action(c) {
+            Some(ANY) => 10_000,
+            Some(TWO_X) => 9_000,
+            Some(SEVEN_TEN) => 5_000,
+            Some(DRAW_BLOCK) => 900,
+            Some(DRAW_TAKE) | Some(DRAW_STEAL) => 800,
+            Some(CHAOS_TURN) => 700,
+            Some(_) => 300,
+            None => {
+                let r = rank(c).unwrap();
+                let gold = suit(c) == Some(GOLD);
+                if r == EIGHT {
+                    8_000 + if gold { 500 } else { 0 }
+                } else {
+                    let t = if r == self.target { 2_000 } else { 0 };
+                    t + 20 * self.w[usize::from(r)] + if gold { 60 } else { 0 }
+                }
+            }
+        }
+    }
+}
+
+/// The cards of `hand` sorted from the most to the least valuable.
+#[inline]
+fn ranked(hand: CardSet, wants: &Wants) -> ([Card; 128], usize) {
+    let mut v = [(0i32, 0u8); 128];
+    let mut n = 0;
+    for c in cards_of(hand) {
+        v[n] = (wants.value(c), c);
+        n += 1;
+    }
+    v[..n].sort_unstable_by(|a, b| b.cmp(a));
+    let mut out = [0u8; 128];
+    for i in 0..n {
+        out[i] = v[i].1;
+    }
+    (out, n)
+}
+
+/// The cards to discard so that the `keep` most valuable remain.
+#[inline]
+fn discard_to(hand: CardSet, keep: usize, wants: &Wants) -> CardSet {
+    let (order, n) = ranked(hand, wants);
+    order[keep.min(n)..n].iter().fold(0, |m, &c| m | bit(c))
+}
+
+/// The exact chance that `q` holds a 7>>>10 or Any, from what `v`'s player
+/// knows: its unknown cards are a uniform draw from the unseen cards.
+pub fn chance_of_limit10(v: &View<'_>, q: usize) -> f64 {
+    if v.known(q) & LIMIT10 != 0 {
+        return 1.0;
+    }
+    let unseen = v.unseen();
+    let good = count(unseen & LIMIT10);
+    let u = count(unseen);
+    let h = v.hidden(q);
+    if good == 0 || h == 0 {
+        return 0.0;
+    }
+    let mut none = 1.0;
+    for i in 0..h {
+        if u <= i || u - i <= good {
+            return 1.0;
+        }
+        none *= f64::from(u - good - i) / f64::from(u - i);
+    }
+    1.0 - none
+}
+
+/// The first held card (in `order`) that can play `f`, Any excluded.
+fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
+    order.iter().find_map(|&a| {
+        let m = v.hand() & (bit(action_card(a, 0)) | bit(action_card(a, 1)));
+        (m != 0).then(|| m.trailing_zeros() as Card)
+            .filter(|&c| functions(c) & f.bit() != 0)
+    })
+}
+
+/// Steal victims: every opponent, or the three with the most cards.
+fn steal_victims(v: &View<'_>) -> u8 {
+    let n = v.players();
+    let me = v.seat();
+    let mut opp: Vec<usize> = (0..n).filter(|&q| q != me).collect();
+    opp.sort_by_key(|&q| (std::cmp::Reverse(v.hand_size(q)), q));
+    opp.iter().take(3).fold(0u8, |m, &q| m | 1 << q)
+}
+
+/// Steal community slots: as many as allowed, the most valuable first.
+fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
+    let n = v.players();
+    let max = 3usize.saturating_sub(n - 1);
+    let com = v.community();
+    let mut slots: Vec<usize> = (0..3).filter(|&s| com[s] != super::rules::EMPTY).collect();
+    slots.sort_by_key(|&s| std::cmp::Reverse(wants.value(com[s])));
+    slots.iter().take(max).fold(0u8, |m, &s| m | 1 << s)
+}
+
+// ---------------------------------------------------------------------
+// The decisions
+// ---------------------------------------------------------------------
+
+impl Policy {
+    fn collector_start(&self, v: &View<'_>, wants: &Wants) -> Start {
+        if v.can_call() && v.score().points >= self.call_threshold() {
+            return Start::Flip;
+        }
+        if self.thief
+            && let Some(s) = self.thief_start(v, wants)
+        {
+            return s;
+        }
+        self.plain_start(v)
+    }
+
+    /// Denial, Draw, +Turn, draw two.
+    fn plain_start(&self, v: &View<'_>) -> Start {
+        if v.caller().is_none() {
+            let com = v.community();
+            for (s, &c) in com.iter().enumerate() {
+                if c != super::rules::EMPTY && bit(c) & (WILD | TWO_X_CARDS) != 0 {
+                    return Start::Community(s as u8);
+                }
+            }
+        }
+        if let Some(c) = holding(v, &[DRAW_TAKE, DRAW_STEAL, DRAW_BLOCK], Func::Draw) {
+            let p = Play::new(c, Func::Draw);
+            if v.playable(&p) {
+                return Start::Play(p);
+            }
+        }
+        if let Some(c) = holding(v, &[CHAOS_TURN], Func::PlusTurn) {
+            let p = Play::new(c, Func::PlusTurn);
+            if v.playable(&p) {
+                return Start::Play(p);
+            }
+        }
+        Start::Draw2
+    }
+
+    fn thief_start(&self, v: &View<'_>, wants: &Wants) -> Option<Start> {
+        if v.caller().is_some() {
+            return None;
+        }
+        let n = v.players();
+        let me = v.seat();
+        if let Some(c) = holding(v, &[DRAW_TAKE], Func::Take) {
+            let target = (0..n)
+                .filter(|&q| q != me)
+                .max_by_key(|&q| (v.hand_size(q), v.total(q), std::cmp::Reverse(q)));
+            if let Some(q) = target.filter(|&q| v.hand_size(q) > 0) {
+                let mut p = Play::new(c, Func::Take);
+                p.target = q as u8;
+                if v.playable(&p) {
+                    return Some(Start::Play(p));
+                }
+            }
+        }
+        if let Some(c) = holding(v, &[DRAW_STEAL], Func::Steal) {
+            let mut p = Play::new(c, Func::Steal);
+            p.victims = steal_victims(v);
+            p.slots = steal_slots(v, wants);
+            if v.playable(&p) {
+                return Some(Start::Play(p));
+            }
+        }
+        let mine = v.score().points;
+        if let Some(c) = holding(v, &[SWAP_REBOOT], Func::Swap) {
+            let com = v.community_set();
+            let better = (0..n)
+                .filter(|&q| q != me && v.hidden(q) == 0 && v.hand_size(q) > 0)
+                .map(|q| (points(v.known(q) | com), q))
+                .max();
+            if let Some((pts, q)) = better.filter(|&(pts, _)| pts > mine) {
+                let _ = pts;
+                let mut p = Play::new(c, Func::Swap);
+                p.target = q as u8;
+                if v.playable(&p) {
+                    return Some(Start::Play(p));
+                }
+            }
+        }
+        if let Some(c) = holding(v, &[CHAOS_TURN], Func::Chaos) {
+            let behind = (0..n).any(|q| q != me && v.total(q) > v.total(me));
+            let p = Play::new(c, Func::Chaos);
+            if mine == 0 && behind && v.playable(&p) {
+                return Some(Start::Play(p));
+            }
+        }
+        None
+    }
+
+    fn random_start<D: Draw>(&self, v: &View<'_>, d: &mut D) -> Start {
+        let mut opts: Vec<Start> = Vec::with_capacity(16);
+        opts.push(Start::Draw2);
+        if v.can_call() {
+            opts.push(Start::Flip);
+        }
+        let n = v.players();
+        let me = v.seat();
+        if v.caller().is_none() {
+            for (s, &c) in v.community().iter().enumerate() {
+                if c != super::rules::EMPTY {
+                    opts.push(Start::Community(s as u8));
+                }
+            }
+        }
+        for c in cards_of(v.hand() & ACTION_CARDS) {
+            for f in Func::ALL {
+                if functions(c) & f.bit() == 0 {
+                    continue;
+                }
+                let mut p = Play::new(c, f);
+                match f {
+                    Func::Take | Func::Swap => {
+                        let k = d.below(n as u32 - 1) as usize;
+                        p.target = ((me + 1 + k) % n) as u8;
+                    }
+                    Func::Steal => {
+                        let mut opp: Vec<usize> = (0..n).filter(|&q| q != me).collect();
+                        d.shuffle_usize(&mut opp);
+                        p.victims = opp.iter().take(3).fold(0u8, |m, &q| m | 1 << q);
+                        let max = 3u32.saturating_sub(n as u32 - 1);
+                        let want = d.below(max + 1);
+                        let mut slots = [0u8, 1, 2];
+                        d.shuffle(&mut slots);
+                        p.slots = slots[..want as usize].iter().fold(0u8, |m, &s| m | 1 << s);
+                    }
+                    _ => {}
+                }
+                if v.playable(&p) {
+                    opts.push(Start::Play(p));
+                }
+            }
+        }
+        opts[d.below(opts.len() as u32) as usize]
+    }
+
+    fn counter_start(&self, v: &View<'_>, wants: &Wants) -> Start {
+        let now = v.score().points;
+        let combined = v.combined();
+        let pool = Pool::of(v.unseen());
+        let e2 = pool.expected(combined, 2);
+        if v.can_call() {
+            let call = match self.call_at {
+                Some(s) => now >= s,
+                None => (e2 - f64::from(now)) < f64::from(now) / 4.0,
+            };
+            if call {
+                return Start::Flip;
+            }
+        }
+        if self.thief
+            && let Some(s) = self.thief_start(v, wants)
+        {
+            return s;
+        }
+        let mut best = (e2, Start::Draw2);
+        if let Some(c) = holding(v, &[DRAW_TAKE, DRAW_STEAL, DRAW_BLOCK], Func::Draw) {
+            let p = Play::new(c, Func::Draw);
+            if v.playable(&p) {
+                let e3 = pool.expected(combined, 3);
+                if e3 >= best.0 {
+                    best = (e3, Start::Play(p));
+                }
+            }
+        }
+        if v.caller().is_none() {
+            let e1 = pool.expected(combined, 1);
+            let com = v.community();
+            for (s, &c) in com.iter().enumerate() {
+                // Taking a wild or a multiplier denies it to everybody.
+                if c != super::rules::EMPTY && bit(c) & (WILD | MULT) != 0 && e1 + 1.0 > best.0 {
+                    best = (e1 + 1.0, Start::Community(s as u8));
+                }
+            }
+        }
+        if let Start::Draw2 = best.1
+            && let Some(c) = holding(v, &[CHAOS_TURN], Func::PlusTurn)
+        {
+            let p = Play::new(c, Func::PlusTurn);
+            if v.playable(&p) {
+                return Start::Play(p);
+            }
+        }
+        best.1
+    }
+
+    fn rollout_start<D: Draw>(&self, k: u16, v: &View<'_>, wants: &Wants, d: &mut D) -> Start {
+        let mut cands: Vec<Start> = Vec::with_capacity(12);
+        cands.push(Start::Draw2);
+        if v.can_call() {
+            cands.push(Start::Flip);
+        }
+        if v.caller().is_none() {
+            for (s, &c) in v.community().iter().enumerate() {
+                if c != super::rules::EMPTY {
+                    cands.push(Start::Community(s as u8));
+                }
+            }
+        }
+        let n = v.players();
+        let me = v.seat();
+        for c in cards_of(v.hand() & ACTION_CARDS) {
+            for f in Func::ALL {
+                if functions(c) & f.bit() == 0 || action(c) == Some(ANY) {
+                    continue;
+                }
+                let mut p = Play::new(c, f);
+                match f {
+                    Func::Take | Func::Swap => {
+                        for q in (0..n).filter(|&q| q != me) {
+                            p.target = q as u8;
+                            if v.playable(&p) {
+                                cands.push(Start::Play(p));
+                            }
+                        }
+                        continue;
+                    }
+                    Func::Steal => {
+                        p.victims = steal_victims(v);
+                        p.slots = steal_slots(v, wants);
+                    }
+                    _ => {}
+                }
+                if v.playable(&p) {
+                    cands.push(Start::Play(p));
+                }
+            }
+        }
+        if cands.len() == 1 {
+            return cands[0];
+        }
+        let seeds: Vec<u64> = (0..k)
+            .map(|_| u64::from(d.below(u32::MAX)) << 32 | u64::from(d.below(u32::MAX)))
+            .collect();
+        let mut best = (f64::MIN, Start::Draw2);
+        let base = Policy {
+            base: Base::Collector,
+            ..*self
+        };
+        for &cand in &cands {
+            let mut sum = 0i64;
+            for &seed in &seeds {
+                let mut rng = SimRng::seed_from_u64(seed);
+                let mut w = v.sample_world(&mut rng);
+                let mut ch = Forced {
+                    first: Some(cand),
+                    me,
+                    mine: base,
+                };
+                w.full_turn(me, &mut ch, &mut Silent, &mut rng);
+                if !w.cut_off() {
+                    w.play_turns_from((me + 1) % n, &mut ch, &mut Silent, &mut rng);
+                }
+                if !w.cut_off() {
+                    let mine = i64::from(w.score_of(me).points);
+                    let other = (0..n).filter(|&q| q != me).map(|q| w.score_of(q).points).max().unwrap_or(0);
+                    sum += mine - i64::from(other);
+                }
+            }
+            let mean = sum as f64 / f64::from(k);
+            if mean > best.0 {
+                best = (mean, cand);
+            }
+        }
+        best.1
+    }
+
+    fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+        let hand = v.hand();
+        let n = count(hand);
+        if self.base == Base::Random {
+            let mut h = hand;
+            let mut out = 0;
+            loop {
+                let lim = if forced { limit } else { v.limit_for(h) };
+                if count(h) <= lim {
+                    return out;
+                }
+                let c = nth(h, d.below(count(h)));
+                h &= !bit(c);
+                out |= bit(c);
+            }
+        }
+        if n <= limit && (forced || n <= v.limit_for(hand)) {
+            return 0;
+        }
+        let wants = Wants::of(v);
+        if forced {
+            return discard_to(hand, limit as usize, &wants);
+        }
+        // Keep the best seven (six); with a 7>>>10 or Any among them, ten.
+        let (order, len) = ranked(hand, &wants);
+        let six_or_seven = v.limit_for(0) as usize;
+        let top: CardSet = order[..six_or_seven.min(len)].iter().fold(0, |m, &c| m | bit(c));
+        let mut keep = v.limit_for(top) as usize;
+        if keep == LIMIT_PLAIN as usize && self.bluff > LIMIT_PLAIN && v.challenges_this_round() == 0 {
+            keep = self.bluff as usize;
+        }
+        order[keep.min(len)..len].iter().fold(0, |m, &c| m | bit(c))
+    }
+
+    fn challenge_choice(&self, v: &View<'_>) -> Option<usize> {
+        if self.base == Base::Random {
+            return None;
+        }
+        let q_max = f64::from(self.sheriff) / 1e6;
+        let me = v.seat();
+        let mut best: Option<(bool, f64, u32, usize)> = None;
+        for q in 0..v.players() {
+            if q == me || v.grace(q) {
+                continue;
+            }
+            let n = v.hand_size(q);
+            let base = if v.penalised(q) { 6 } else { 7 };
+            if n <= base {
+                continue;
+            }
+            let sure = n >= 11 || v.penalised(q);
+            let p = if sure { 0.0 } else { chance_of_limit10(v, q) };
+            if !(sure || p == 0.0 || p < q_max) {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((bs, bp, bn, _)) => (sure && !bs) || (sure == bs && (p < bp || (p == bp && n > bn))),
+            };
+            if better {
+                best = Some((sure, p, n, q));
+            }
+        }
+        best.map(|b| b.3)
+    }
+}
+
+/// The unseen cards grouped by what they do for a score: cards of one
+/// group are interchangeable in any combined hand.
+struct Pool {
+    /// (cards of the group, how many).
+    groups: [(CardSet, u32); 32],
+    len: usize,
+    total: u32,
+}
+
+impl Pool {
+    fn of(unseen: CardSet) -> Pool {
+        let mut groups = [(0, 0); 32];
+        let mut len = 0;
+        let mut add = |m: CardSet| {
+            if m != 0 {
+                groups[len] = (m, count(m));
+                len += 1;
+            }
+        };
+        for r in 0..RANKS {
+            let gold = unseen & GOLD_OF[r];
+            add(unseen & NAT[r] & !gold);
+            add(gold);
+        }
+        add(unseen & ANY_CARDS);
+        add(unseen & TWO_X_CARDS);
+        add(unseen & ACTION_CARDS & !ANY_CARDS & !TWO_X_CARDS);
+        Pool {
+            groups,
+            len,
+            total: count(unseen),
+        }
+    }
+
+    /// The exact expected score of `combined` plus `k` cards drawn without
+    /// replacement from the pool.
+    fn expected(&self, combined: CardSet, k: u32) -> f64 {
+        if self.total < k {
+            return f64::from(points(combined));
+        }
+        let mut sum = 0f64;
+        self.walk(0, k, combined, 1.0, &mut sum);
+        sum / binom(self.total, k)
+    }
+
+    fn walk(&self, from: usize, k: u32, m: CardSet, weight: f64, sum: &mut f64) {
+        if k == 0 {
+            *sum += weight * f64::from(points(m));
+            return;
+        }
+        for g in from..self.len {
+            let (cards, n) = self.groups[g];
+            let mut add = m;
+            let mut rest = cards;
+            for j in 1..=k.min(n) {
+                let c = rest.trailing_zeros();
+                rest &= rest - 1;
+                add |= 1u128 << c;
+                self.walk(g + 1, k - j, add, weight * binom(n, j), sum);
+            }
+        }
+    }
+}
+
+fn binom(n: u32, k: u32) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let mut r = 1.0;
+    for i in 0..k {
+        r = r * f64::from(n - i) / f64::from(i + 1);
+    }
+    r
+}
+
+/// A chooser for playouts: `first` as the start of the player `me`'s next
+/// turn, then `mine` for that player and `collector` for everybody else.
+struct Forced {
+    first: Option<Start>,
+    me: usize,
+    mine: Policy,
+}
+
+impl Forced {
+    fn policy(&self, seat: usize) -> Policy {
+        if seat == self.me { self.mine } else { Policy::default() }
+    }
+}
+
+impl Chooser for Forced {
+    fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
+        if v.seat() == self.me
+            && let Some(s) = self.first.take()
+        {
+            return s;
+        }
+        self.policy(v.seat()).start(v, d)
+    }
+    fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
+        self.policy(v.seat()).take_pick(v, target, d)
+    }
+    fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
+        self.policy(v.seat()).block(v, by, func, d)
+    }
+    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
+        self.policy(v.seat()).challenge(v, d)
+    }
+    fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+        self.policy(v.seat()).discard(v, limit, forced, d)
+    }
+    fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
+        self.policy(v.seat()).take_penalty(v, pile, d)
+    }
+}
+
+/// Shuffling a small list of seats.
+trait ShuffleSeats {
+    fn shuffle_usize(&mut self, v: &mut [usize]);
+}
+
+impl<D: Draw> ShuffleSeats for D {
+    fn shuffle_usize(&mut self, v: &mut [usize]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i as u32 + 1) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
+impl Chooser for Policy {
+    fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
+        match self.base {
+            Base::Random => self.random_start(v, d),
+            Base::Collector => self.collector_start(v, &Wants::of(v)),
+            Base::Counter => self.counter_start(v, &Wants::of(v)),
+            Base::Rollout(k) => self.rollout_start(k, v, &Wants::of(v), d),
+        }
+    }
+
+    fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
+        let h = v.known(target);
+        if self.base == Base::Random {
+            return nth(h, d.below(count(h)));
+        }
+        let wants = Wants::of(v);
+        cards_of(h).max_by_key(|&c| (wants.value(c), c)).unwrap()
+    }
+
+    fn block<D: Draw>(&mut self, v: &View<'_>, _by: usize, _func: Func, d: &mut D) -> Option<Card> {
+        let b = v.hand() & BLOCK_CARDS;
+        if b == 0 {
+            return None;
+        }
+        if self.base == Base::Random && d.below(2) == 0 {
+            return None;
+        }
+        Some(b.trailing_zeros() as Card)
+    }
+
+    fn challenge<D: Draw>(&mut self, v: &View<'_>, _d: &mut D) -> Option<usize> {
+        self.challenge_choice(v)
+    }
+
+    fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+        self.keep_discard(v, limit, forced, d)
+    }
+
+    fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
+        if self.base == Base::Random {
+            let k = d.below(3.min(count(pile) + 1));
+            return cards_of(pile).take(k as usize).fold(0, |m, c| m | bit(c));
+        }
+        let wants = Wants::of(v);
+        let (order, n) = ranked(pile, &wants);
+        order[..n.min(2)].iter().fold(0, |m, &c| m | bit(c))
+    }
+}
+
+/// One policy per seat.
+#[derive(Clone, Debug)]
+pub struct Seats {
+    policies: Vec<Policy>,
+}
+
+impl Seats {
+    /// `policies[s]` plays seat `s`.
+    pub fn new(policies: Vec<Policy>) -> Seats {
+        Seats { policies }
+    }
+}
+
+impl Chooser for Seats {
+    #[inline]
+    fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
+        self.policies[v.seat()].start(v, d)
+    }
+    #[inline]
+    fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
+        self.policies[v.seat()].take_pick(v, target, d)
+    }
+    #[inline]
+    fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
+        self.policies[v.seat()].block(v, by, func, d)
+    }
+    #[inline]
+    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
+        self.policies[v.seat()].challenge(v, d)
+    }
+    #[inline]
+    fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+        self.policies[v.seat()].discard(v, limit, forced, d)
+    }
+    #[inline]
+    fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
+        self.policies[v.seat()].take_penalty(v, pile, d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_print_back() {
+        for s in [
+            "collector",
+            "random",
+            "counter",
+            "rollout:8",
+            "thief",
+            "caller:40",
+            "bluffer:9",
+            "sheriff:0.3",
+            "counter+thief+caller:20+bluffer:8+sheriff:0.25",
+        ] {
+            assert_eq!(Policy::parse(s).unwrap().to_string(), s);
+        }
+        assert!(Policy::parse("caller:x").unwrap_err().contains("caller:x"));
+        assert!(Policy::parse("random+thief").is_err());
+        assert!(Policy::parse("caller:10+caller:20").is_err());
+        assert!(Policy::parse("sheriff:2").is_err());
+    }
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binom(5, 2), 10.0);
+        assert_eq!(binom(40, 3), 9880.0);
+    }
+}
