@@ -841,11 +841,13 @@ impl Table {
         let mut got = 0;
         for _ in 0..k {
             match self.next_card(obs, d) {
-                Some(c) => got |= bit(c),
+                Some(c) => {
+                    got |= bit(c);
+                    self.hand[p] |= bit(c);
+                }
                 None => break,
             }
         }
-        self.hand[p] |= got;
         if O::EVENTS {
             obs.event(self, Event::Drew { seat: p, cards: got });
         }
@@ -1112,20 +1114,19 @@ impl Table {
                 names(take),
                 names(pile)
             );
+            self.discard &= !take;
             self.add_public(p, take);
-            self.discard |= pile & !take;
             if O::EVENTS {
                 obs.event(self, Event::PenaltyTaken { seat: p, cards: take });
             }
         } else {
-            let pile = self.forced_discard(p, ch, obs, d);
-            self.discard |= pile;
+            self.forced_discard(p, ch, obs, d);
             self.failed |= 1 << p;
         }
     }
 
-    /// `q` discards (own choice, face up, C25) down to six cards; returns
-    /// the cards discarded (not yet on the discard pile).
+    /// `q` discards (own choice, face up, C25) down to six cards onto the
+    /// discard pile; returns the cards discarded.
     fn forced_discard<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         q: usize,
@@ -1145,6 +1146,7 @@ impl Table {
             names(out)
         );
         self.drop_public(q, out);
+        self.discard |= out;
         if O::EVENTS {
             obs.event(self, Event::PenaltyDiscard { seat: q, cards: out });
         }

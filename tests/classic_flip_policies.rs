@@ -1,0 +1,258 @@
+//! Classic Flip policies and invariants: every card in exactly one place
+//! after every event, the hand limit kept by policies that do not bluff,
+//! every game ends, for every player count; policies see only what their
+//! player can know (re-dealing every card the player cannot know never
+//! changes a decision); the policies' own rules.
+
+use sim::engine::rng::{Draw, SimRng, batch_rng, game_rng};
+use sim::games::classic_flip::cards::*;
+use sim::games::classic_flip::policies::{Policy, Seats, chance_of_limit10};
+use sim::games::classic_flip::rules::*;
+
+/// Checks the table after every event: every card in one place; at the
+/// end of a turn the hand within the limit for seats that do not bluff.
+struct Invariants {
+    bluffers: u8,
+    events: u64,
+    rounds: u64,
+}
+
+impl Observer<Table> for Invariants {
+    const EVENTS: bool = true;
+    fn event(&mut self, t: &Table, e: Event) {
+        t.check();
+        self.events += 1;
+        if let Event::Discarded {
+            seat, kept, limit, ..
+        } = e
+        {
+            assert_eq!(kept, count(t.hand(seat)));
+            if self.bluffers & (1 << seat) == 0 {
+                assert!(kept <= limit, "seat {seat} kept {kept} over {limit}");
+            }
+        }
+        if let Event::PenaltyDiscard { seat, .. } = e {
+            assert_eq!(count(t.hand(seat)), 6);
+        }
+    }
+    fn round_end(&mut self, t: &Table) {
+        self.rounds += 1;
+        if let Some(c) = t.caller() {
+            assert!(!t.cut_off() || t.turns() >= t.rules().round_cap, "caller {c}");
+        }
+    }
+}
+
+fn lineup(players: usize, specs: &[&str]) -> Vec<Policy> {
+    (0..players)
+        .map(|s| Policy::parse(specs[s % specs.len()]).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_card_stays_in_one_place_limits_hold_and_every_game_ends_for_every_player_count() {
+    let specs = [
+        "collector",
+        "random",
+        "thief+sheriff:0.5",
+        "bluffer:9+caller:20",
+        "thief+bluffer:10",
+    ];
+    for players in 2..=8 {
+        let policies = lineup(players, &specs);
+        let bluffers = (0..players)
+            .filter(|&s| policies[s].bluff > 7)
+            .fold(0u8, |m, s| m | 1 << s);
+        let mut rules = Rules::standard(players);
+        rules.round_cap = 400;
+        let mut t = Table::new(rules);
+        let mut seats = Seats::new(policies);
+        let mut obs = Invariants {
+            bluffers,
+            events: 0,
+            rounds: 0,
+        };
+        let mut batch = batch_rng(players as u64, 7);
+        for _ in 0..30 {
+            let mut rng = game_rng(&mut batch);
+            let end = t.play_game(&mut seats, &mut obs, &mut rng);
+            if let Some(w) = end.winner {
+                assert!(t.total(w) >= rules.target);
+            }
+        }
+        assert!(obs.rounds >= 30);
+    }
+}
+
+#[test]
+fn one_deck_with_eight_players_and_every_action_switched_off_still_plays() {
+    for (decks, off) in [(1, 0u8), (2, 0xFF)] {
+        let mut rules = Rules::standard(8);
+        rules.deck = Deck::new(decks, DEFAULT_GOLD, off);
+        rules.off = off;
+        let mut t = Table::new(rules);
+        let mut seats = Seats::new(lineup(8, &["thief", "random"]));
+        let mut obs = Invariants {
+            bluffers: 0,
+            events: 0,
+            rounds: 0,
+        };
+        let mut batch = batch_rng(3, 3);
+        for _ in 0..10 {
+            let mut rng = game_rng(&mut batch);
+            t.play_game(&mut seats, &mut obs, &mut rng);
+        }
+    }
+}
+
+/// Wraps the seats: before every decision, asks the same policy again in
+/// a world where every card the player cannot know is dealt again, with
+/// the same random numbers; the answers must agree.
+struct Blindfold {
+    seats: Seats,
+    worlds: SimRng,
+    checked: u64,
+}
+
+impl Blindfold {
+    fn same<T: PartialEq + std::fmt::Debug, D: Draw + Clone>(
+        &mut self,
+        v: &View<'_>,
+        d: &mut D,
+        ask: impl Fn(&mut Seats, &View<'_>, &mut D) -> T,
+    ) -> T {
+        let mut d2 = d.clone();
+        let a = ask(&mut self.seats, v, d);
+        let world = v.sample_world(&mut self.worlds);
+        let b = ask(&mut self.seats, &View::new(&world, v.seat()), &mut d2);
+        assert_eq!(a, b, "seat {} decided differently in another world", v.seat());
+        self.checked += 1;
+        a
+    }
+}
+
+impl Chooser for Blindfold {
+    fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
+        let mut r = SimRng::from_seed_u64(u64::from(d.below(u32::MAX)));
+        self.same(v, &mut r, |s, v, d| s.start(v, d))
+    }
+    fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
+        self.seats.take_pick(v, target, d)
+    }
+    fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, f: Func, d: &mut D) -> Option<Card> {
+        let mut r = SimRng::from_seed_u64(u64::from(d.below(u32::MAX)));
+        self.same(v, &mut r, |s, v, d| s.block(v, by, f, d))
+    }
+    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
+        let mut r = SimRng::from_seed_u64(u64::from(d.below(u32::MAX)));
+        self.same(v, &mut r, |s, v, d| s.challenge(v, d))
+    }
+    fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+        let mut r = SimRng::from_seed_u64(u64::from(d.below(u32::MAX)));
+        self.same(v, &mut r, |s, v, d| s.discard(v, limit, forced, d))
+    }
+    fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
+        let mut r = SimRng::from_seed_u64(u64::from(d.below(u32::MAX)));
+        self.same(v, &mut r, |s, v, d| s.take_penalty(v, pile, d))
+    }
+}
+
+trait FromSeed {
+    fn from_seed_u64(s: u64) -> Self;
+}
+impl FromSeed for SimRng {
+    fn from_seed_u64(s: u64) -> SimRng {
+        rand::SeedableRng::seed_from_u64(s)
+    }
+}
+
+#[test]
+fn re_dealing_every_card_a_player_cannot_know_never_changes_a_decision() {
+    let cases: [(&[&str], usize, u32); 4] = [
+        (&["collector", "thief+sheriff:0.4", "bluffer:9", "random"], 4, 20),
+        (&["counter", "thief"], 2, 6),
+        (&["counter+sheriff:0.3", "thief+bluffer:10", "collector"], 3, 4),
+        (&["rollout:2", "thief"], 2, 1),
+    ];
+    for (specs, players, games) in cases {
+        let mut t = Table::new(Rules::standard(players));
+        let mut ch = Blindfold {
+            seats: Seats::new(lineup(players, specs)),
+            worlds: batch_rng(99, players as u64),
+            checked: 0,
+        };
+        let mut batch = batch_rng(5, players as u64);
+        for _ in 0..games {
+            let mut rng = game_rng(&mut batch);
+            t.play_game(&mut ch, &mut Silent, &mut rng);
+        }
+        assert!(ch.checked > 100, "{specs:?}: {} decisions", ch.checked);
+    }
+}
+
+#[test]
+fn sheriff_chance_is_the_hypergeometric_count_over_the_unseen_cards() {
+    // Seat 1 holds 8 unknown cards; seat 0 sees its own hand, the
+    // community and the discard pile: the rest is unseen.
+    let deck = Rules::standard(2).deck.all;
+    let hand0 = bit(parse("R2").unwrap());
+    let hand1: CardSet = cards_of(deck & !ACTION_CARDS & !hand0)
+        .take(8)
+        .fold(0, |m, c| m | bit(c));
+    let com = [parse("PA").unwrap(), parse("PK").unwrap(), parse("PQ").unwrap()];
+    let com_set = com.iter().fold(0, |m, &c| m | bit(c));
+    let rest = deck & !hand0 & !hand1 & !com_set;
+    let draw: Vec<Card> = cards_of(rest).collect();
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw,
+        discard: 0,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    let v = View::new(&t, 0);
+    let u = count(v.unseen());
+    assert_eq!(u, 54 - 1 - 3);
+    let mut none = 1.0;
+    for i in 0..8 {
+        none *= f64::from(u - 2 - i) / f64::from(u - i);
+    }
+    assert!((chance_of_limit10(&v, 1) - (1.0 - none)).abs() < 1e-12);
+}
+
+#[test]
+fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
+    let deck = Rules::standard(2).deck.all;
+    let hand0: CardSet = ["RK", "BK", "PK", "R8", "B8"]
+        .iter()
+        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let com = [parse("R2").unwrap(), parse("R3").unwrap(), parse("R4").unwrap()];
+    let hand1 = bit(parse("B2").unwrap());
+    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw: cards_of(deck & !used).collect(),
+        discard: 0,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    let v = View::new(&t, 0);
+    assert_eq!(v.score().points, 10);
+    let mut rng = batch_rng(1, 1);
+    assert_eq!(
+        Policy::parse("collector").unwrap().start(&v, &mut rng),
+        Start::Flip
+    );
+    assert_eq!(
+        Policy::parse("caller:10").unwrap().start(&v, &mut rng),
+        Start::Flip
+    );
+    assert_ne!(
+        Policy::parse("caller:20").unwrap().start(&v, &mut rng),
+        Start::Flip
+    );
+}
