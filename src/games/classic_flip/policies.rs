@@ -257,13 +257,18 @@ impl Wants {
         let mut w = [i32::MIN; RANKS];
         let mut target = 12;
         let mut best = i32::MIN;
+        let (nat, gold_deck, gold_hand, dead) = (
+            rank_counts(combined),
+            gold_counts(deck),
+            gold_counts(hand),
+            rank_counts(discard),
+        );
         for r in (0..RANKS).rev() {
             if r == EIGHT as usize {
                 continue;
             }
-            let x = 8 * count(combined & NAT[r]) as i32 + 3 * count(deck & GOLD_OF[r]) as i32
-                + 6 * count(hand & GOLD_OF[r]) as i32
-                - 3 * count(discard & NAT[r]) as i32;
+            let x = 8 * nibble(nat, r) as i32 + 3 * nibble(gold_deck, r) as i32 + 6 * nibble(gold_hand, r) as i32
+                - 3 * nibble(dead, r) as i32;
             w[r] = x;
             if x > best {
                 best = x;
@@ -303,28 +308,63 @@ impl Wants {
     }
 }
 
-/// The cards of `hand` sorted from the most to the least valuable.
-#[inline]
-fn ranked(hand: CardSet, wants: &Wants) -> ([Card; 128], usize) {
-    let mut v = [(0i32, 0u8); 128];
-    let mut n = 0;
-    for c in cards_of(hand) {
-        v[n] = (wants.value(c), c);
-        n += 1;
+/// Cards sorted from the most to the least valuable (ties: higher id
+/// first), as sort keys `value << 8 | card`.
+struct Ranked {
+    keys: [u64; 40],
+    n: usize,
+    /// Hands of more than 40 cards (never in play with the shipped
+    /// policies; possible in principle) are sorted here.
+    more: Vec<u64>,
+}
+
+impl Ranked {
+    #[inline]
+    fn of(hand: CardSet, wants: &Wants) -> Ranked {
+        // Values are above -2^20: shifted to be positive.
+        let key = |c: Card| ((wants.value(c) as i64 + (1 << 20)) as u64) << 8 | u64::from(c);
+        let n = count(hand) as usize;
+        if n > 40 {
+            let mut more: Vec<u64> = cards_of(hand).map(key).collect();
+            more.sort_unstable_by(|a, b| b.cmp(a));
+            return Ranked { keys: [0; 40], n, more };
+        }
+        let mut keys = [0u64; 40];
+        for (i, c) in cards_of(hand).enumerate() {
+            // Insertion sort, largest first: hands are short.
+            let k = key(c);
+            let mut j = i;
+            while j > 0 && keys[j - 1] < k {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = k;
+        }
+        Ranked { keys, n, more: Vec::new() }
     }
-    v[..n].sort_unstable_by(|a, b| b.cmp(a));
-    let mut out = [0u8; 128];
-    for i in 0..n {
-        out[i] = v[i].1;
+
+    #[inline]
+    fn card(&self, i: usize) -> Card {
+        if self.n > 40 { self.more[i] as u8 } else { self.keys[i] as u8 }
     }
-    (out, n)
+
+    /// The cards from place `from` on.
+    #[inline]
+    fn from(&self, from: usize) -> CardSet {
+        (from.min(self.n)..self.n).fold(0, |m, i| m | bit(self.card(i)))
+    }
+
+    /// The cards before place `to`.
+    #[inline]
+    fn upto(&self, to: usize) -> CardSet {
+        (0..to.min(self.n)).fold(0, |m, i| m | bit(self.card(i)))
+    }
 }
 
 /// The cards to discard so that the `keep` most valuable remain.
 #[inline]
 fn discard_to(hand: CardSet, keep: usize, wants: &Wants) -> CardSet {
-    let (order, n) = ranked(hand, wants);
-    order[keep.min(n)..n].iter().fold(0, |m, &c| m | bit(c))
+    Ranked::of(hand, wants).from(keep)
 }
 
 /// The exact chance that `q` holds a 7>>>10 or Any, from what `v`'s player
@@ -673,14 +713,13 @@ impl Policy {
             return discard_to(hand, limit as usize, &wants);
         }
         // Keep the best seven (six); with a 7>>>10 or Any among them, ten.
-        let (order, len) = ranked(hand, &wants);
+        let order = Ranked::of(hand, &wants);
         let six_or_seven = v.limit_for(0) as usize;
-        let top: CardSet = order[..six_or_seven.min(len)].iter().fold(0, |m, &c| m | bit(c));
-        let mut keep = v.limit_for(top) as usize;
+        let mut keep = v.limit_for(order.upto(six_or_seven)) as usize;
         if keep == LIMIT_PLAIN as usize && self.bluff > LIMIT_PLAIN && v.challenges_this_round() == 0 {
             keep = self.bluff as usize;
         }
-        order[keep.min(len)..len].iter().fold(0, |m, &c| m | bit(c))
+        order.from(keep)
     }
 
     fn challenge_choice(&self, v: &View<'_>) -> Option<usize> {
@@ -689,6 +728,7 @@ impl Policy {
         }
         let q_max = f64::from(self.sheriff) / 1e6;
         let me = v.seat();
+        let mut unseen_limit10: Option<CardSet> = None;
         let mut best: Option<(bool, f64, u32, usize)> = None;
         for q in 0..v.players() {
             if q == me || v.grace(q) {
@@ -700,7 +740,18 @@ impl Policy {
                 continue;
             }
             let sure = n >= 11 || v.penalised(q);
-            let p = if sure { 0.0 } else { chance_of_limit10(v, q) };
+            let p = if sure {
+                0.0
+            } else if q_max == 0.0 {
+                // Only certain wins: no 7>>>10 or Any it could hold.
+                let u = *unseen_limit10.get_or_insert_with(|| v.unseen() & LIMIT10);
+                if v.known(q) & LIMIT10 != 0 || (v.hidden(q) > 0 && u != 0) {
+                    continue;
+                }
+                0.0
+            } else {
+                chance_of_limit10(v, q)
+            };
             if !(sure || p == 0.0 || p < q_max) {
                 continue;
             }
@@ -889,8 +940,7 @@ impl Chooser for Policy {
             return cards_of(pile).take(k as usize).fold(0, |m, c| m | bit(c));
         }
         let wants = Wants::of(v);
-        let (order, n) = ranked(pile, &wants);
-        order[..n.min(2)].iter().fold(0, |m, &c| m | bit(c))
+        Ranked::of(pile, &wants).upto(2)
     }
 }
 
