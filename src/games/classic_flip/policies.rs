@@ -295,8 +295,7 @@ impl Wants {
             Some(CHAOS_TURN) => 700,
             Some(_) => 300,
             None => {
-                let r = rank(c).unwrap();
-                let gold = suit(c) == Some(GOLD);
+                let (r, gold) = (CARD_RANK[usize::from(c)], CARD_GOLD[usize::from(c)]);
                 if r == EIGHT {
                     8_000 + if gold { 500 } else { 0 }
                 } else {
@@ -307,6 +306,29 @@ impl Wants {
         }
     }
 }
+
+/// The rank of every card id (number cards only).
+const CARD_RANK: [Rank; 128] = {
+    let mut t = [0; 128];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = ((c % PER_DECK as usize) % 13) as Rank;
+        c += 1;
+    }
+    t
+};
+
+/// Whether every card id is gold.
+const CARD_GOLD: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut c = 0;
+    while c < 128 {
+        let k = c % PER_DECK as usize;
+        t[c] = k >= 39 && k < 52;
+        c += 1;
+    }
+    t
+};
 
 /// Cards sorted from the most to the least valuable (ties: higher id
 /// first), as sort keys `value << 8 | card`.
@@ -423,12 +445,12 @@ fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
 // ---------------------------------------------------------------------
 
 impl Policy {
-    fn collector_start(&self, v: &View<'_>, wants: &Wants) -> Start {
+    fn collector_start(&self, v: &View<'_>) -> Start {
         if v.can_call() && v.score().points >= self.call_threshold() {
             return Start::Flip;
         }
         if self.thief
-            && let Some(s) = self.thief_start(v, wants)
+            && let Some(s) = self.thief_start(v, &Wants::of(v))
         {
             return s;
         }
@@ -900,7 +922,7 @@ impl Chooser for Policy {
     fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
         match self.base {
             Base::Random => self.random_start(v, d),
-            Base::Collector => self.collector_start(v, &Wants::of(v)),
+            Base::Collector => self.collector_start(v),
             Base::Counter => self.counter_start(v, &Wants::of(v)),
             Base::Rollout(k) => self.rollout_start(k, v, &Wants::of(v), d),
         }
