@@ -909,3 +909,61 @@ fn a_whole_game_ends_with_a_unique_winner_over_the_target() {
     assert!(t.total(w) >= 200);
     assert!((0..4).all(|p| p == w || t.total(p) < t.total(w)));
 }
+
+#[test]
+fn c12_c13_block_stops_a_steal_against_one_hand_only() {
+    // Three players: seat 1 blocks, seat 2 is stolen from (its highest card).
+    let mut t = table(
+        3,
+        &["Draw/Steal", "Draw/Block R5", "R6 BQ"],
+        ["P2", "P3", "P4"],
+        "B2 B3",
+    );
+    let mut s = Script::default();
+    let mut p = play("Draw/Steal", Func::Steal);
+    p.victims = 0b110;
+    s.starts.push_back(Start::Play(p));
+    s.blocks.push_back(Some(c("Draw/Block")));
+    turn(&mut t, 0, &mut s);
+    assert_eq!(t.hand(1), set("R5"));
+    assert_eq!(t.hand(2), set("R6"));
+    assert_eq!(t.hand(0), set("BQ"));
+    assert_eq!(View::new(&t, 2).known(0), set("BQ"), "the victim knows the card");
+    assert_eq!(View::new(&t, 1).known(0), 0, "the others do not");
+}
+
+#[test]
+fn c6_any_plays_as_any_action_and_blocks() {
+    // Two decks, so that both players can hold an Any.
+    let rules = Rules {
+        deck: Deck::standard(2),
+        ..Rules::standard(2)
+    };
+    let any2 = c("Any") + PER_DECK;
+    let mut t = table_with(rules, &["Any R2", "R5 R6"], ["P2", "P3", "P4"], "B2 B3 B4");
+    let mut pos_hands = vec![t.hand(0), t.hand(1) | bit(any2)];
+    // Move the second Any from the discard pile into seat 1's hand.
+    let discard = t.discard() & !bit(any2);
+    t.set_position(&Position {
+        hands: std::mem::take(&mut pos_hands),
+        community: t.community(),
+        draw: t.draw_pile().collect(),
+        discard,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    let mut s = Script::default();
+    let mut p = play("Any", Func::Take);
+    p.target = 1;
+    s.starts.push_back(Start::Play(p));
+    s.blocks.push_back(Some(any2));
+    turn(&mut t, 0, &mut s);
+    assert_eq!(t.hand(1), set("R5 R6"), "the second Any blocked the Take");
+    assert_eq!(t.hand(0), set("R2"));
+    // Any as Draw.
+    let mut t = table(2, &["Any R2", "R5"], ["P2", "P3", "P4"], "B2 B3 B4");
+    let mut s = Script::default();
+    s.starts.push_back(Start::Play(play("Any", Func::Draw)));
+    turn(&mut t, 0, &mut s);
+    assert_eq!(t.hand(0), set("R2 B2 B3 B4"));
+}
