@@ -240,8 +240,9 @@ impl fmt::Display for Policy {
 /// How much a player wants each rank (index 0..13; 8 unused).
 #[derive(Clone, Copy, Debug)]
 pub struct Wants {
-    w: [i32; RANKS],
     target: Rank,
+    /// The value of a plain card of each rank (see [`Wants::value`]).
+    rv: [i32; RANKS],
 }
 
 impl Wants {
@@ -275,7 +276,15 @@ impl Wants {
                 target = r as Rank;
             }
         }
-        Wants { w, target }
+        let mut rv = [0; RANKS];
+        for r in 0..RANKS {
+            rv[r] = if r == EIGHT as usize {
+                8_000
+            } else {
+                20 * w[r] + if r == usize::from(target) { 2_000 } else { 0 }
+            };
+        }
+        Wants { target, rv }
     }
 
     /// The rank it collects.
@@ -285,27 +294,53 @@ impl Wants {
 
     /// What card `c` is worth keeping.
     #[inline]
+    ///
+    /// Any 10,000, 2X 9,000, a Wild 8 8,000 (the Gold 8 8,500), 7>>>10
+    /// 5,000, Draw/Block 900, Draw/Take and Draw/Steal 800, Chaos/+Turn
+    /// 700, Swap/Reboot 300; a number card 20 x the want of its rank, plus
+    /// 2,000 for the target rank and 60 for a gold card.
     pub fn value(&self, c: Card) -> i32 {
-        match action(c) {
-            Some(ANY) => 10_000,
-            Some(TWO_X) => 9_000,
-            Some(SEVEN_TEN) => 5_000,
-            Some(DRAW_BLOCK) => 900,
-            Some(DRAW_TAKE) | Some(DRAW_STEAL) => 800,
-            Some(CHAOS_TURN) => 700,
-            Some(_) => 300,
-            None => {
-                let (r, gold) = (CARD_RANK[usize::from(c)], CARD_GOLD[usize::from(c)]);
-                if r == EIGHT {
-                    8_000 + if gold { 500 } else { 0 }
-                } else {
-                    let t = if r == self.target { 2_000 } else { 0 };
-                    t + 20 * self.w[usize::from(r)] + if gold { 60 } else { 0 }
-                }
-            }
+        let c = usize::from(c);
+        match CARD_ACTION[c] {
+            NOT_ACTION => self.rv[usize::from(CARD_RANK[c])] + CARD_GOLD_BONUS[c],
+            a => ACTION_VALUE[usize::from(a)],
         }
     }
 }
+
+/// [`Wants::value`] of each action card, by action index.
+const ACTION_VALUE: [i32; 8] = [800, 800, 900, 300, 700, 9_000, 5_000, 10_000];
+
+const NOT_ACTION: u8 = 255;
+
+/// The action index of every card id ([`NOT_ACTION`] for number cards).
+const CARD_ACTION: [u8; 128] = {
+    let mut t = [NOT_ACTION; 128];
+    let mut c = 0;
+    while c < 128 {
+        let k = c % PER_DECK as usize;
+        if k >= 52 {
+            t[c] = (k - 52) as u8;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// What being gold adds to a number card's value: 500 for the Gold 8, 60
+/// for another gold card.
+const CARD_GOLD_BONUS: [i32; 128] = {
+    let mut t = [0; 128];
+    let mut c = 0;
+    while c < 128 {
+        let k = c % PER_DECK as usize;
+        if k >= 39 && k < 52 {
+            t[c] = if k - 39 == EIGHT as usize { 500 } else { 60 };
+        }
+        c += 1;
+    }
+    t
+};
 
 /// The rank of every card id (number cards only).
 const CARD_RANK: [Rank; 128] = {
@@ -318,17 +353,6 @@ const CARD_RANK: [Rank; 128] = {
     t
 };
 
-/// Whether every card id is gold.
-const CARD_GOLD: [bool; 128] = {
-    let mut t = [false; 128];
-    let mut c = 0;
-    while c < 128 {
-        let k = c % PER_DECK as usize;
-        t[c] = k >= 39 && k < 52;
-        c += 1;
-    }
-    t
-};
 
 /// Cards sorted from the most to the least valuable (ties: higher id
 /// first), as sort keys `value << 8 | card`.
@@ -446,7 +470,10 @@ fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
 
 impl Policy {
     fn collector_start(&self, v: &View<'_>) -> Start {
-        if v.can_call() && v.score().points >= self.call_threshold() {
+        // One scoring serves both: a call is possible exactly when some
+        // rank reaches five (C29) and nobody has called.
+        let s = v.score();
+        if v.caller().is_none() && s.rank.is_some() && s.points >= self.call_threshold() {
             return Start::Flip;
         }
         if self.thief
