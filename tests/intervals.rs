@@ -89,6 +89,7 @@ fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
             seed,
             has_score: true,
             has_rounds: true,
+            has_places: false,
         };
         reports.push(analysis::analyse(&setup, &records, &m));
         match pooled.as_mut() {

@@ -58,6 +58,8 @@ pub struct Setup<'a> {
     pub has_score: bool,
     /// Whether the game has rounds.
     pub has_rounds: bool,
+    /// Whether games end in a finishing order (losses and places).
+    pub has_places: bool,
 }
 
 /// One entrant's line of the standings.
@@ -75,6 +77,14 @@ pub struct Standing {
     pub win_rate: f64,
     /// 95% interval (see the module).
     pub win_ci: (f64, f64),
+    /// Games finished last (for a game with a finishing order).
+    pub losses: u64,
+    /// Losses over games and their 95% interval, for a game with a
+    /// finishing order.
+    pub loss: Option<(f64, (f64, f64))>,
+    /// Mean place (1 = first) over games with every place given, and its
+    /// standard error, for a game with a finishing order.
+    pub place: Option<(f64, f64)>,
     /// Mean score per game and its standard error (NaN with fewer than two
     /// units).
     pub score: Option<(f64, f64)>,
@@ -259,6 +269,11 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
             wins: tot.wins,
             win_rate: ratio(tot.wins, games),
             win_ci: win.share_interval(),
+            losses: tot.losses,
+            loss: setup
+                .has_places
+                .then(|| (ratio(tot.losses, games), m.loss[e].share_interval())),
+            place: setup.has_places.then(|| mean_se(&m.place[e])),
             score: setup.has_score.then(|| mean_se(&m.score[e])),
             rounds: tot.rounds,
             round_score: setup.has_rounds.then(|| mean_se(&m.round[e])),

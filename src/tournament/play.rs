@@ -52,6 +52,10 @@ pub struct Moments {
     pub score: Vec<Ratio>,
     /// Per entrant: round scores over rounds.
     pub round: Vec<Ratio>,
+    /// Per entrant: losses (last places) over games.
+    pub loss: Vec<Ratio>,
+    /// Per entrant: places over games with a complete finishing order.
+    pub place: Vec<Ratio>,
     /// Per unordered pair `{i, j}` ([`pair_index`]): the wins of `i` over
     /// the games won by `i` or `j` at a table with both.
     pub h2h: Vec<Ratio>,
@@ -76,6 +80,8 @@ impl Moments {
             win: vec![Ratio::default(); entrants],
             score: vec![Ratio::default(); entrants],
             round: vec![Ratio::default(); entrants],
+            loss: vec![Ratio::default(); entrants],
+            place: vec![Ratio::default(); entrants],
             h2h: vec![Ratio::default(); pairs],
             diff: vec![Ratio::default(); pairs],
             seat_win: vec![Ratio::default(); arrangements * players],
@@ -89,6 +95,8 @@ impl Moments {
             (&mut self.win, &o.win),
             (&mut self.score, &o.score),
             (&mut self.round, &o.round),
+            (&mut self.loss, &o.loss),
+            (&mut self.place, &o.place),
             (&mut self.h2h, &o.h2h),
             (&mut self.diff, &o.diff),
             (&mut self.seat_win, &o.seat_win),
@@ -137,6 +145,10 @@ pub fn play_batches<G: Game>(
     Ok((records, moments))
 }
 
+/// Sums kept per entrant and deal: wins, score, rounds, round scores,
+/// losses, places and games with every place given.
+const PER_ENTRANT: usize = 7;
+
 /// Batch `b`: every arrangement plays its deals, and each deal's results
 /// over all arrangements are summed before they go into `m` as one unit
 /// (deals linked by a game that carries over are summed together).
@@ -155,9 +167,9 @@ fn play_one<G: Game>(
     let players = G::players(opts);
     let pairs = entrants * entrants.saturating_sub(1) / 2;
     let seat_pairs = players * players.saturating_sub(1) / 2;
-    // Per deal: for each entrant wins, score, rounds and round scores; for
-    // each pair the wins of its lower and of its higher entrant.
-    let width = 4 * entrants + 2 * pairs;
+    // Per deal: for each entrant the [`PER_ENTRANT`] sums; for each pair
+    // the wins of its lower and of its higher entrant.
+    let width = PER_ENTRANT * entrants + 2 * pairs;
     let mut part = vec![0i64; n * width];
     // Deal d carries over to deal d + 1 in some arrangement.
     let mut linked = vec![false; n];
@@ -182,11 +194,14 @@ fn play_one<G: Game>(
             linked[d] |= carry;
             let row = &mut part[d * width..(d + 1) * width];
             for (s, r) in res.iter().enumerate() {
-                let e = who[s];
-                row[4 * e] += r.wins as i64;
-                row[4 * e + 1] += r.score_sum;
-                row[4 * e + 2] += r.rounds as i64;
-                row[4 * e + 3] += r.round_score_sum as i64;
+                let e = PER_ENTRANT * who[s];
+                row[e] += r.wins as i64;
+                row[e + 1] += r.score_sum;
+                row[e + 2] += r.rounds as i64;
+                row[e + 3] += r.round_score_sum as i64;
+                row[e + 4] += r.losses as i64;
+                row[e + 5] += r.place_sum as i64;
+                row[e + 6] += r.placed as i64;
                 cur[s] += r.wins as i64;
                 total[s].add(r);
             }
@@ -198,7 +213,7 @@ fn play_one<G: Game>(
                     } else {
                         (res[t].wins, res[s].wins)
                     };
-                    let k = 4 * entrants + 2 * pair_index(i, j, entrants);
+                    let k = PER_ENTRANT * entrants + 2 * pair_index(i, j, entrants);
                     row[k] += wi as i64;
                     row[k + 1] += wj as i64;
                 }
@@ -249,12 +264,16 @@ fn play_one<G: Game>(
         }
         for e in 0..entrants {
             let g = sits[e] * unit_deals;
-            m.win[e].add(unit[4 * e], g);
-            m.score[e].add(unit[4 * e + 1], g);
-            m.round[e].add(unit[4 * e + 3], unit[4 * e + 2]);
+            let u = &unit[PER_ENTRANT * e..PER_ENTRANT * (e + 1)];
+            m.win[e].add(u[0], g);
+            m.score[e].add(u[1], g);
+            m.round[e].add(u[3], u[2]);
+            m.loss[e].add(u[4], g);
+            m.place[e].add(u[5], u[6]);
         }
+        let h = PER_ENTRANT * entrants;
         for k in 0..pairs {
-            let (wi, wj) = (unit[4 * entrants + 2 * k], unit[4 * entrants + 2 * k + 1]);
+            let (wi, wj) = (unit[h + 2 * k], unit[h + 2 * k + 1]);
             m.h2h[k].add(wi, wi + wj);
             m.diff[k].add(wi - wj, together[k] * unit_deals);
         }

@@ -58,7 +58,7 @@ fn unique_labels(words: &[String]) -> Vec<String> {
 }
 
 /// Standings CSV columns (docs/tournament.md documents each).
-pub const STANDINGS_HEADER: [&str; 21] = [
+pub const STANDINGS_HEADER: [&str; 27] = [
     "rank",
     "entrant",
     "policy",
@@ -70,6 +70,12 @@ pub const STANDINGS_HEADER: [&str; 21] = [
     "win_rate",
     "win_rate_ci95_low",
     "win_rate_ci95_high",
+    "losses",
+    "loss_rate",
+    "loss_rate_ci95_low",
+    "loss_rate_ci95_high",
+    "mean_place",
+    "mean_place_stderr",
     "mean_score",
     "mean_score_stderr",
     "rounds",
@@ -245,6 +251,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         seed,
         has_score: G::score_name(opts).is_some(),
         has_rounds: G::has_rounds(opts),
+        has_places: G::has_places(opts),
     };
     let report = analysis::analyse(&setup, &records, &moments);
     let deals = report.deals;
@@ -268,6 +275,16 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
                 f6(s.win_rate),
                 f6(s.win_ci.0),
                 f6(s.win_ci.1),
+                if s.loss.is_some() {
+                    s.losses.to_string()
+                } else {
+                    String::new()
+                },
+                s.loss.map_or(String::new(), |v| f6(v.0)),
+                s.loss.map_or(String::new(), |v| f6(v.1.0)),
+                s.loss.map_or(String::new(), |v| f6(v.1.1)),
+                s.place.map_or(String::new(), |v| f6(v.0)),
+                s.place.map_or(String::new(), |v| f6(v.1)),
                 s.score.map_or(String::new(), |v| f6(v.0)),
                 s.score.map_or(String::new(), |v| f6(v.1)),
                 if G::has_rounds(opts) {

@@ -19,7 +19,8 @@ pub struct SeatStats {
     pub losses: u64,
     /// Games finished in each place (index 0 = first).
     pub places: [u64; MAX_PLAYERS],
-    /// Sum of places over games with a place.
+    /// Sum of places over the games with every place given (not
+    /// stalemates, where some seats have none).
     pub place_sum: u64,
     /// Sum of opponents beaten (the per-game score).
     pub beaten_sum: i64,
@@ -155,7 +156,9 @@ impl Observer<Table> for IbFlipStats {
             let place = t.place(s);
             if place != 0 {
                 st.places[usize::from(place) - 1] += 1;
-                st.place_sum += u64::from(place);
+                if !stalemate {
+                    st.place_sum += u64::from(place);
+                }
                 st.wins += u64::from(place == 1);
                 st.losses += u64::from(usize::from(place) == n);
             }
