@@ -18,6 +18,11 @@ use sim::tournament::analysis::{self, Setup};
 use sim::tournament::arrange::arrangements;
 use sim::tournament::play::{Moments, play_batches};
 
+/// No progress bar.
+fn hidden() -> indicatif::ProgressBar {
+    indicatif::ProgressBar::hidden()
+}
+
 /// Hits and trials of "the interval contains the pooled mean".
 #[derive(Default)]
 struct Coverage {
@@ -80,9 +85,18 @@ fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
     let mut reports = Vec::new();
     let mut pooled: Option<Moments> = None;
     for seed in 0..seeds {
-        let (records, m) =
-            play_batches::<Flip7>(&opts, &sims, &seats, names.len(), 1000 + seed, deals, 0..1, &pool)
-                .unwrap();
+        let tally = play_batches::<Flip7>(
+            &opts,
+            &sims,
+            &seats,
+            names.len(),
+            1000 + seed,
+            deals,
+            0..1,
+            &pool,
+            &hidden(),
+        )
+        .unwrap();
         let setup = Setup {
             names: &names,
             arrangements: &seats,
@@ -91,10 +105,10 @@ fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
             has_rounds: true,
             has_places: false,
         };
-        reports.push(analysis::analyse(&setup, &records, &m));
+        reports.push(analysis::analyse(&setup, &tally));
         match pooled.as_mut() {
-            Some(p) => p.merge(&m),
-            None => pooled = Some(m),
+            Some(p) => p.merge(&tally.moments),
+            None => pooled = Some(tally.moments),
         }
     }
     let pooled = pooled.unwrap();
@@ -184,9 +198,9 @@ fn deals_linked_by_a_carried_pot_form_one_unit() {
         opts.gambling = gambling;
         let (seats, sims) = tournament::<FlipFlush>(&opts, words, 3);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let (_, m) =
-            play_batches::<FlipFlush>(&opts, &sims, &seats, words.len(), 7, 1500, 0..2, &pool).unwrap();
-        m.units()
+        let t = play_batches::<FlipFlush>(&opts, &sims, &seats, words.len(), 7, 1500, 0..2, &pool, &hidden())
+            .unwrap();
+        t.moments.units()
     };
     let calling = ["call-at:0.2", "call-at:0.3", "default"];
     assert_eq!(units(false, &calling), 1500);

@@ -75,11 +75,13 @@ pub fn batch_len(games: u64, batch: u64) -> u64 {
     (games - batch * BATCH_GAMES).min(BATCH_GAMES)
 }
 
-fn progress_bar(cfg: &RunConfig) -> ProgressBar {
-    if !cfg.progress || !std::io::stderr().is_terminal() {
+/// A progress bar of `games` games with their rate and ETA on stderr, or a
+/// hidden one unless `show` and stderr is a terminal.
+pub fn progress_bar(show: bool, games: u64) -> ProgressBar {
+    if !show || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let pb = ProgressBar::with_draw_target(Some(cfg.games), ProgressDrawTarget::stderr());
+    let pb = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     pb.set_style(
         ProgressStyle::with_template("{bar:40.cyan/blue} {human_pos}/{human_len} games  {rate}  ETA {eta}")
             .expect("valid template")
@@ -96,11 +98,19 @@ fn progress_bar(cfg: &RunConfig) -> ProgressBar {
 /// Plays a whole run on a pool of `cfg.threads` threads and returns the
 /// merged statistics.
 pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
+    let pb = progress_bar(cfg.progress, cfg.games);
+    let acc = run_counted(sim, cfg, &pb);
+    pb.finish_and_clear();
+    acc
+}
+
+/// [`run`], counting the games on `pb` (which may count more than this run:
+/// a sweep's bar counts every value).
+pub fn run_counted<S: Simulation>(sim: &S, cfg: &RunConfig, pb: &ProgressBar) -> Result<S::Acc, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.max(1))
         .build()
         .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
-    let pb = progress_bar(cfg);
     let batches = batch_count(cfg.games);
     let acc = pool.install(|| {
         (0..batches)
@@ -123,7 +133,6 @@ pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
                 },
             )
     });
-    pb.finish_and_clear();
     Ok(acc)
 }
 

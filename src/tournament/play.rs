@@ -7,15 +7,17 @@
 //! game `i` starts from the same shuffled deck in every arrangement, however
 //! the earlier games of the batch went: common random numbers.
 //!
-//! Results are kept per batch and per arrangement, in integers, in batch
-//! order, and the sums behind every standard error ([`Moments`]) are
-//! added up deal by deal: the batches run in parallel but everything is an
-//! integer sum collected by index, so nothing depends on the number of
-//! threads.
+//! What a tournament keeps ([`Tally`]) is integer sums of a fixed size:
+//! totals per arrangement and seat, "who beat whom" per bootstrap group of
+//! batches, and the sums behind every standard error ([`Moments`]), added
+//! up deal by deal. The batches run in parallel and their tallies are
+//! added in whatever order they finish: integer sums, so nothing depends
+//! on the number of threads, and memory does not grow with the deals.
 
 use std::io::Write;
 use std::ops::Range;
 
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::engine::design::Ratio;
@@ -24,13 +26,64 @@ use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;
 use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
 
-/// One batch of deals, played by every arrangement.
+/// The rating's bootstrap resamples groups of batches: batch `b` adds its
+/// "who beat whom" counts to group `b mod GROUPS`. A run of up to `GROUPS`
+/// batches has one batch per group; a longer run keeps the same fixed
+/// memory however many deals it plays.
+pub const GROUPS: u64 = 64;
+
+/// Everything a tournament keeps of the batches it played, in integers,
+/// in a size that does not grow with the deals: totals per arrangement and
+/// seat, "who beat whom" per bootstrap group, and the design sums behind
+/// every standard error. Tallies of disjoint batch ranges add up exactly
+/// ([`Tally::merge`]), in any order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BatchRecord {
-    /// Deals in the batch (games per arrangement).
+pub struct Tally {
+    /// Deals played (games per arrangement).
     pub deals: u64,
+    /// Batches played.
+    pub batches: u64,
     /// `seats[a * players + s]`: seat `s` of arrangement `a`.
     pub seats: Vec<SeatResult>,
+    /// Per bootstrap group ([`GROUPS`]): `beats[i * n + j]` = games `i`
+    /// won at a table with `j`, over `n` entrants (empty while the group
+    /// has no batch).
+    pub beats: Vec<Vec<u64>>,
+    /// The sums behind the standard errors.
+    pub moments: Moments,
+}
+
+impl Tally {
+    /// Nothing played yet, for `entrants` entrants and `arrangements`
+    /// arrangements of `players` seats.
+    pub fn new(entrants: usize, arrangements: usize, players: usize) -> Tally {
+        Tally {
+            deals: 0,
+            batches: 0,
+            seats: vec![SeatResult::default(); arrangements * players],
+            beats: vec![Vec::new(); GROUPS as usize],
+            moments: Moments::new(entrants, arrangements, players),
+        }
+    }
+
+    /// Adds the batches of `o` (disjoint from those of `self`).
+    pub fn merge(&mut self, o: &Tally) {
+        self.deals += o.deals;
+        self.batches += o.batches;
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            a.add(b);
+        }
+        for (a, b) in self.beats.iter_mut().zip(&o.beats) {
+            if a.is_empty() {
+                a.clone_from(b);
+            } else {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+            }
+        }
+        self.moments.merge(&o.moments);
+    }
 }
 
 /// The index of the unordered pair `{i, j}` (`i < j`) of `n` entrants.
@@ -116,7 +169,7 @@ impl Moments {
 
 /// Plays batches `batches` of a tournament of `deals` deals, every
 /// arrangement (`sims[a]`, seated as `arrangements[a]`) on every batch, on
-/// `pool`. Returns each batch's totals and the design sums of all of them.
+/// `pool`, and returns their tally. `bar` counts the games played.
 #[allow(clippy::too_many_arguments)]
 pub fn play_batches<G: Game>(
     opts: &G::Options,
@@ -127,22 +180,23 @@ pub fn play_batches<G: Game>(
     deals: u64,
     batches: Range<u64>,
     pool: &rayon::ThreadPool,
-) -> Result<(Vec<BatchRecord>, Moments), String> {
+    bar: &ProgressBar,
+) -> Result<Tally, String> {
     let players = G::players(opts);
-    let empty = || Moments::new(entrants, arrangements.len(), players);
-    let played: Vec<(BatchRecord, Moments)> = pool.install(|| {
+    let empty = || Tally::new(entrants, arrangements.len(), players);
+    pool.install(|| {
         batches
             .into_par_iter()
-            .map(|b| play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty()))
-            .collect::<Result<_, String>>()
-    })?;
-    let mut moments = empty();
-    let mut records = Vec::with_capacity(played.len());
-    for (r, m) in played {
-        moments.merge(&m);
-        records.push(r);
-    }
-    Ok((records, moments))
+            .map(|b| {
+                let t = play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty());
+                bar.inc(batch_len(deals, b) * sims.len() as u64);
+                t
+            })
+            .try_reduce(empty, |mut a, b| {
+                a.merge(&b);
+                Ok(a)
+            })
+    })
 }
 
 /// Sums kept per entrant and deal: wins, score, rounds, round scores,
@@ -150,8 +204,9 @@ pub fn play_batches<G: Game>(
 const PER_ENTRANT: usize = 7;
 
 /// Batch `b`: every arrangement plays its deals, and each deal's results
-/// over all arrangements are summed before they go into `m` as one unit
-/// (deals linked by a game that carries over are summed together).
+/// over all arrangements are summed before they go into the design sums as
+/// one unit (deals linked by a game that carries over are summed
+/// together). `tally` is empty and comes back holding the batch.
 #[allow(clippy::too_many_arguments)]
 fn play_one<G: Game>(
     opts: &G::Options,
@@ -161,8 +216,8 @@ fn play_one<G: Game>(
     seed: u64,
     deals: u64,
     b: u64,
-    mut m: Moments,
-) -> Result<(BatchRecord, Moments), String> {
+    mut tally: Tally,
+) -> Result<Tally, String> {
     let n = batch_len(deals, b) as usize;
     let players = G::players(opts);
     let pairs = entrants * entrants.saturating_sub(1) / 2;
@@ -173,7 +228,9 @@ fn play_one<G: Game>(
     let mut part = vec![0i64; n * width];
     // Deal d carries over to deal d + 1 in some arrangement.
     let mut linked = vec![false; n];
+    let m = &mut tally.moments;
     let mut seats = Vec::with_capacity(sims.len() * players);
+    let mut beats = vec![0u64; entrants * entrants];
     let mut failed = None;
     for (a, sim) in sims.iter().enumerate() {
         let who = &arrangements[a];
@@ -194,6 +251,11 @@ fn play_one<G: Game>(
             linked[d] |= carry;
             let row = &mut part[d * width..(d + 1) * width];
             for (s, r) in res.iter().enumerate() {
+                for &j in who {
+                    if j != who[s] {
+                        beats[who[s] * entrants + j] += r.wins;
+                    }
+                }
                 let e = PER_ENTRANT * who[s];
                 row[e] += r.wins as i64;
                 row[e + 1] += r.score_sum;
@@ -280,13 +342,11 @@ fn play_one<G: Game>(
         unit.fill(0);
         unit_deals = 0;
     }
-    Ok((
-        BatchRecord {
-            deals: n as u64,
-            seats,
-        },
-        m,
-    ))
+    tally.seats = seats;
+    tally.deals = n as u64;
+    tally.batches = 1;
+    tally.beats[(b % GROUPS) as usize] = beats;
+    Ok(tally)
 }
 
 /// Writes the play-by-play of the first `deals` deals for every

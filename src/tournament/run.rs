@@ -9,14 +9,14 @@ use super::args::TournamentArgs;
 use super::arrange::arrangements;
 use super::console::{write_pairwise, write_standings};
 use super::files::{Files, fe};
-use super::play::{BatchRecord, Moments, play_batches};
+use super::play::{Tally, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, f6};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
 use crate::engine::run::{describe_sources, file_label, plural, report_line, table_json};
-use crate::engine::runner::batch_count;
+use crate::engine::runner::{self, batch_count};
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
 
@@ -188,7 +188,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
     let start = Instant::now();
     let total_batches = batch_count(args.games);
-    let mut records: Vec<BatchRecord> = Vec::new();
+    let bar = runner::progress_bar(args.common.progress(), args.games * arr.seats.len() as u64);
     let mut stop_note = String::new();
     let play = |range: std::ops::Range<u64>| {
         play_batches::<G>(
@@ -200,34 +200,25 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
             args.games,
             range,
             &pool,
+            &bar,
         )
     };
-    let moments = match args.until_ci {
-        None => {
-            let (r, m) = play(0..total_batches)?;
-            records = r;
-            m
-        }
+    let tally = match args.until_ci {
+        None => play(0..total_batches)?,
         Some(w) => {
             // Checkpoints after 4 batches, then about 25% more each time:
             // fixed by the seed and W alone, never by the threads.
             let mut done = 0;
             let mut next = 4.min(total_batches);
-            let mut moments: Option<Moments> = None;
+            let mut all = Tally::new(names.len(), arr.seats.len(), players);
             loop {
-                let (r, m) = play(done..next)?;
-                records.extend(r);
-                match moments.as_mut() {
-                    Some(all) => all.merge(&m),
-                    None => moments = Some(m),
-                }
-                let all = moments.as_ref().expect("played");
+                all.merge(&play(done..next)?);
                 done = next;
-                let widest = analysis::widest_half_width(all);
+                let widest = analysis::widest_half_width(&all.moments);
                 if widest < w {
                     stop_note = format!(
                         "--until-ci {w}: stopped after {} deals, widest win-rate interval ±{widest:.4}",
-                        format_count(records.iter().map(|r| r.deals).sum())
+                        format_count(all.deals)
                     );
                     break;
                 }
@@ -240,9 +231,10 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
                 }
                 next = (done + done.div_ceil(4)).min(total_batches);
             }
-            moments.expect("played")
+            all
         }
     };
+    bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
 
     let setup = Setup {
@@ -253,7 +245,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         has_rounds: G::has_rounds(opts),
         has_places: G::has_places(opts),
     };
-    let report = analysis::analyse(&setup, &records, &moments);
+    let report = analysis::analyse(&setup, &tally);
     let deals = report.deals;
     let games_total = deals * arr.seats.len() as u64;
 

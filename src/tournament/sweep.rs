@@ -73,11 +73,12 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         progress: false,
     };
     let start = Instant::now();
+    let bar = runner::progress_bar(args.common.progress(), args.games * points.len() as u64);
     let mut header_row = vec!["parameter".to_string(), "value".to_string()];
     let mut rows = Vec::with_capacity(points.len());
     let mut results: Vec<(u64, SeatResult)> = Vec::with_capacity(points.len());
     for (p, sim) in points.iter().zip(&swept) {
-        let acc = runner::run(sim, &cfg)?;
+        let acc = runner::run_counted(sim, &cfg, &bar)?;
         let mut names = vec![p.spec.clone()];
         names.extend(std::iter::repeat_n(field_word.clone(), players - 1));
         let mut row = vec![args.policy.clone(), p.text.clone()];
@@ -90,6 +91,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         let (games, seats) = G::seat_results(opts, &acc);
         results.push((games, seats[0]));
     }
+    bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let csv = csv_bytes(&header_row, &rows)?;
 
