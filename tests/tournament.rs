@@ -388,7 +388,7 @@ fn tallies_of_disjoint_batch_ranges_add_up_to_the_whole_run() {
     let sims: Vec<_> = arr
         .seats
         .iter()
-        .map(|s| Flip7::simulation(&opts, &[policies[s[0]].clone(), policies[s[1]].clone()]).unwrap())
+        .map(|s| Flip7::simulation(&opts, &[policies[s[0]], policies[s[1]]]).unwrap())
         .collect();
     let bar = indicatif::ProgressBar::hidden();
     let batches = GROUPS + 6;
@@ -398,7 +398,22 @@ fn tallies_of_disjoint_batch_ranges_add_up_to_the_whole_run() {
             .num_threads(threads)
             .build()
             .unwrap();
-        play_batches::<Flip7>(&opts, &sims, &arr.seats, 2, 9, deals, r, &pool, &bar).unwrap()
+        let go = std::sync::atomic::AtomicBool::new(false);
+        let (t, done) = play_batches::<Flip7>(
+            &opts,
+            &sims,
+            &arr.seats,
+            2,
+            9,
+            deals,
+            std::slice::from_ref(&r),
+            &pool,
+            &bar,
+            &go,
+        )
+        .unwrap();
+        assert_eq!(done, vec![r]);
+        t
     };
     let whole = play(0..batches, 2);
     assert_eq!(whole.deals, deals);

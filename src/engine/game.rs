@@ -26,7 +26,7 @@ pub type PolicySection = (&'static str, &'static [PolicyDoc]);
 
 /// One seat's results over some games, in integers: what every game can
 /// say of a seat, and all that tournaments and sweeps rank by.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatResult {
     /// Games won.
     pub wins: u64,

@@ -41,6 +41,10 @@ pub struct Common {
     #[arg(long)]
     pub no_progress: bool,
 
+    /// Shards, state files and resuming.
+    #[command(flatten)]
+    pub job: crate::engine::job::JobArgs,
+
     /// Text, JSON or no summary.
     #[command(flatten)]
     pub show: crate::engine::run::ShowArgs,

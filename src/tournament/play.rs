@@ -17,6 +17,8 @@
 use std::io::Write;
 use std::ops::Range;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
@@ -25,6 +27,7 @@ use crate::engine::game::{Game, SeatResult};
 use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;
 use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
+use crate::engine::state::normalize;
 
 /// The rating's bootstrap resamples groups of batches: batch `b` adds its
 /// "who beat whom" counts to group `b mod GROUPS`. A run of up to `GROUPS`
@@ -37,7 +40,7 @@ pub const GROUPS: u64 = 64;
 /// seat, "who beat whom" per bootstrap group, and the design sums behind
 /// every standard error. Tallies of disjoint batch ranges add up exactly
 /// ([`Tally::merge`]), in any order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// Deals played (games per arrangement).
     pub deals: u64,
@@ -97,7 +100,7 @@ pub fn pair_index(i: usize, j: usize, n: usize) -> usize {
 /// a deal are not independent, deals are), or consecutive deals joined
 /// when a game carries something over to the next in some arrangement
 /// ([`Game::carries_over`]: a gambling pot left by a tie).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     /// Per entrant: wins over games.
     pub win: Vec<Ratio>,
@@ -167,9 +170,11 @@ impl Moments {
     }
 }
 
-/// Plays batches `batches` of a tournament of `deals` deals, every
-/// arrangement (`sims[a]`, seated as `arrangements[a]`) on every batch, on
-/// `pool`, and returns their tally. `bar` counts the games played.
+/// Plays the batches in `batches` (sorted ranges) of a tournament of
+/// `deals` deals, every arrangement (`sims[a]`, seated as
+/// `arrangements[a]`) on every batch, on `pool`, and returns their tally
+/// and the ranges played. `bar` counts the games played. Once `stop` is
+/// set no batch starts.
 #[allow(clippy::too_many_arguments)]
 pub fn play_batches<G: Game>(
     opts: &G::Options,
@@ -178,25 +183,35 @@ pub fn play_batches<G: Game>(
     entrants: usize,
     seed: u64,
     deals: u64,
-    batches: Range<u64>,
+    batches: &[Range<u64>],
     pool: &rayon::ThreadPool,
     bar: &ProgressBar,
-) -> Result<Tally, String> {
+    stop: &AtomicBool,
+) -> Result<(Tally, Vec<Range<u64>>), String> {
     let players = G::players(opts);
     let empty = || Tally::new(entrants, arrangements.len(), players);
-    pool.install(|| {
+    let (tally, done) = pool.install(|| {
         batches
-            .into_par_iter()
+            .par_iter()
+            .flat_map(|r| r.clone().into_par_iter())
             .map(|b| {
-                let t = play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty());
+                if stop.load(Ordering::Relaxed) {
+                    return Ok::<_, String>((empty(), Vec::new()));
+                }
+                let t = play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty())?;
                 bar.inc(batch_len(deals, b) * sims.len() as u64);
-                t
+                Ok((t, std::iter::once(b..b + 1).collect()))
             })
-            .try_reduce(empty, |mut a, b| {
-                a.merge(&b);
-                Ok(a)
-            })
-    })
+            .try_reduce(
+                || (empty(), Vec::new()),
+                |(mut a, mut da), (b, db)| {
+                    a.merge(&b);
+                    da.extend(db);
+                    Ok((a, da))
+                },
+            )
+    })?;
+    Ok((tally, normalize(done)))
 }
 
 /// Sums kept per entrant and deal: wins, score, rounds, round scores,

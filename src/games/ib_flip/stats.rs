@@ -11,7 +11,7 @@ use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
 
 /// Integer totals for one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatStats {
     /// Games finished first.
     pub wins: u64,
@@ -63,7 +63,7 @@ pub struct SeatStats {
 }
 
 /// Totals for a run (or a batch of it).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IbFlipStats {
     /// Games played.
     pub games: u64,
