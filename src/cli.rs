@@ -59,6 +59,25 @@ pub fn command() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("merge")
+                .about(
+                    "Adds up the state files of a run's shards (--shard K/N --state PATH) and writes \
+                     the run's files: the same bytes one process playing the whole run writes.",
+                )
+                .arg(
+                    clap::Arg::new("states")
+                        .value_name("STATE")
+                        .required(true)
+                        .num_args(1..)
+                        .value_parser(clap::value_parser!(std::path::PathBuf))
+                        .help("The state files, one per shard, in any order"),
+                )
+                .after_help(
+                    "Example:\n  for k in 1 2 3 4; do sim flip7 --games 10M --seed 1 --shard $k/4 --state s$k.json & done; wait\n  \
+                     sim merge s1.json s2.json s3.json s4.json",
+                ),
+        )
+        .subcommand(
             Command::new("sweep")
                 .about(
                     "Sweep: one run per value of a policy parameter, e.g. --policy \
@@ -75,6 +94,7 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
     match m.subcommand() {
         Some(("completions", c)) => return Ok(completions(c)?),
         Some(("man", c)) => return Ok(man_pages(c)?),
+        Some(("merge", c)) => return merge(c),
         _ => {}
     }
     let (kind, m) = match m.subcommand() {
@@ -179,6 +199,48 @@ impl Visitor for Dispatch<'_> {
                 .and_then(|a| crate::tournament::sweep::run::<G>(&a)),
         });
     }
+}
+
+/// `sim merge STATE...`: checks that the states are of one run and runs
+/// that run's command with every state resumed and nothing left to play.
+fn merge(m: &ArgMatches) -> Result<(), Failure> {
+    use crate::engine::state::{State, differences};
+    let paths: Vec<std::path::PathBuf> = m
+        .get_many::<std::path::PathBuf>("states")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    let states: Vec<State> = paths
+        .iter()
+        .map(|p| State::read(p))
+        .collect::<Result<_, _>>()
+        .map_err(Failure::Usage)?;
+    let first = &states[0];
+    for (p, s) in paths.iter().zip(&states).skip(1) {
+        let diff = differences(&first.definition, &s.definition);
+        if !diff.is_empty() {
+            return Err(Failure::Usage(format!(
+                "'{}' and '{}' are states of different runs: {}",
+                paths[0].display(),
+                p.display(),
+                diff.join("; ")
+            )));
+        }
+    }
+    let mut argv: Vec<std::ffi::OsString> = vec!["sim".into()];
+    argv.extend(first.command.iter().map(Into::into));
+    for p in &paths {
+        argv.push("--resume".into());
+        argv.push(p.into());
+    }
+    argv.push("--merge-only".into());
+    let run = command().try_get_matches_from(argv).map_err(|e| {
+        Failure::Usage(format!(
+            "the command of '{}' ({}) cannot be run by this sim: {e}",
+            paths[0].display(),
+            first.command.join(" ")
+        ))
+    })?;
+    main_with(&run)
 }
 
 /// `sim completions SHELL`: the completion script on stdout.

@@ -9,6 +9,9 @@
 //! (Wilson over all games, batch means over two batches) covered it only
 //! 55-90% of the time.
 
+// Lists of batch ranges that hold one range.
+#![allow(clippy::single_range_in_vec_init)]
+
 use sim::engine::design::{Ratio, t975};
 use sim::engine::game::{Game, default_options};
 use sim::engine::runner::{self, RunConfig};
@@ -17,6 +20,14 @@ use sim::games::flip7::{Flip7, Flip7Options};
 use sim::tournament::analysis::{self, Setup};
 use sim::tournament::arrange::arrangements;
 use sim::tournament::play::{Moments, play_batches};
+
+/// No progress bar.
+fn hidden() -> indicatif::ProgressBar {
+    indicatif::ProgressBar::hidden()
+}
+
+/// Never asked to stop.
+static GO: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Hits and trials of "the interval contains the pooled mean".
 #[derive(Default)]
@@ -80,20 +91,32 @@ fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
     let mut reports = Vec::new();
     let mut pooled: Option<Moments> = None;
     for seed in 0..seeds {
-        let (records, m) =
-            play_batches::<Flip7>(&opts, &sims, &seats, names.len(), 1000 + seed, deals, 0..1, &pool)
-                .unwrap();
+        let tally = play_batches::<Flip7>(
+            &opts,
+            &sims,
+            &seats,
+            names.len(),
+            1000 + seed,
+            deals,
+            &[0..1],
+            &pool,
+            &hidden(),
+            &GO,
+        )
+        .unwrap()
+        .0;
         let setup = Setup {
             names: &names,
             arrangements: &seats,
             seed,
             has_score: true,
             has_rounds: true,
+            has_places: false,
         };
-        reports.push(analysis::analyse(&setup, &records, &m));
+        reports.push(analysis::analyse(&setup, &tally));
         match pooled.as_mut() {
-            Some(p) => p.merge(&m),
-            None => pooled = Some(m),
+            Some(p) => p.merge(&tally.moments),
+            None => pooled = Some(tally.moments),
         }
     }
     let pooled = pooled.unwrap();
@@ -183,9 +206,21 @@ fn deals_linked_by_a_carried_pot_form_one_unit() {
         opts.gambling = gambling;
         let (seats, sims) = tournament::<FlipFlush>(&opts, words, 3);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let (_, m) =
-            play_batches::<FlipFlush>(&opts, &sims, &seats, words.len(), 7, 1500, 0..2, &pool).unwrap();
-        m.units()
+        let t = play_batches::<FlipFlush>(
+            &opts,
+            &sims,
+            &seats,
+            words.len(),
+            7,
+            1500,
+            &[0..2],
+            &pool,
+            &hidden(),
+            &GO,
+        )
+        .unwrap()
+        .0;
+        t.moments.units()
     };
     let calling = ["call-at:0.2", "call-at:0.3", "default"];
     assert_eq!(units(false, &calling), 1500);

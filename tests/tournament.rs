@@ -371,3 +371,62 @@ fn lineups_come_from_strategy_files_and_bad_input_is_refused() {
     // Nothing was written by the refused runs.
     assert!(!dir.path().join("results").exists());
 }
+
+/// A tournament's tally is integer sums of a fixed size: the tallies of
+/// disjoint batch ranges, added in any order, are the tally of the whole
+/// run (what shards of one run rely on), and a run of more batches than
+/// there are bootstrap groups keeps the same number of groups.
+#[test]
+fn tallies_of_disjoint_batch_ranges_add_up_to_the_whole_run() {
+    use sim::tournament::play::{GROUPS, Tally, play_batches};
+    let opts = flip7_table(2);
+    let policies = [
+        Policy::parse("stay-at-18").unwrap(),
+        Policy::parse("stay-at-25").unwrap(),
+    ];
+    let arr = arrangements(2, 2).unwrap();
+    let sims: Vec<_> = arr
+        .seats
+        .iter()
+        .map(|s| Flip7::simulation(&opts, &[policies[s[0]], policies[s[1]]]).unwrap())
+        .collect();
+    let bar = indicatif::ProgressBar::hidden();
+    let batches = GROUPS + 6;
+    let deals = batches * 1024 - 100;
+    let play = |r: std::ops::Range<u64>, threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let go = std::sync::atomic::AtomicBool::new(false);
+        let (t, done) = play_batches::<Flip7>(
+            &opts,
+            &sims,
+            &arr.seats,
+            2,
+            9,
+            deals,
+            std::slice::from_ref(&r),
+            &pool,
+            &bar,
+            &go,
+        )
+        .unwrap();
+        assert_eq!(done, vec![r]);
+        t
+    };
+    let whole = play(0..batches, 2);
+    assert_eq!(whole.deals, deals);
+    assert_eq!(whole.batches, batches);
+    assert_eq!(whole.beats.len() as u64, GROUPS);
+    assert!(whole.beats.iter().all(|g| g.len() == 4));
+    let mut parts = Tally::new(2, arr.seats.len(), 2);
+    for r in [40..batches, 0..3, 3..40] {
+        parts.merge(&play(r, 1));
+    }
+    assert_eq!(parts, whole);
+    // Who beat whom adds up to the wins.
+    let beats: u64 = whole.beats.iter().flatten().sum();
+    let wins: u64 = whole.seats.iter().map(|s| s.wins).sum();
+    assert_eq!(beats, wins);
+}

@@ -30,7 +30,7 @@ use super::stats::{Z95, wilson95_f};
 pub const FEW_UNITS: u64 = 30;
 
 /// The sums of a ratio estimate over independent units.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ratio {
     /// Units added.
     pub units: u64,

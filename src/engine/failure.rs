@@ -4,7 +4,9 @@
 //! than its arguments (an output that cannot be written, a full disk);
 //! 2 the command line was wrong: clap's parse errors, and every value the
 //! parser accepted in form but the command refuses (an unknown policy, a
-//! player count the game does not allow, a sweep range too large).
+//! player count the game does not allow, a sweep range too large, state
+//! files that do not belong together); 130 stopped by Ctrl-C or SIGTERM,
+//! with what was done kept in a state file.
 
 /// A failed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,6 +15,9 @@ pub enum Failure {
     Usage(String),
     /// Anything else (exit 1).
     Run(String),
+    /// Stopped by Ctrl-C or SIGTERM after writing what it had done to a
+    /// state file (exit 130).
+    Interrupted(String),
 }
 
 impl Failure {
@@ -21,13 +26,14 @@ impl Failure {
         match self {
             Failure::Usage(_) => 2,
             Failure::Run(_) => 1,
+            Failure::Interrupted(_) => 130,
         }
     }
 
     /// The message.
     pub fn message(&self) -> &str {
         match self {
-            Failure::Usage(m) | Failure::Run(m) => m,
+            Failure::Usage(m) | Failure::Run(m) | Failure::Interrupted(m) => m,
         }
     }
 }

@@ -26,7 +26,7 @@ pub type PolicySection = (&'static str, &'static [PolicyDoc]);
 
 /// One seat's results over some games, in integers: what every game can
 /// say of a seat, and all that tournaments and sweeps rank by.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatResult {
     /// Games won.
     pub wins: u64,
@@ -41,6 +41,14 @@ pub struct SeatResult {
     /// its rounds), for a standard error that respects the rounds of a
     /// game sharing a deck (empty for a game without rounds).
     pub round_by_game: Ratio,
+    /// Games finished in last place (0 for a game without a finishing
+    /// order; see [`Game::has_places`]).
+    pub losses: u64,
+    /// Sum of places (1 = first) over the games with a complete finishing
+    /// order.
+    pub place_sum: u64,
+    /// Games with a complete finishing order (a stalemate has none).
+    pub placed: u64,
 }
 
 impl SeatResult {
@@ -51,6 +59,9 @@ impl SeatResult {
         self.rounds += o.rounds;
         self.round_score_sum += o.round_score_sum;
         self.round_by_game.merge(&o.round_by_game);
+        self.losses += o.losses;
+        self.place_sum += o.place_sum;
+        self.placed += o.placed;
     }
 }
 
@@ -120,6 +131,13 @@ pub trait Game: Send + Sync + 'static {
 
     /// Whether the game is played in rounds (and has a round score).
     fn has_rounds(opts: &Self::Options) -> bool;
+
+    /// Whether games end in a finishing order (first to last place), so
+    /// that a seat's losses (last place) and mean place mean something;
+    /// tournaments then report them beside the win rate.
+    fn has_places(_opts: &Self::Options) -> bool {
+        false
+    }
 
     /// Whether the one game whose statistics `acc` holds left something at
     /// the table that carries over to the next game (Flip-Flush's gambling

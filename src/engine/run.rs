@@ -11,10 +11,11 @@ use clap::Args;
 use super::args::{format_count, parse_count, parse_seed};
 use super::columns::{csv_bytes, seat_table};
 use super::failure::{Failure, Usage};
-use super::game::Game;
+use super::game::{Acc, Game};
+use super::job::{Finished, Job, JobArgs, stop_flag};
 use super::observe::TraceFormat;
 use super::output::{Output, ignore_closed_pipe};
-use super::runner::{self, RunConfig};
+use super::runner::{self, Accumulator, RunConfig, Simulation};
 use super::strategies::{Library, Origin, Resolved, Source};
 
 /// Options shared by every simulation run.
@@ -51,6 +52,10 @@ pub struct RunArgs {
     /// Never show the progress bar.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Shards, state files and resuming.
+    #[command(flatten)]
+    pub job: JobArgs,
 
     /// Text, JSON or no summary.
     #[command(flatten)]
@@ -265,22 +270,29 @@ pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), Failure> {
     let labels: Vec<String> = resolved.iter().map(|r| r.label.clone()).collect();
     let names = seat_policies(&labels, players).usage()?;
     let sim = G::simulation(opts, &seats).usage()?;
-    Ok(execute::<G>(&sim, opts, &args.run, &names, |summary| {
+    let specs: Vec<String> = seat_policies(
+        &resolved.iter().map(|r| r.policy.to_string()).collect::<Vec<_>>(),
+        players,
+    )
+    .usage()?;
+    execute::<G>(&sim, opts, &args.run, &names, &specs, |summary| {
         describe_sources(&resolved, summary)
-    })?)
+    })
 }
 
 /// The run of `sim GAME` once the seats are known: check the output first,
 /// play the games (with the trace if asked), then write the CSV and the
-/// summary. `names[s]` labels seat `s`; `sources` adds what the names
-/// stand for to the summary.
+/// summary. `names[s]` labels seat `s` and `specs[s]` is the policy it
+/// stands for; `sources` adds what the names stand for to the summary. A
+/// shard (`--shard`) writes its state file instead of the results.
 pub fn execute<G: Game>(
     sim: &G::Sim,
     opts: &G::Options,
     args: &RunArgs,
     names: &[String],
+    specs: &[String],
     sources: impl FnOnce(&mut Vec<u8>),
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let cfg = args.config();
     let games = format_count(cfg.games);
     let players = G::players(opts);
@@ -294,9 +306,27 @@ pub fn execute<G: Game>(
     parts.extend(variants.iter().map(|v| v.file.clone()));
     parts.push(format!("seed{}", cfg.seed));
     let default_name = PathBuf::from("results").join(format!("{}.csv", parts.join("_")));
-    let out = args.prepare_output(&default_name)?;
+    let job_active = args.job.shard.is_some()
+        || args.job.state.is_some()
+        || !args.job.resume.is_empty()
+        || args.job.checkpoint.is_some();
+    if args.trace && job_active {
+        return Err(Failure::Usage(
+            "--trace plays a handful of games on one thread: it does not go with --shard, --state, \
+             --resume or --checkpoint"
+                .into(),
+        ));
+    }
+    // A shard writes only its state file.
+    let out = if args.job.shard.is_none() {
+        Some(args.prepare_output(&default_name)?)
+    } else {
+        None
+    };
 
     let start = Instant::now();
+    let mut note = None;
+    let mut played = cfg.games;
     let acc = if args.trace {
         let mut stdout = std::io::stdout().lock();
         match runner::run_traced(sim, &cfg, args.trace_format, &mut stdout)? {
@@ -307,7 +337,54 @@ pub fn execute<G: Game>(
             None => return Ok(()),
         }
     } else {
-        runner::run(sim, &cfg)?
+        let definition = serde_json::json!({
+            "command": "sim GAME",
+            "game": G::NAME,
+            "players": players,
+            "seats": names,
+            "policies": specs,
+            "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
+            "games": cfg.games,
+            "seed": cfg.seed,
+        });
+        let batches = runner::batch_count(cfg.games);
+        let state_default = match args.out.as_deref() {
+            Some(p) if p.as_os_str() != "-" => state_beside(p),
+            _ => state_beside(&default_name),
+        };
+        let mut job: Job<Acc<G>> = Job::start(
+            &args.job,
+            definition,
+            batches,
+            &state_default,
+            sim.new_acc(),
+            |a, b| a.merge(b),
+        )?;
+        let todo = job.todo(0..batches);
+        let pb = runner::progress_bar(
+            cfg.progress,
+            todo.iter()
+                .flat_map(|r| r.clone())
+                .map(|b| runner::batch_len(cfg.games, b))
+                .sum(),
+        );
+        let outcome = job.play(0..batches, &mut |ranges| {
+            runner::run_ranges(sim, &cfg, ranges, &pb, stop_flag())
+        });
+        pb.finish_and_clear();
+        outcome?;
+        note = job.resumed_note();
+        played = job.played_here(|b| runner::batch_len(cfg.games, b));
+        match job.finish()? {
+            Finished::Complete(acc) => acc,
+            Finished::Shard(message) => {
+                let mut text = message.into_bytes();
+                text.push(b'\n');
+                let json = serde_json::json!({"command": G::NAME, "shard": true});
+                let state: Vec<PathBuf> = args.job.state.iter().cloned().collect();
+                return Ok(args.show.show(&text, json, &state)?);
+            }
+        }
     };
     let secs = start.elapsed().as_secs_f64();
 
@@ -325,12 +402,10 @@ pub fn execute<G: Game>(
         describe.push_str(", ");
         describe.push_str(&v.words);
     }
-    let _ = writeln!(
-        summary,
-        "{describe} ({}, {secs:.2} s, {})",
-        plural(cfg.threads, "thread"),
-        report_line(cfg.games, secs)
-    );
+    let _ = writeln!(summary, "{describe} ({})", timing(cfg.threads, played, secs));
+    if let Some(n) = note {
+        let _ = writeln!(summary, "{n}");
+    }
     sources(&mut summary);
     G::summary(opts, &acc, names, &mut summary);
     let (header, rows) = seat_table::<G>(opts, &acc, names);
@@ -345,7 +420,17 @@ pub fn execute<G: Game>(
         "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
         "seats": table_json(&header, &rows, &["policy"]),
     });
-    out.finish(&csv, summary, json)
+    Ok(out
+        .expect("a whole run has an output")
+        .finish(&csv, summary, json)?)
+}
+
+/// Where the state of an interrupted run goes when `--state` is not
+/// given: beside its output, `NAME.state.json`.
+pub fn state_beside(output: &Path) -> PathBuf {
+    let mut name = output.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".state.json");
+    output.with_file_name(name)
 }
 
 /// `1 thread`, `2 threads`.
@@ -460,6 +545,21 @@ pub fn file_label(names: &[String]) -> String {
 }
 
 /// `1.23M games/s` style rate.
+/// The timing part of a summary's first line: `2 threads, 0.53 s, 1.10M
+/// games/s` for the `games` this process played, or what happened when it
+/// played none (every batch came from state files).
+pub fn timing(threads: usize, games: u64, secs: f64) -> String {
+    if games == 0 {
+        return "nothing left to play: every batch came from the state files".to_string();
+    }
+    format!(
+        "{}, {secs:.2} s, {}",
+        plural(threads, "thread"),
+        report_line(games, secs)
+    )
+}
+
+/// `1.10M games/s`: `games` played in `secs` seconds.
 pub fn report_line(games: u64, secs: f64) -> String {
     let rate = games as f64 / secs.max(1e-9);
     if rate >= 1e6 {

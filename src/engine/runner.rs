@@ -9,6 +9,9 @@
 
 use std::io::{IsTerminal, Write};
 
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
@@ -20,7 +23,10 @@ use super::rng::{SimRng, batch_rng};
 pub const BATCH_GAMES: u64 = 1024;
 
 /// Integer statistics that can be merged.
-pub trait Accumulator: Send {
+/// Integer totals only: an accumulator is what a shard's state file holds
+/// (serialized as JSON) and what `sim merge` adds up, so it must come back
+/// exactly as it was written.
+pub trait Accumulator: Send + serde::Serialize + serde::de::DeserializeOwned {
     /// Adds `other` into `self`. Must be associative and commutative
     /// (integer sums and counts are).
     fn merge(&mut self, other: &Self);
@@ -75,11 +81,13 @@ pub fn batch_len(games: u64, batch: u64) -> u64 {
     (games - batch * BATCH_GAMES).min(BATCH_GAMES)
 }
 
-fn progress_bar(cfg: &RunConfig) -> ProgressBar {
-    if !cfg.progress || !std::io::stderr().is_terminal() {
+/// A progress bar of `games` games with their rate and ETA on stderr, or a
+/// hidden one unless `show` and stderr is a terminal.
+pub fn progress_bar(show: bool, games: u64) -> ProgressBar {
+    if !show || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let pb = ProgressBar::with_draw_target(Some(cfg.games), ProgressDrawTarget::stderr());
+    let pb = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
     pb.set_style(
         ProgressStyle::with_template("{bar:40.cyan/blue} {human_pos}/{human_len} games  {rate}  ETA {eta}")
             .expect("valid template")
@@ -96,35 +104,71 @@ fn progress_bar(cfg: &RunConfig) -> ProgressBar {
 /// Plays a whole run on a pool of `cfg.threads` threads and returns the
 /// merged statistics.
 pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
+    let pb = progress_bar(cfg.progress, cfg.games);
+    let acc = run_counted(sim, cfg, &pb);
+    pb.finish_and_clear();
+    acc
+}
+
+/// [`run`], counting the games on `pb` (which may count more than this run:
+/// a sweep's bar counts every value).
+pub fn run_counted<S: Simulation>(sim: &S, cfg: &RunConfig, pb: &ProgressBar) -> Result<S::Acc, String> {
+    let never = AtomicBool::new(false);
+    let all = std::iter::once(0..batch_count(cfg.games)).collect::<Vec<_>>();
+    Ok(run_ranges(sim, cfg, &all, pb, &never)?.0)
+}
+
+/// Plays the batches in `ranges` (of a run of `cfg.games` games) on a pool
+/// of `cfg.threads` threads, counting games on `pb`. Once `stop` is set no
+/// batch starts; returns the statistics of the batches played and their
+/// ranges (sorted, joined).
+pub fn run_ranges<S: Simulation>(
+    sim: &S,
+    cfg: &RunConfig,
+    ranges: &[Range<u64>],
+    pb: &ProgressBar,
+    stop: &AtomicBool,
+) -> Result<(S::Acc, Vec<Range<u64>>), String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.max(1))
         .build()
         .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
-    let pb = progress_bar(cfg);
-    let batches = batch_count(cfg.games);
-    let acc = pool.install(|| {
-        (0..batches)
-            .into_par_iter()
+    let (acc, done) = pool.install(|| {
+        ranges
+            .par_iter()
+            .flat_map(|r| r.clone().into_par_iter())
             .fold(
-                || sim.new_acc(),
-                |mut acc, b| {
+                || (sim.new_acc(), Vec::new()),
+                |(mut acc, mut done): (S::Acc, Vec<Range<u64>>), b| {
+                    if stop.load(Ordering::Relaxed) {
+                        return (acc, done);
+                    }
                     let n = batch_len(cfg.games, b);
                     let mut rng = batch_rng(cfg.seed, b);
                     sim.play_batch(&mut rng, n, &mut acc, None);
                     pb.inc(n);
-                    acc
+                    add_batch(&mut done, b);
+                    (acc, done)
                 },
             )
             .reduce(
-                || sim.new_acc(),
-                |mut a, b| {
+                || (sim.new_acc(), Vec::new()),
+                |(mut a, mut da), (b, db)| {
                     a.merge(&b);
-                    a
+                    da.extend(db);
+                    (a, da)
                 },
             )
     });
-    pb.finish_and_clear();
-    Ok(acc)
+    Ok((acc, crate::engine::state::normalize(done)))
+}
+
+/// Adds batch `b` to `done`, extending the last range when it follows it.
+pub fn add_batch(done: &mut Vec<Range<u64>>, b: u64) {
+    match done.last_mut() {
+        Some(last) if last.end == b => last.end = b + 1,
+        _ => done.push(b..b + 1),
+    }
 }
 
 /// Plays a whole run on the calling thread, writing a play-by-play of every
@@ -162,7 +206,7 @@ mod tests {
 
     /// A toy game: roll a die per game, count sixes.
     struct Dice;
-    #[derive(Default, PartialEq, Debug)]
+    #[derive(Default, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
     struct Count {
         games: u64,
         sixes: u64,

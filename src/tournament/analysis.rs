@@ -31,9 +31,12 @@
 //!   Shown on the Elo scale, `1500 + 400 log10(strength / geometric mean)`.
 //!   Its standard error is the standard deviation over [`BOOTSTRAP`]
 //!   bootstrap resamples of whole batches (seeded from the tournament seed),
-//!   given from [`MIN_BOOTSTRAP_BATCHES`] batches on.
+//!   given from [`MIN_BOOTSTRAP_BATCHES`] batches on. Beyond
+//!   [`GROUPS`](super::play::GROUPS) batches the resampled unit is a fixed
+//!   group of batches (batch `b` in group `b mod GROUPS`), so that memory
+//!   does not grow with the deals.
 
-use super::play::{BatchRecord, Moments, pair_index};
+use super::play::{Moments, Tally, pair_index};
 use crate::engine::design::{FEW_UNITS, Ratio, t975};
 use crate::engine::game::SeatResult;
 use crate::engine::rng::{Draw, SimRng, splitmix64};
@@ -41,8 +44,8 @@ use crate::engine::stats::{Z95, ratio};
 use rand::SeedableRng;
 /// Bootstrap resamples for the rating's standard error.
 pub const BOOTSTRAP: usize = 200;
-/// The rating's bootstrap resamples whole batches (its independent unit);
-/// with fewer batches than this the resamples say too little, and no
+/// The rating's bootstrap resamples whole batches (its independent unit,
+/// or groups of them); with fewer than this the resamples say too little, and no
 /// error is given rather than a misleading one.
 pub const MIN_BOOTSTRAP_BATCHES: usize = 20;
 
@@ -58,6 +61,8 @@ pub struct Setup<'a> {
     pub has_score: bool,
     /// Whether the game has rounds.
     pub has_rounds: bool,
+    /// Whether games end in a finishing order (losses and places).
+    pub has_places: bool,
 }
 
 /// One entrant's line of the standings.
@@ -75,6 +80,14 @@ pub struct Standing {
     pub win_rate: f64,
     /// 95% interval (see the module).
     pub win_ci: (f64, f64),
+    /// Games finished last (for a game with a finishing order).
+    pub losses: u64,
+    /// Losses over games and their 95% interval, for a game with a
+    /// finishing order.
+    pub loss: Option<(f64, (f64, f64))>,
+    /// Mean place (1 = first) over games with every place given, and its
+    /// standard error, for a game with a finishing order.
+    pub place: Option<(f64, f64)>,
     /// Mean score per game and its standard error (NaN with fewer than two
     /// units).
     pub score: Option<(f64, f64)>,
@@ -216,7 +229,8 @@ pub fn bradley_terry(w: &[f64], n: usize) -> Vec<f64> {
 
 /// Analyses a tournament from its per-batch totals and design sums.
 #[allow(clippy::needless_range_loop)] // entrant indices index several tables
-pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Report {
+pub fn analyse(setup: &Setup<'_>, tally: &Tally) -> Report {
+    let m = &tally.moments;
     let n = setup.names.len();
     let arrs = setup.arrangements;
     let players = arrs.first().map_or(0, Vec::len);
@@ -232,18 +246,15 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
             v
         })
         .collect();
-    let seat = |r: &BatchRecord, a: usize, s: usize| -> SeatResult { r.seats[a * players + s] };
-    let deals: u64 = records.iter().map(|r| r.deals).sum();
+    let deals = tally.deals;
 
     // Standings.
     let mut standings: Vec<Standing> = Vec::with_capacity(n);
     for e in 0..n {
         let mine: Vec<usize> = (0..arrs.len()).filter(|&a| seat_of[a][e].is_some()).collect();
         let mut tot = SeatResult::default();
-        for r in records {
-            for &a in &mine {
-                tot.add(&seat(r, a, seat_of[a][e].expect("sits")));
-            }
+        for &a in &mine {
+            tot.add(&tally.seats[a * players + seat_of[a][e].expect("sits")]);
         }
         let games = deals * mine.len() as u64;
         let win = &m.win[e];
@@ -259,6 +270,11 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
             wins: tot.wins,
             win_rate: ratio(tot.wins, games),
             win_ci: win.share_interval(),
+            losses: tot.losses,
+            loss: setup
+                .has_places
+                .then(|| (ratio(tot.losses, games), m.loss[e].share_interval())),
+            place: setup.has_places.then(|| mean_se(&m.place[e])),
             score: setup.has_score.then(|| mean_se(&m.score[e])),
             rounds: tot.rounds,
             round_score: setup.has_rounds.then(|| mean_se(&m.round[e])),
@@ -269,22 +285,13 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
         });
     }
 
-    // "i beat j" counts, per batch.
-    let beat_counts = |r: &BatchRecord| -> Vec<f64> {
-        let mut w = vec![0.0; n * n];
-        for (a, seats) in arrs.iter().enumerate() {
-            for (s, &i) in seats.iter().enumerate() {
-                let won = seat(r, a, s).wins as f64;
-                for &j in seats {
-                    if j != i {
-                        w[i * n + j] += won;
-                    }
-                }
-            }
-        }
-        w
-    };
-    let per_batch: Vec<Vec<f64>> = records.iter().map(beat_counts).collect();
+    // "i beat j" counts, per bootstrap group of batches.
+    let per_batch: Vec<Vec<f64>> = tally
+        .beats
+        .iter()
+        .filter(|g| !g.is_empty())
+        .map(|g| g.iter().map(|&w| w as f64).collect())
+        .collect();
     let mut total_w = vec![0.0; n * n];
     for w in &per_batch {
         for (t, v) in total_w.iter_mut().zip(w) {
@@ -417,7 +424,7 @@ pub fn analyse(setup: &Setup<'_>, records: &[BatchRecord], m: &Moments) -> Repor
         standings,
         pairs,
         deals,
-        batches: records.len(),
+        batches: tally.batches as usize,
         units,
     }
 }

@@ -36,6 +36,15 @@ pub struct Common {
     #[arg(long, value_name = "DIR")]
     pub strategies: Option<PathBuf>,
 
+    /// Never show the progress bar (it shows on stderr only when stderr is
+    /// a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+
+    /// Shards, state files and resuming.
+    #[command(flatten)]
+    pub job: crate::engine::job::JobArgs,
+
     /// Text, JSON or no summary.
     #[command(flatten)]
     pub show: crate::engine::run::ShowArgs,
@@ -108,6 +117,11 @@ fn parse_width(text: &str) -> Result<f64, String> {
 }
 
 impl Common {
+    /// Whether to show a progress bar.
+    pub fn progress(&self) -> bool {
+        !self.no_progress
+    }
+
     /// `--threads`, or every core.
     pub fn threads(&self) -> usize {
         crate::engine::run::threads(self.threads)

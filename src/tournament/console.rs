@@ -16,13 +16,20 @@ fn estimate(m: f64, se: f64, decimals: usize) -> String {
     }
 }
 
-/// The standings table: rank, win rate, score, round score and rating.
+/// The standings table: rank, win rate, loss rate and mean place (for a
+/// game with a finishing order), score, round score and rating.
 pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[String], report: &Report) {
     let width = names.iter().map(|n| n.len()).max().unwrap_or(7).clamp(7, 40);
     let score_head = G::score_name(opts).unwrap_or("score");
+    let places = G::has_places(opts);
+    let place_heads = if places {
+        format!("  {:>25}  {:>16}", "loss rate [95% CI]", "mean place")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         w,
-        "{:>4}  {:<width$}  {:>25}  {:>18}  {:>16}  {:>16}",
+        "{:>4}  {:<width$}  {:>25}{place_heads}  {:>18}  {:>16}  {:>16}",
         "rank", "entrant", "win rate [95% CI]", score_head, "round score", "rating (BT)"
     );
     for s in &report.standings {
@@ -35,9 +42,23 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
         } else {
             format!("{:.1}", s.rating)
         };
+        let place_cells = match (s.loss, s.place) {
+            (Some((rate, (lo, hi))), Some((m, se))) if places => format!(
+                "  {:>6.2}% [{:>6.2}, {:>6.2}]  {:>16}",
+                100.0 * rate,
+                100.0 * lo,
+                100.0 * hi,
+                if m.is_finite() {
+                    estimate(m, se, 3)
+                } else {
+                    "-".to_string()
+                }
+            ),
+            _ => String::new(),
+        };
         let _ = writeln!(
             w,
-            "{:>4}  {:<width$}  {:>6.2}% [{:>6.2}, {:>6.2}]  {:>18}  {:>16}  {:>16}",
+            "{:>4}  {:<width$}  {:>6.2}% [{:>6.2}, {:>6.2}]{place_cells}  {:>18}  {:>16}  {:>16}",
             s.rank,
             names[s.entrant],
             100.0 * s.win_rate,
@@ -46,6 +67,12 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
             score,
             round,
             rating
+        );
+    }
+    if places {
+        let _ = writeln!(
+            w,
+            "(loss rate: last place; mean place: 1 = first, over games with every place given)"
         );
     }
     if report.standings.iter().any(|s| !s.rating_se.is_finite()) {

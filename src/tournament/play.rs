@@ -7,15 +7,19 @@
 //! game `i` starts from the same shuffled deck in every arrangement, however
 //! the earlier games of the batch went: common random numbers.
 //!
-//! Results are kept per batch and per arrangement, in integers, in batch
-//! order, and the sums behind every standard error ([`Moments`]) are
-//! added up deal by deal: the batches run in parallel but everything is an
-//! integer sum collected by index, so nothing depends on the number of
-//! threads.
+//! What a tournament keeps ([`Tally`]) is integer sums of a fixed size:
+//! totals per arrangement and seat, "who beat whom" per bootstrap group of
+//! batches, and the sums behind every standard error ([`Moments`]), added
+//! up deal by deal. The batches run in parallel and their tallies are
+//! added in whatever order they finish: integer sums, so nothing depends
+//! on the number of threads, and memory does not grow with the deals.
 
 use std::io::Write;
 use std::ops::Range;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::engine::design::Ratio;
@@ -23,14 +27,66 @@ use crate::engine::game::{Game, SeatResult};
 use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;
 use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
+use crate::engine::state::normalize;
 
-/// One batch of deals, played by every arrangement.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BatchRecord {
-    /// Deals in the batch (games per arrangement).
+/// The rating's bootstrap resamples groups of batches: batch `b` adds its
+/// "who beat whom" counts to group `b mod GROUPS`. A run of up to `GROUPS`
+/// batches has one batch per group; a longer run keeps the same fixed
+/// memory however many deals it plays.
+pub const GROUPS: u64 = 64;
+
+/// Everything a tournament keeps of the batches it played, in integers,
+/// in a size that does not grow with the deals: totals per arrangement and
+/// seat, "who beat whom" per bootstrap group, and the design sums behind
+/// every standard error. Tallies of disjoint batch ranges add up exactly
+/// ([`Tally::merge`]), in any order.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Tally {
+    /// Deals played (games per arrangement).
     pub deals: u64,
+    /// Batches played.
+    pub batches: u64,
     /// `seats[a * players + s]`: seat `s` of arrangement `a`.
     pub seats: Vec<SeatResult>,
+    /// Per bootstrap group ([`GROUPS`]): `beats[i * n + j]` = games `i`
+    /// won at a table with `j`, over `n` entrants (empty while the group
+    /// has no batch).
+    pub beats: Vec<Vec<u64>>,
+    /// The sums behind the standard errors.
+    pub moments: Moments,
+}
+
+impl Tally {
+    /// Nothing played yet, for `entrants` entrants and `arrangements`
+    /// arrangements of `players` seats.
+    pub fn new(entrants: usize, arrangements: usize, players: usize) -> Tally {
+        Tally {
+            deals: 0,
+            batches: 0,
+            seats: vec![SeatResult::default(); arrangements * players],
+            beats: vec![Vec::new(); GROUPS as usize],
+            moments: Moments::new(entrants, arrangements, players),
+        }
+    }
+
+    /// Adds the batches of `o` (disjoint from those of `self`).
+    pub fn merge(&mut self, o: &Tally) {
+        self.deals += o.deals;
+        self.batches += o.batches;
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            a.add(b);
+        }
+        for (a, b) in self.beats.iter_mut().zip(&o.beats) {
+            if a.is_empty() {
+                a.clone_from(b);
+            } else {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+            }
+        }
+        self.moments.merge(&o.moments);
+    }
 }
 
 /// The index of the unordered pair `{i, j}` (`i < j`) of `n` entrants.
@@ -44,7 +100,7 @@ pub fn pair_index(i: usize, j: usize, n: usize) -> usize {
 /// a deal are not independent, deals are), or consecutive deals joined
 /// when a game carries something over to the next in some arrangement
 /// ([`Game::carries_over`]: a gambling pot left by a tie).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     /// Per entrant: wins over games.
     pub win: Vec<Ratio>,
@@ -52,6 +108,10 @@ pub struct Moments {
     pub score: Vec<Ratio>,
     /// Per entrant: round scores over rounds.
     pub round: Vec<Ratio>,
+    /// Per entrant: losses (last places) over games.
+    pub loss: Vec<Ratio>,
+    /// Per entrant: places over games with a complete finishing order.
+    pub place: Vec<Ratio>,
     /// Per unordered pair `{i, j}` ([`pair_index`]): the wins of `i` over
     /// the games won by `i` or `j` at a table with both.
     pub h2h: Vec<Ratio>,
@@ -76,6 +136,8 @@ impl Moments {
             win: vec![Ratio::default(); entrants],
             score: vec![Ratio::default(); entrants],
             round: vec![Ratio::default(); entrants],
+            loss: vec![Ratio::default(); entrants],
+            place: vec![Ratio::default(); entrants],
             h2h: vec![Ratio::default(); pairs],
             diff: vec![Ratio::default(); pairs],
             seat_win: vec![Ratio::default(); arrangements * players],
@@ -89,6 +151,8 @@ impl Moments {
             (&mut self.win, &o.win),
             (&mut self.score, &o.score),
             (&mut self.round, &o.round),
+            (&mut self.loss, &o.loss),
+            (&mut self.place, &o.place),
             (&mut self.h2h, &o.h2h),
             (&mut self.diff, &o.diff),
             (&mut self.seat_win, &o.seat_win),
@@ -106,9 +170,11 @@ impl Moments {
     }
 }
 
-/// Plays batches `batches` of a tournament of `deals` deals, every
-/// arrangement (`sims[a]`, seated as `arrangements[a]`) on every batch, on
-/// `pool`. Returns each batch's totals and the design sums of all of them.
+/// Plays the batches in `batches` (sorted ranges) of a tournament of
+/// `deals` deals, every arrangement (`sims[a]`, seated as
+/// `arrangements[a]`) on every batch, on `pool`, and returns their tally
+/// and the ranges played. `bar` counts the games played. Once `stop` is
+/// set no batch starts.
 #[allow(clippy::too_many_arguments)]
 pub fn play_batches<G: Game>(
     opts: &G::Options,
@@ -117,29 +183,45 @@ pub fn play_batches<G: Game>(
     entrants: usize,
     seed: u64,
     deals: u64,
-    batches: Range<u64>,
+    batches: &[Range<u64>],
     pool: &rayon::ThreadPool,
-) -> Result<(Vec<BatchRecord>, Moments), String> {
+    bar: &ProgressBar,
+    stop: &AtomicBool,
+) -> Result<(Tally, Vec<Range<u64>>), String> {
     let players = G::players(opts);
-    let empty = || Moments::new(entrants, arrangements.len(), players);
-    let played: Vec<(BatchRecord, Moments)> = pool.install(|| {
+    let empty = || Tally::new(entrants, arrangements.len(), players);
+    let (tally, done) = pool.install(|| {
         batches
-            .into_par_iter()
-            .map(|b| play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty()))
-            .collect::<Result<_, String>>()
+            .par_iter()
+            .flat_map(|r| r.clone().into_par_iter())
+            .map(|b| {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok::<_, String>((empty(), Vec::new()));
+                }
+                let t = play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty())?;
+                bar.inc(batch_len(deals, b) * sims.len() as u64);
+                Ok((t, std::iter::once(b..b + 1).collect()))
+            })
+            .try_reduce(
+                || (empty(), Vec::new()),
+                |(mut a, mut da), (b, db)| {
+                    a.merge(&b);
+                    da.extend(db);
+                    Ok((a, da))
+                },
+            )
     })?;
-    let mut moments = empty();
-    let mut records = Vec::with_capacity(played.len());
-    for (r, m) in played {
-        moments.merge(&m);
-        records.push(r);
-    }
-    Ok((records, moments))
+    Ok((tally, normalize(done)))
 }
 
+/// Sums kept per entrant and deal: wins, score, rounds, round scores,
+/// losses, places and games with every place given.
+const PER_ENTRANT: usize = 7;
+
 /// Batch `b`: every arrangement plays its deals, and each deal's results
-/// over all arrangements are summed before they go into `m` as one unit
-/// (deals linked by a game that carries over are summed together).
+/// over all arrangements are summed before they go into the design sums as
+/// one unit (deals linked by a game that carries over are summed
+/// together). `tally` is empty and comes back holding the batch.
 #[allow(clippy::too_many_arguments)]
 fn play_one<G: Game>(
     opts: &G::Options,
@@ -149,19 +231,21 @@ fn play_one<G: Game>(
     seed: u64,
     deals: u64,
     b: u64,
-    mut m: Moments,
-) -> Result<(BatchRecord, Moments), String> {
+    mut tally: Tally,
+) -> Result<Tally, String> {
     let n = batch_len(deals, b) as usize;
     let players = G::players(opts);
     let pairs = entrants * entrants.saturating_sub(1) / 2;
     let seat_pairs = players * players.saturating_sub(1) / 2;
-    // Per deal: for each entrant wins, score, rounds and round scores; for
-    // each pair the wins of its lower and of its higher entrant.
-    let width = 4 * entrants + 2 * pairs;
+    // Per deal: for each entrant the [`PER_ENTRANT`] sums; for each pair
+    // the wins of its lower and of its higher entrant.
+    let width = PER_ENTRANT * entrants + 2 * pairs;
     let mut part = vec![0i64; n * width];
     // Deal d carries over to deal d + 1 in some arrangement.
     let mut linked = vec![false; n];
+    let m = &mut tally.moments;
     let mut seats = Vec::with_capacity(sims.len() * players);
+    let mut beats = vec![0u64; entrants * entrants];
     let mut failed = None;
     for (a, sim) in sims.iter().enumerate() {
         let who = &arrangements[a];
@@ -182,11 +266,19 @@ fn play_one<G: Game>(
             linked[d] |= carry;
             let row = &mut part[d * width..(d + 1) * width];
             for (s, r) in res.iter().enumerate() {
-                let e = who[s];
-                row[4 * e] += r.wins as i64;
-                row[4 * e + 1] += r.score_sum;
-                row[4 * e + 2] += r.rounds as i64;
-                row[4 * e + 3] += r.round_score_sum as i64;
+                for &j in who {
+                    if j != who[s] {
+                        beats[who[s] * entrants + j] += r.wins;
+                    }
+                }
+                let e = PER_ENTRANT * who[s];
+                row[e] += r.wins as i64;
+                row[e + 1] += r.score_sum;
+                row[e + 2] += r.rounds as i64;
+                row[e + 3] += r.round_score_sum as i64;
+                row[e + 4] += r.losses as i64;
+                row[e + 5] += r.place_sum as i64;
+                row[e + 6] += r.placed as i64;
                 cur[s] += r.wins as i64;
                 total[s].add(r);
             }
@@ -198,7 +290,7 @@ fn play_one<G: Game>(
                     } else {
                         (res[t].wins, res[s].wins)
                     };
-                    let k = 4 * entrants + 2 * pair_index(i, j, entrants);
+                    let k = PER_ENTRANT * entrants + 2 * pair_index(i, j, entrants);
                     row[k] += wi as i64;
                     row[k + 1] += wj as i64;
                 }
@@ -249,25 +341,27 @@ fn play_one<G: Game>(
         }
         for e in 0..entrants {
             let g = sits[e] * unit_deals;
-            m.win[e].add(unit[4 * e], g);
-            m.score[e].add(unit[4 * e + 1], g);
-            m.round[e].add(unit[4 * e + 3], unit[4 * e + 2]);
+            let u = &unit[PER_ENTRANT * e..PER_ENTRANT * (e + 1)];
+            m.win[e].add(u[0], g);
+            m.score[e].add(u[1], g);
+            m.round[e].add(u[3], u[2]);
+            m.loss[e].add(u[4], g);
+            m.place[e].add(u[5], u[6]);
         }
+        let h = PER_ENTRANT * entrants;
         for k in 0..pairs {
-            let (wi, wj) = (unit[4 * entrants + 2 * k], unit[4 * entrants + 2 * k + 1]);
+            let (wi, wj) = (unit[h + 2 * k], unit[h + 2 * k + 1]);
             m.h2h[k].add(wi, wi + wj);
             m.diff[k].add(wi - wj, together[k] * unit_deals);
         }
         unit.fill(0);
         unit_deals = 0;
     }
-    Ok((
-        BatchRecord {
-            deals: n as u64,
-            seats,
-        },
-        m,
-    ))
+    tally.seats = seats;
+    tally.deals = n as u64;
+    tally.batches = 1;
+    tally.beats[(b % GROUPS) as usize] = beats;
+    Ok(tally)
 }
 
 /// Writes the play-by-play of the first `deals` deals for every

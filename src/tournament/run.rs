@@ -9,16 +9,18 @@ use super::args::TournamentArgs;
 use super::arrange::arrangements;
 use super::console::{write_pairwise, write_standings};
 use super::files::{Files, fe};
-use super::play::{BatchRecord, Moments, play_batches};
+use super::play::{Tally, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, f6};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
-use crate::engine::run::{describe_sources, file_label, plural, report_line, table_json};
-use crate::engine::runner::batch_count;
+use crate::engine::job::{Finished, Job, stop_flag};
+use crate::engine::run::{describe_sources, file_label, plural, table_json, timing};
+use crate::engine::runner::{self, batch_count};
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
+use std::path::PathBuf;
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
 /// errors about one of them name where it was written (`--policies`, or
@@ -58,7 +60,7 @@ fn unique_labels(words: &[String]) -> Vec<String> {
 }
 
 /// Standings CSV columns (docs/tournament.md documents each).
-pub const STANDINGS_HEADER: [&str; 21] = [
+pub const STANDINGS_HEADER: [&str; 27] = [
     "rank",
     "entrant",
     "policy",
@@ -70,6 +72,12 @@ pub const STANDINGS_HEADER: [&str; 21] = [
     "win_rate",
     "win_rate_ci95_low",
     "win_rate_ci95_high",
+    "losses",
+    "loss_rate",
+    "loss_rate_ci95_low",
+    "loss_rate_ci95_high",
+    "mean_place",
+    "mean_place_stderr",
     "mean_score",
     "mean_score_stderr",
     "rounds",
@@ -174,17 +182,57 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     if !args.common.no_charts {
         file_names.extend(["standings.svg", "standings.png"]);
     }
-    let files = Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?;
+    let job_args = &args.common.job;
+    if job_args.shard.is_some() && args.until_ci.is_some() {
+        return Err(Failure::Usage(
+            "--until-ci decides when to stop from all the deals played so far: it does not go with --shard"
+                .into(),
+        ));
+    }
+    // A shard writes only its state file.
+    let files = if job_args.shard.is_none() {
+        Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
+    } else {
+        None
+    };
+    let specs: Vec<String> = resolved.iter().map(|r| r.policy.to_string()).collect();
+    let definition = serde_json::json!({
+        "command": "sim tournament GAME",
+        "game": G::NAME,
+        "players": players,
+        "entrants": names,
+        "policies": specs,
+        "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
+        "games": args.games,
+        "until_ci": args.until_ci.map(|w| w.to_string()),
+        "seed": seed,
+    });
+    let total_batches = batch_count(args.games);
+    let mut state_dir = out_dir.clone().into_os_string();
+    state_dir.push(".state.json");
+    let mut job: Job<Tally> = Job::start(
+        job_args,
+        definition,
+        total_batches,
+        std::path::Path::new(&state_dir),
+        Tally::new(names.len(), arr.seats.len(), players),
+        Tally::merge,
+    )?;
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
     let start = Instant::now();
-    let total_batches = batch_count(args.games);
-    let mut records: Vec<BatchRecord> = Vec::new();
+    let todo: u64 = job
+        .todo(0..total_batches)
+        .iter()
+        .flat_map(|r| r.clone())
+        .map(|b| runner::batch_len(args.games, b))
+        .sum();
+    let bar = runner::progress_bar(args.common.progress(), todo * arr.seats.len() as u64);
     let mut stop_note = String::new();
-    let play = |range: std::ops::Range<u64>| {
+    let mut play = |ranges: &[std::ops::Range<u64>]| {
         play_batches::<G>(
             opts,
             &sims,
@@ -192,51 +240,69 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
             names.len(),
             seed,
             args.games,
-            range,
+            ranges,
             &pool,
+            &bar,
+            stop_flag(),
         )
     };
-    let moments = match args.until_ci {
-        None => {
-            let (r, m) = play(0..total_batches)?;
-            records = r;
-            m
-        }
+    let played = match args.until_ci {
+        None => job.play(0..total_batches, &mut play),
         Some(w) => {
             // Checkpoints after 4 batches, then about 25% more each time:
-            // fixed by the seed and W alone, never by the threads.
+            // fixed by the seed and W alone, never by the threads (nor by
+            // an interruption: a resumed run goes through the same ones).
             let mut done = 0;
             let mut next = 4.min(total_batches);
-            let mut moments: Option<Moments> = None;
             loop {
-                let (r, m) = play(done..next)?;
-                records.extend(r);
-                match moments.as_mut() {
-                    Some(all) => all.merge(&m),
-                    None => moments = Some(m),
+                if let Err(e) = job.play(done..next, &mut play) {
+                    break Err(e);
                 }
-                let all = moments.as_ref().expect("played");
                 done = next;
-                let widest = analysis::widest_half_width(all);
+                if job.done_beyond(done) {
+                    // Resumed past this checkpoint: the first process
+                    // checked it here and went on.
+                    next = (done + done.div_ceil(4)).min(total_batches);
+                    continue;
+                }
+                let widest = analysis::widest_half_width(&job.tally().moments);
                 if widest < w {
                     stop_note = format!(
                         "--until-ci {w}: stopped after {} deals, widest win-rate interval ±{widest:.4}",
-                        format_count(records.iter().map(|r| r.deals).sum())
+                        format_count(job.tally().deals)
                     );
-                    break;
+                    break Ok(());
                 }
                 if done >= total_batches {
                     stop_note = format!(
                         "--until-ci {w}: reached --games {} with the widest win-rate interval still ±{widest:.4}",
                         format_count(args.games)
                     );
-                    break;
+                    break Ok(());
                 }
                 next = (done + done.div_ceil(4)).min(total_batches);
             }
-            moments.expect("played")
         }
     };
+    bar.finish_and_clear();
+    played?;
+    let resumed = job.resumed_note();
+    let played_games = job.played_here(|b| runner::batch_len(args.games, b)) * arr.seats.len() as u64;
+    let tally = match args.until_ci {
+        // The run stopped early on purpose: what was played is the run.
+        Some(_) => job.into_tally(),
+        None => match job.finish()? {
+            Finished::Complete(t) => t,
+            Finished::Shard(message) => {
+                let mut text = message.into_bytes();
+                text.push(b'\n');
+                let json = serde_json::json!({"command": "tournament", "shard": true});
+                let state: Vec<PathBuf> = job_args.state.iter().cloned().collect();
+                return Ok(args.common.show.show(&text, json, &state)?);
+            }
+        },
+    };
+    let files = files.expect("a whole run has its files");
     let secs = start.elapsed().as_secs_f64();
 
     let setup = Setup {
@@ -245,8 +311,9 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         seed,
         has_score: G::score_name(opts).is_some(),
         has_rounds: G::has_rounds(opts),
+        has_places: G::has_places(opts),
     };
-    let report = analysis::analyse(&setup, &records, &moments);
+    let report = analysis::analyse(&setup, &tally);
     let deals = report.deals;
     let games_total = deals * arr.seats.len() as u64;
 
@@ -268,6 +335,16 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
                 f6(s.win_rate),
                 f6(s.win_ci.0),
                 f6(s.win_ci.1),
+                if s.loss.is_some() {
+                    s.losses.to_string()
+                } else {
+                    String::new()
+                },
+                s.loss.map_or(String::new(), |v| f6(v.0)),
+                s.loss.map_or(String::new(), |v| f6(v.1.0)),
+                s.loss.map_or(String::new(), |v| f6(v.1.1)),
+                s.place.map_or(String::new(), |v| f6(v.0)),
+                s.place.map_or(String::new(), |v| f6(v.1)),
                 s.score.map_or(String::new(), |v| f6(v.0)),
                 s.score.map_or(String::new(), |v| f6(v.1)),
                 if G::has_rounds(opts) {
@@ -316,14 +393,13 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim tournament {}: {} entrants, {}, {} {}, seed {seed} ({}, {secs:.2} s, {})",
+        "sim tournament {}: {} entrants, {}, {} {}, seed {seed} ({})",
         G::NAME,
         names.len(),
         plural(players, "player"),
         format_count(deals),
         if deals == 1 { "deal" } else { "deals" },
-        plural(threads, "thread"),
-        report_line(games_total, secs)
+        timing(threads, played_games, secs)
     );
     let _ = writeln!(summary, "{}", arr.how);
     let _ = writeln!(
@@ -334,6 +410,9 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     );
     if !stop_note.is_empty() {
         let _ = writeln!(summary, "{stop_note}");
+    }
+    if let Some(n) = resumed {
+        let _ = writeln!(summary, "{n}");
     }
     describe_sources(&resolved, &mut summary);
     write_standings::<G>(&mut summary, opts, &names, &report);

@@ -12,9 +12,10 @@ use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, seat_table};
 use crate::engine::design::plus_minus;
 use crate::engine::failure::{Failure, Usage};
-use crate::engine::game::{Game, SeatResult};
-use crate::engine::run::{file_label, plural, report_line, table_json};
-use crate::engine::runner::{self, RunConfig};
+use crate::engine::game::{Acc, Game, SeatResult};
+use crate::engine::job::{Finished, Job, stop_flag};
+use crate::engine::run::{file_label, plural, table_json, timing};
+use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::stats::wilson95;
 use crate::report::charts::{self, Panel};
 
@@ -64,7 +65,13 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if !args.common.no_charts {
         file_names.extend(["sweep.svg", "sweep.png"]);
     }
-    let files = Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?;
+    let job_args = &args.common.job;
+    // A shard writes only its state file.
+    let files = if job_args.shard.is_none() {
+        Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
+    } else {
+        None
+    };
 
     let cfg = RunConfig {
         games: args.games,
@@ -72,45 +79,118 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         threads,
         progress: false,
     };
+    // The run's units are the batches of every value, value by value:
+    // unit u is batch u mod B of value u / B.
+    let per_value = runner::batch_count(args.games);
+    let units = per_value * points.len() as u64;
+    let definition = serde_json::json!({
+        "command": "sim sweep GAME",
+        "game": G::NAME,
+        "players": players,
+        "policy": args.policy,
+        "values": points.iter().map(|p| p.spec.clone()).collect::<Vec<_>>(),
+        "field": field.policy.to_string(),
+        "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
+        "games": args.games,
+        "seed": seed,
+    });
+    let mut state_path = out_dir.clone().into_os_string();
+    state_path.push(".state.json");
+    let empty: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
+    let mut job: Job<Vec<Acc<G>>> = Job::start(
+        job_args,
+        definition,
+        units,
+        std::path::Path::new(&state_path),
+        empty,
+        |a, b| {
+            for (x, y) in a.iter_mut().zip(b) {
+                x.merge(y);
+            }
+        },
+    )?;
     let start = Instant::now();
+    let todo: u64 = job
+        .todo(0..units)
+        .iter()
+        .flat_map(|r| r.clone())
+        .map(|u| runner::batch_len(args.games, u % per_value))
+        .sum();
+    let bar = runner::progress_bar(args.common.progress(), todo);
+    let played = job.play(0..units, &mut |ranges| {
+        let mut accs: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
+        let mut done = Vec::new();
+        for (v, sim) in swept.iter().enumerate() {
+            let base = v as u64 * per_value;
+            // This value's batches among the units asked for.
+            let mine: Vec<std::ops::Range<u64>> = ranges
+                .iter()
+                .map(|r| r.start.max(base)..r.end.min(base + per_value))
+                .filter(|r| r.start < r.end)
+                .map(|r| r.start - base..r.end - base)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let (acc, played) = runner::run_ranges(sim, &cfg, &mine, &bar, stop_flag())?;
+            accs[v] = acc;
+            done.extend(played.into_iter().map(|r| r.start + base..r.end + base));
+        }
+        Ok((accs, done))
+    });
+    bar.finish_and_clear();
+    played?;
+    let resumed = job.resumed_note();
+    let played_games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
+    let accs = match job.finish()? {
+        Finished::Complete(a) => a,
+        Finished::Shard(message) => {
+            let mut text = message.into_bytes();
+            text.push(b'\n');
+            let json = serde_json::json!({"command": "sweep", "shard": true});
+            let state: Vec<std::path::PathBuf> = job_args.state.iter().cloned().collect();
+            return Ok(args.common.show.show(&text, json, &state)?);
+        }
+    };
+    let files = files.expect("a whole run has its files");
     let mut header_row = vec!["parameter".to_string(), "value".to_string()];
     let mut rows = Vec::with_capacity(points.len());
     let mut results: Vec<(u64, SeatResult)> = Vec::with_capacity(points.len());
-    for (p, sim) in points.iter().zip(&swept) {
-        let acc = runner::run(sim, &cfg)?;
+    for (p, acc) in points.iter().zip(&accs) {
         let mut names = vec![p.spec.clone()];
         names.extend(std::iter::repeat_n(field_word.clone(), players - 1));
         let mut row = vec![args.policy.clone(), p.text.clone()];
-        let (header, seat_rows) = seat_table::<G>(opts, &acc, &names);
+        let (header, seat_rows) = seat_table::<G>(opts, acc, &names);
         if header_row.len() == 2 {
             header_row.extend(header);
         }
         row.extend(seat_rows.into_iter().next().unwrap_or_default());
         rows.push(row);
-        let (games, seats) = G::seat_results(opts, &acc);
+        let (games, seats) = G::seat_results(opts, acc);
         results.push((games, seats[0]));
     }
     let secs = start.elapsed().as_secs_f64();
     let csv = csv_bytes(&header_row, &rows)?;
 
     let mut summary = Vec::new();
-    let total = args.games * points.len() as u64;
     let _ = writeln!(
         summary,
-        "sim sweep {}: {} of {}, {}, {} games each, seed {seed} ({}, {secs:.2} s, {})",
+        "sim sweep {}: {} of {}, {}, {} games each, seed {seed} ({})",
         G::NAME,
         plural(points.len(), "value"),
         args.policy,
         plural(players, "player"),
         format_count(args.games),
-        plural(threads, "thread"),
-        report_line(total, secs)
+        timing(threads, played_games, secs)
     );
     if players > 1 {
         let _ = writeln!(
             summary,
             "the swept policy plays seat 0, {field_word} every other seat; every value plays the same deals (common random numbers)"
         );
+    }
+    if let Some(n) = resumed {
+        let _ = writeln!(summary, "{n}");
     }
     let _ = writeln!(
         summary,

@@ -16,7 +16,7 @@ use crate::engine::stats::{ratio, wilson95};
 pub const LADDER: [u32; 7] = [0, 10, 20, 40, 80, 160, 320];
 
 /// Integer totals for one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatStats {
     /// Games won.
     pub wins: u64,
@@ -64,7 +64,7 @@ pub struct SeatStats {
 }
 
 /// Totals for a run (or a batch of it).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClassicStats {
     /// Games played.
     pub games: u64,

@@ -116,6 +116,7 @@ impl Game for Flip7 {
             rounds: acc.rounds,
             round_score_sum: s.round_score_sum,
             round_by_game: s.by_game,
+            ..SeatResult::default()
         });
         (acc.games, seats.collect())
     }

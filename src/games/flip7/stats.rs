@@ -12,7 +12,7 @@ use crate::engine::design::Ratio;
 use crate::engine::stats::ratio;
 
 /// Integer totals for one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatStats {
     /// Games won as the unique winner.
     pub wins: u64,
@@ -43,7 +43,7 @@ impl SeatStats {
 }
 
 /// Totals for a run (or one batch of it).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Flip7Stats {
     /// Games played.
     pub games: u64,

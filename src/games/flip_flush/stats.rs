@@ -13,7 +13,7 @@ use crate::engine::run::plural;
 use crate::engine::stats::ratio;
 
 /// Integer totals for one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatStats {
     /// Games won (by a correct call or as the last player standing).
     pub wins: u64,
@@ -44,7 +44,7 @@ pub struct SeatStats {
 }
 
 /// Totals for a run (or one batch of it).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FlipFlushStats {
     /// Games played.
     pub games: u64,

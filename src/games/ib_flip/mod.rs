@@ -224,10 +224,18 @@ impl Game for IbFlip {
         false
     }
 
+    /// Every game is played to the full finishing order.
+    fn has_places(_: &IbFlipOptions) -> bool {
+        true
+    }
+
     fn seat_results(_: &IbFlipOptions, acc: &IbFlipStats) -> (u64, Vec<SeatResult>) {
         let seats = acc.seats.iter().map(|s| SeatResult {
             wins: s.wins,
             score_sum: s.beaten_sum,
+            losses: s.losses,
+            place_sum: s.place_sum,
+            placed: acc.complete(),
             ..Default::default()
         });
         (acc.games, seats.collect())

@@ -11,7 +11,7 @@ use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
 
 /// Integer totals for one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatStats {
     /// Games finished first.
     pub wins: u64,
@@ -19,7 +19,8 @@ pub struct SeatStats {
     pub losses: u64,
     /// Games finished in each place (index 0 = first).
     pub places: [u64; MAX_PLAYERS],
-    /// Sum of places over games with a place.
+    /// Sum of places over the games with every place given (not
+    /// stalemates, where some seats have none).
     pub place_sum: u64,
     /// Sum of opponents beaten (the per-game score).
     pub beaten_sum: i64,
@@ -62,7 +63,7 @@ pub struct SeatStats {
 }
 
 /// Totals for a run (or a batch of it).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IbFlipStats {
     /// Games played.
     pub games: u64,
@@ -155,7 +156,9 @@ impl Observer<Table> for IbFlipStats {
             let place = t.place(s);
             if place != 0 {
                 st.places[usize::from(place) - 1] += 1;
-                st.place_sum += u64::from(place);
+                if !stalemate {
+                    st.place_sum += u64::from(place);
+                }
                 st.wins += u64::from(place == 1);
                 st.losses += u64::from(usize::from(place) == n);
             }

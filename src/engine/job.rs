@@ -1,0 +1,468 @@
+//! Runs that outlive one process: shards (`--shard K/N --state PATH`),
+//! interrupts (Ctrl-C, SIGTERM) that keep every finished batch, periodic
+//! checkpoints (`--checkpoint SECONDS`), `--resume STATE`, and the
+//! completeness check behind `sim merge`.
+//!
+//! Every command (`sim GAME`, `sim tournament GAME`, `sim sweep GAME`)
+//! plays numbered batches whose results are integer totals that add up in
+//! any order. A [`Job`] keeps those totals (its tally) and the batch
+//! ranges they cover; it plays what is asked of it minus what is already
+//! done, and writes the two to a [state file](super::state) when the
+//! process stops early or plays a shard. Merged or resumed, the tally is
+//! exactly that of one uninterrupted run, so the files written are the
+//! same bytes.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::failure::Failure;
+use super::output::Output;
+use super::state::{self, State};
+
+/// The options of every command that plays batches.
+#[derive(Args, Debug, Clone, Default)]
+pub struct JobArgs {
+    /// Play only shard K of N of the run (K from 1 to N: the K-th of N
+    /// consecutive shares of its batches) and write a state file to
+    /// --state instead of the results; `sim merge` adds the shards up.
+    /// Needs --seed and --state.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, requires_all = ["seed", "state"])]
+    pub shard: Option<(u64, u64)>,
+
+    /// Where the state file goes: a shard's result, or what an interrupted
+    /// or checkpointed run has done so far (default for those: next to the
+    /// output, named ...state.json).
+    #[arg(long, value_name = "PATH")]
+    pub state: Option<PathBuf>,
+
+    /// Continue the run a state file was written for (the same command
+    /// line); the files written are those an uninterrupted run writes.
+    #[arg(long, value_name = "STATE", action = clap::ArgAction::Append)]
+    pub resume: Vec<PathBuf>,
+
+    /// Write the state file every SECONDS seconds while playing, so that a
+    /// killed job can be resumed.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub checkpoint: Option<u64>,
+
+    /// (Used by `sim merge`.) Every batch must come from the --resume
+    /// states: refuse instead of playing the missing ones.
+    #[arg(long, hide = true, requires = "resume")]
+    pub merge_only: bool,
+}
+
+/// Parses `K/N` with 1 <= K <= N.
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, such as 2/8; got '{text}'");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let k: u64 = k.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || n == 0 || k > n || n > 1_000_000 {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Parses a positive number of seconds.
+fn parse_seconds(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(s) if s > 0 => Ok(s),
+        _ => Err(format!(
+            "expected a whole number of seconds, at least 1; got '{text}'"
+        )),
+    }
+}
+
+/// Set by Ctrl-C or SIGTERM: finish the batches under way, play no more.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether the process was asked to stop.
+pub fn stopping() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+/// The flag a player checks between batches.
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
+}
+
+/// Installs the Ctrl-C / SIGTERM handler once: the first signal asks the
+/// run to stop after the batches under way, a second one ends the process
+/// at once.
+fn install_handler() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if STOP.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nstopping after the batches under way (again to quit at once) ...");
+        });
+    });
+}
+
+/// The command line after `sim`, without the options that say how this
+/// process takes part in the run rather than what the run is.
+pub fn run_command() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let flag = a.split('=').next().unwrap_or("");
+        if ["--shard", "--state", "--resume", "--checkpoint", "--threads"].contains(&flag) {
+            if !a.contains('=') {
+                args.next();
+            }
+            continue;
+        }
+        if a == "--merge-only" || a == "--no-progress" {
+            continue;
+        }
+        out.push(a);
+    }
+    out
+}
+
+/// What plays batch ranges for a [`Job`]: their tally and the ranges it
+/// did play.
+pub type Player<'a, T> = dyn FnMut(&[Range<u64>]) -> Result<(T, Vec<Range<u64>>), String> + 'a;
+
+/// A run's batches, played in this process or read from state files.
+pub struct Job<T> {
+    definition: Value,
+    command: Vec<String>,
+    batches: u64,
+    shard: Option<(u64, u64)>,
+    /// The batches this process may play (the shard's share, or all).
+    share: Range<u64>,
+    state_path: PathBuf,
+    checkpoint: Option<Duration>,
+    merge_only: bool,
+    merge: fn(&mut T, &T),
+    tally: T,
+    done: Vec<Range<u64>>,
+    /// The state files resumed from.
+    resumed: Vec<PathBuf>,
+    /// The batches they held.
+    resumed_done: Vec<Range<u64>>,
+    last_save: Instant,
+}
+
+/// How a job ended.
+pub enum Finished<T> {
+    /// Every batch of the run: write the results.
+    Complete(T),
+    /// A shard's share is done and its state written.
+    Shard(String),
+}
+
+impl<T: Serialize + DeserializeOwned> Job<T> {
+    /// A job of `batches` batches defined by `definition`, starting from
+    /// `empty` and the states of `--resume`. `default_state` is where an
+    /// interrupted run writes its state when `--state` is not given.
+    /// Checks the state destination and every resumed state (same run, no
+    /// batch twice) before anything is played.
+    pub fn start(
+        args: &JobArgs,
+        definition: Value,
+        batches: u64,
+        default_state: &Path,
+        empty: T,
+        merge: fn(&mut T, &T),
+    ) -> Result<Job<T>, Failure> {
+        let mut definition = definition;
+        definition["sim"] = state::sim_version().into();
+        let state_path = args.state.clone().unwrap_or_else(|| default_state.to_path_buf());
+        if args.shard.is_some() || args.checkpoint.is_some() || args.state.is_some() {
+            // Checked now, written later (and again, atomically, each time).
+            drop(Output::prepare(&state_path, "--state").map_err(Failure::Usage)?);
+        }
+        let share = match args.shard {
+            Some((k, n)) => state::share(k, n, batches),
+            None => 0..batches,
+        };
+        let mut command = run_command();
+        if !command.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+            // A seed drawn at random: the rest of the run needs it.
+            command.push("--seed".into());
+            command.push(definition["seed"].to_string());
+        }
+        let mut job = Job {
+            definition,
+            command,
+            batches,
+            shard: args.shard,
+            share,
+            state_path,
+            checkpoint: args.checkpoint.map(Duration::from_secs),
+            merge_only: args.merge_only,
+            merge,
+            tally: empty,
+            done: Vec::new(),
+            resumed: Vec::new(),
+            resumed_done: Vec::new(),
+            last_save: Instant::now(),
+        };
+        let mut owner: Vec<(Range<u64>, PathBuf)> = Vec::new();
+        for path in &args.resume {
+            let s = State::read(path).map_err(Failure::Usage)?;
+            let shown = path.display();
+            let diff = state::differences(&s.definition, &job.definition);
+            if !diff.is_empty() {
+                return Err(Failure::Usage(format!(
+                    "state file '{shown}' belongs to another run: {}",
+                    diff.join("; ")
+                )));
+            }
+            if s.batches != batches {
+                return Err(Failure::Usage(format!(
+                    "state file '{shown}' is for {} batches, this run has {batches}",
+                    s.batches
+                )));
+            }
+            if job.shard.is_none() && !job.merge_only {
+                // Resuming an interrupted shard goes on with its share.
+                if let Some([k, n]) = s.shard {
+                    job.shard = Some((k, n));
+                    job.share = state::share(k, n, batches);
+                }
+            }
+            for r in s.ranges() {
+                if let Some((other, p)) = owner.iter().find(|(o, _)| o.start < r.end && r.start < o.end) {
+                    let both = other.start.max(r.start)..other.end.min(r.end);
+                    let which = if p == path {
+                        format!("'{shown}' (given twice)")
+                    } else {
+                        format!("'{}' and '{shown}'", p.display())
+                    };
+                    return Err(Failure::Usage(format!(
+                        "{} of the run are in both {which}: a shard given twice, or states of \
+                         overlapping runs",
+                        state::describe(&both)
+                    )));
+                }
+                owner.push((r, path.clone()));
+            }
+            let t: T = serde_json::from_str(s.tally.get())
+                .map_err(|e| Failure::Usage(format!("state file '{shown}' is damaged: {e}")))?;
+            (job.merge)(&mut job.tally, &t);
+            job.done.extend(s.ranges());
+            if job.resumed.is_empty() {
+                // The run's own command line (this process may be `sim
+                // merge`, or a resume with other options of its own).
+                job.command = s.command.clone();
+            }
+            job.resumed.push(path.clone());
+        }
+        job.done = state::normalize(job.done);
+        job.resumed_done = job.done.clone();
+        if job.merge_only {
+            let missing = state::missing(&(0..batches), &job.done);
+            if !missing.is_empty() {
+                let list: Vec<String> = missing.iter().take(5).map(state::describe).collect();
+                let more = if missing.len() > 5 { ", ..." } else { "" };
+                return Err(Failure::Usage(format!(
+                    "the states given do not cover the run: {}{more} of {batches} are missing \
+                     (a shard not given, or not finished)",
+                    list.join(", ")
+                )));
+            }
+        }
+        install_handler();
+        Ok(job)
+    }
+
+    /// The batches of `range` this process still has to play (within its
+    /// share, not yet done).
+    pub fn todo(&self, range: Range<u64>) -> Vec<Range<u64>> {
+        let r = range.start.max(self.share.start)..range.end.min(self.share.end);
+        if r.start >= r.end {
+            return Vec::new();
+        }
+        state::missing(&r, &self.done)
+    }
+
+    /// The tally so far.
+    pub fn tally(&self) -> &T {
+        &self.tally
+    }
+
+    /// How many of the batches counted by `size` (batch -> games) this
+    /// process played rather than read from state files.
+    pub fn played_here(&self, size: impl Fn(u64) -> u64) -> u64 {
+        let count = |rs: &[Range<u64>]| -> u64 { rs.iter().flat_map(|r| r.clone()).map(&size).sum() };
+        count(&self.done) - count(&self.resumed_done)
+    }
+
+    /// Whether any batch at or after `batch` is done (a resumed run that
+    /// had got further).
+    pub fn done_beyond(&self, batch: u64) -> bool {
+        self.done.last().is_some_and(|r| r.end > batch)
+    }
+
+    /// The tally of a run that ends before its last batch on purpose
+    /// (`--until-ci`).
+    pub fn into_tally(self) -> T {
+        self.tally
+    }
+
+    /// Plays the batches of `range` not yet done: `play(ranges)` plays
+    /// them (skipping any once [`stop_flag`] is set) and returns their
+    /// tally and the ranges it did play. With `--checkpoint` they are
+    /// played in pieces and the state written between them when due. On an
+    /// interrupt, writes the state and fails with exit code 130.
+    pub fn play(&mut self, range: Range<u64>, play: &mut Player<'_, T>) -> Result<(), Failure> {
+        let todo = self.todo(range);
+        let pieces: Vec<Vec<Range<u64>>> = match self.checkpoint {
+            None => vec![todo],
+            Some(_) => todo
+                .into_iter()
+                .flat_map(|r| {
+                    let step = 64;
+                    (r.start..r.end)
+                        .step_by(step)
+                        .map(move |a| std::iter::once(a..(a + step as u64).min(r.end)).collect())
+                })
+                .collect(),
+        };
+        for piece in pieces {
+            if piece.is_empty() {
+                continue;
+            }
+            let (t, played) = play(&piece)?;
+            (self.merge)(&mut self.tally, &t);
+            self.done.extend(played);
+            self.done = state::normalize(std::mem::take(&mut self.done));
+            if stopping() {
+                return Err(self.interrupted());
+            }
+            if let Some(every) = self.checkpoint
+                && self.last_save.elapsed() >= every
+            {
+                self.save()?;
+                self.last_save = Instant::now();
+            }
+        }
+        if stopping() {
+            return Err(self.interrupted());
+        }
+        Ok(())
+    }
+
+    /// Writes the state file (atomically: complete or absent).
+    fn save(&self) -> Result<(), String> {
+        let tally =
+            serde_json::to_string(&self.tally).map_err(|e| format!("cannot encode the tally: {e}"))?;
+        let s = State {
+            format: state::FORMAT.into(),
+            version: state::VERSION,
+            definition: self.definition.clone(),
+            command: self.command.clone(),
+            batches: self.batches,
+            shard: self.shard.map(|(k, n)| [k, n]),
+            done: self.done.iter().map(|r| [r.start, r.end]).collect(),
+            tally: RawValue::from_string(tally).map_err(|e| e.to_string())?,
+            checksum: String::new(),
+        };
+        Output::prepare(&self.state_path, "--state")?.commit(&s.to_bytes()?)?;
+        Ok(())
+    }
+
+    /// The failure of an interrupted run, after writing its state.
+    fn interrupted(&self) -> Failure {
+        let shown = self.state_path.display();
+        if let Err(e) = self.save() {
+            return Failure::Interrupted(format!("interrupted; the state could not be written: {e}"));
+        }
+        let mut resume = vec!["sim".to_string()];
+        resume.extend(self.command.iter().map(|a| quote(a)));
+        if let Some((k, n)) = self.shard {
+            resume.push(format!("--shard {k}/{n}"));
+        }
+        resume.push(format!("--state {}", quote(&shown.to_string())));
+        resume.push(format!("--resume {}", quote(&shown.to_string())));
+        let mine = self.share.end - self.share.start;
+        let left: u64 = state::missing(&self.share, &self.done)
+            .iter()
+            .map(|r| r.end - r.start)
+            .sum();
+        let done = mine - left;
+        Failure::Interrupted(format!(
+            "interrupted after {done} of {mine} batches; their results are in '{shown}'. \
+             To go on from there:\n  {}",
+            resume.join(" ")
+        ))
+    }
+
+    /// Ends the job: a shard writes its state and says so; a whole run
+    /// returns its tally (every batch must be done).
+    pub fn finish(self) -> Result<Finished<T>, Failure> {
+        if let Some((k, n)) = self.shard {
+            let left = state::missing(&self.share, &self.done);
+            if let Some(r) = left.first() {
+                return Err(Failure::Run(format!(
+                    "internal: shard {k}/{n} left {} unplayed",
+                    state::describe(r)
+                )));
+            }
+            self.save()?;
+            let share = &self.share;
+            let what = if share.is_empty() {
+                format!("no batches (the run has only {})", self.batches)
+            } else {
+                format!("{} of {}", state::describe(share), self.batches)
+            };
+            return Ok(Finished::Shard(format!(
+                "shard {k}/{n}: {what}; state written to {}\nwhen every shard is done: sim merge STATE...",
+                self.state_path.display()
+            )));
+        }
+        let left = state::missing(&(0..self.batches), &self.done);
+        if let Some(r) = left.first() {
+            return Err(Failure::Run(format!(
+                "internal: the run left {} unplayed",
+                state::describe(r)
+            )));
+        }
+        Ok(Finished::Complete(self.tally))
+    }
+
+    /// A note for the summary when states were resumed or merged.
+    pub fn resumed_note(&self) -> Option<String> {
+        if self.resumed.is_empty() {
+            return None;
+        }
+        let files: Vec<String> = self.resumed.iter().map(|p| p.display().to_string()).collect();
+        Some(format!(
+            "{} {} state file{}: {}",
+            if self.merge_only {
+                "merged from"
+            } else {
+                "resumed from"
+            },
+            files.len(),
+            if files.len() == 1 { "" } else { "s" },
+            files.join(", ")
+        ))
+    }
+}
+
+/// `text` quoted for a POSIX shell when it needs to be.
+fn quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:,=+@%".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
