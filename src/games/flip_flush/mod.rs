@@ -80,7 +80,7 @@ const CATALOGUE: &[PolicySection] = &[
         &[
             PolicyDoc {
                 spec: "call-at:P",
-                does: "(default call-at:0.5) call a Flush when the counted chance that this flip makes one is at least P (0 to 1)",
+                does: "(default call-at:0.5) call a Flush when the chance that this flip makes one (counted, or read with read:Q) is at least P (0 to 1)",
             },
             PolicyDoc {
                 spec: "never-call",
@@ -91,6 +91,13 @@ const CATALOGUE: &[PolicySection] = &[
                 does: "call only when the flip makes a Flush for certain",
             },
         ],
+    ),
+    (
+        "Model of the opponents (at most one; without it chances are counted)",
+        &[PolicyDoc {
+            spec: "read:Q",
+            does: "read a card placed on a hot cell: its placer put a demanded suit there with probability Q when it could choose (read:0 expects traps, read:1 attempts)",
+        }],
     ),
     (
         "Steps (tried in the order written; the first that proposes a move plays it)",
@@ -118,6 +125,14 @@ const CATALOGUE: &[PolicySection] = &[
             PolicyDoc {
                 spec: "place-random",
                 does: "a random hand card on a random cell",
+            },
+            PolicyDoc {
+                spec: "place-trap",
+                does: "cover a hot cell with a card of a suit it does not demand: a block, and a trap for a reader who calls",
+            },
+            PolicyDoc {
+                spec: "place-hot",
+                does: "put a card of the demanded suit on a hot cell, to flip and call it next turn",
             },
         ],
     ),
