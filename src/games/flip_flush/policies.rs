@@ -8,14 +8,15 @@
 //! SPEC  = "default" | PART ("+" PART)*
 //! PART  = CALL | READ | STEP
 //! CALL  = "call-at:" P | "never-call" | "sure-only"      (at most one)
-//! READ  = "read:" Q                                      (at most one)
+//! READ  = "read:" Q | "count"                            (at most one)
 //! STEP  = "flip-likely" | "flip-own" | "flip-safe"
 //!       | "place-block" | "place-build" | "place-random"
 //!       | "place-trap" | "place-hot"                      (each at most once)
 //! ```
 //!
-//! With no CALL part the call rule is `call-at:0.5`; with no STEP the steps
-//! are those of the default policy. `default` is [`DEFAULT_SPEC`].
+//! Parts not given are the default policy's: its call rule, its model of
+//! the opponents, its steps. `count` asks for counted chances (no model).
+//! `default` is [`DEFAULT_SPEC`].
 //!
 //! # Odds
 //!
@@ -114,12 +115,12 @@ use super::rules::{Chooser, MEMORY_ONE, Move, View};
 use crate::engine::rng::Draw;
 
 /// The default policy, also spelled `default`.
-pub const DEFAULT_SPEC: &str = "call-at:0.5+flip-likely+flip-safe+place-block+place-build";
+pub const DEFAULT_SPEC: &str = "call-at:0.15+read:0.1+flip-likely+place-trap+flip-safe+place-build";
 
 /// Spec forms accepted by [`Policy::parse`], for error messages and help.
 pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-at:P with P from 0 \
                             to 1, never-call, sure-only), at most one model of the opponents \
-                            (read:Q, Q from 0 to 1) and steps tried in order (flip-likely, \
+                            (read:Q with Q from 0 to 1, or count) and steps tried in order (flip-likely, \
                             flip-own, flip-safe, place-block, place-build, place-random, \
                             place-trap, place-hot), e.g. call-at:0.15+read:0+flip-likely+place-trap+flip-safe+place-build";
 
@@ -227,13 +228,22 @@ impl Policy {
         let mut read = None;
         let mut steps = Vec::new();
         for part in spec.split('+').map(str::trim) {
-            if let Some(q) = part.strip_prefix("read:") {
-                if read.is_some() {
-                    return Err(format!("'{spec}' has two read parts; give at most one; accepted: {ACCEPTED}"));
-                }
-                read = Some(
+            let this_read = if let Some(q) = part.strip_prefix("read:") {
+                Some(Some(
                     parse_probability(q).map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))?,
-                );
+                ))
+            } else if part == "count" {
+                Some(None)
+            } else {
+                None
+            };
+            if let Some(r) = this_read {
+                if read.is_some() {
+                    return Err(format!(
+                        "'{spec}' has two models of the opponents (read:Q, count); give at most one; accepted: {ACCEPTED}"
+                    ));
+                }
+                read = Some(r);
                 continue;
             }
             let this_call = if let Some(p) = part.strip_prefix("call-at:") {
@@ -272,9 +282,14 @@ impl Policy {
             }
             steps.push(step);
         }
-        let call = call.unwrap_or(Call::At(MEMORY_ONE / 2));
-        if steps.is_empty() {
-            steps = Policy::default_policy().steps().to_vec();
+        // Parts not given are the default policy's.
+        let default = (spec != DEFAULT_SPEC).then(Policy::default_policy);
+        let call = call.or(default.map(|d| d.call)).unwrap_or(Call::At(MEMORY_ONE / 2));
+        let read = read.unwrap_or(default.and_then(|d| d.read));
+        if steps.is_empty()
+            && let Some(d) = default
+        {
+            steps = d.steps().to_vec();
         }
         let mut p = Policy::new(call, &steps);
         p.read = read;
@@ -364,8 +379,9 @@ impl fmt::Display for Policy {
             Call::Never => write!(f, "never-call")?,
             Call::SureOnly => write!(f, "sure-only")?,
         }
-        if let Some(q) = self.read {
-            write!(f, "+read:{}", millionths(q))?;
+        match self.read {
+            Some(q) => write!(f, "+read:{}", millionths(q))?,
+            None => write!(f, "+count")?,
         }
         for step in self.steps() {
             let name = STEP_NAMES.iter().find(|(s, _)| s == step).expect("named").1;
@@ -1096,13 +1112,20 @@ mod tests {
         let p = Policy::parse("call-at:0.6+flip-safe+place-build").unwrap();
         assert_eq!(p.call, Call::At(600_000));
         assert_eq!(p.steps(), [Step::FlipSafe, Step::PlaceBuild]);
-        assert_eq!(p.to_string(), "call-at:0.6+flip-safe+place-build");
+        assert_eq!(p.read, Some(100_000), "the default's model");
+        assert_eq!(p.to_string(), "call-at:0.6+read:0.1+flip-safe+place-build");
+        let c = Policy::parse("count+flip-likely").unwrap();
+        assert_eq!((c.call, c.read), (Call::At(150_000), None));
+        assert_eq!(c.to_string(), "call-at:0.15+count+flip-likely");
+        let r = Policy::parse("read:0.75+never-call+place-trap+place-hot").unwrap();
+        assert_eq!(r.to_string(), "never-call+read:0.75+place-trap+place-hot");
+        assert_eq!(Policy::parse(&r.to_string()).unwrap(), r);
         assert_eq!(Policy::parse("default").unwrap().to_string(), DEFAULT_SPEC);
         assert_eq!(
             Policy::parse("sure-only").unwrap().steps(),
             Policy::default_policy().steps()
         );
-        assert_eq!(Policy::parse("place-random").unwrap().call, Call::At(500_000));
+        assert_eq!(Policy::parse("place-random").unwrap().call, Call::At(150_000));
         for (p, shown) in [
             ("1", "1"),
             ("0", "0"),
@@ -1111,7 +1134,7 @@ mod tests {
             ("1.0", "1"),
         ] {
             let policy = Policy::parse(&format!("call-at:{p}+flip-safe")).unwrap();
-            assert_eq!(policy.to_string(), format!("call-at:{shown}+flip-safe"));
+            assert_eq!(policy.to_string(), format!("call-at:{shown}+read:0.1+flip-safe"));
         }
         assert_eq!(Policy::parse_list("default,never-call").unwrap().len(), 2);
     }
@@ -1128,6 +1151,8 @@ mod tests {
             ("never-call+sure-only", "two call rules"),
             ("flip-safe+flip-safe", "appears twice"),
             ("flip-safe+", "an empty part"),
+            ("read:0.2+count", "two models"),
+            ("read:2", "P must be"),
         ] {
             let e = Policy::parse(bad).unwrap_err();
             assert!(e.contains(says) && e.contains("call-at:P"), "{bad}: {e}");
