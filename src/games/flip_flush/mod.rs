@@ -80,7 +80,11 @@ const CATALOGUE: &[PolicySection] = &[
         &[
             PolicyDoc {
                 spec: "call-at:P",
-                does: "(default call-at:0.15) call a Flush when the chance that this flip makes one (counted, or read with read:Q) is at least P (0 to 1)",
+                does: "call a Flush when the chance that this flip makes one (counted, or read with read:Q) is at least P (0 to 1)",
+            },
+            PolicyDoc {
+                spec: "call-at:P/Q",
+                does: "(default call-at:0.15/0.5) call-at:P at a table of three or more, call-at:Q at a table of two",
             },
             PolicyDoc {
                 spec: "never-call",

@@ -7,7 +7,7 @@
 //! ```text
 //! SPEC  = "default" | PART ("+" PART)*
 //! PART  = CALL | READ | STEP
-//! CALL  = "call-at:" P | "never-call" | "sure-only"      (at most one)
+//! CALL  = "call-at:" P ["/" P] | "never-call" | "sure-only"  (at most one)
 //! READ  = "read:" Q | "count"                            (at most one)
 //! STEP  = "flip-likely" | "flip-own" | "flip-safe"
 //!       | "place-block" | "place-build" | "place-random"
@@ -54,6 +54,9 @@
 //!
 //! - `call-at:P`: call when `p >= P` (P from 0 to 1, up to six decimals;
 //!   `call-at:0` always calls).
+//! - `call-at:P/Q`: `call-at:P` at a table of three or more players,
+//!   `call-at:Q` at a table of two, where a wrong call hands the game to
+//!   the other player (the default: `call-at:0.15/0.5`).
 //! - `never-call`: never call.
 //! - `sure-only`: call only when `p = 1`.
 //!
@@ -115,10 +118,10 @@ use super::rules::{Chooser, MEMORY_ONE, Move, View};
 use crate::engine::rng::Draw;
 
 /// The default policy, also spelled `default`.
-pub const DEFAULT_SPEC: &str = "call-at:0.15+read:0.1+flip-likely+place-trap+flip-safe+place-build";
+pub const DEFAULT_SPEC: &str = "call-at:0.15/0.5+read:0.1+flip-likely+place-trap+flip-safe+place-build";
 
 /// Spec forms accepted by [`Policy::parse`], for error messages and help.
-pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-at:P with P from 0 \
+pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-at:P or call-at:P/Q with P, Q from 0 \
                             to 1, never-call, sure-only), at most one model of the opponents \
                             (read:Q with Q from 0 to 1, or count) and steps tried in order (flip-likely, \
                             flip-own, flip-safe, place-block, place-build, place-random, \
@@ -129,6 +132,10 @@ pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-a
 pub enum Call {
     /// `call-at:P`: call when the chance is at least P (in millionths).
     At(u32),
+    /// `call-at:P/Q`: call-at:P at a table of three or more players,
+    /// call-at:Q at a table of two (where a wrong call hands the game to
+    /// the other player, and a tie is rare).
+    Split(u32, u32),
     /// `never-call`.
     Never,
     /// `sure-only`: call only when certain.
@@ -140,9 +147,20 @@ impl Call {
     #[inline(always)]
     pub fn calls(self, num: u32, den: u32) -> bool {
         match self {
-            Call::At(p) => u64::from(num) * u64::from(MEMORY_ONE) >= u64::from(p) * u64::from(den),
+            Call::At(p) | Call::Split(p, _) => u64::from(num) * u64::from(MEMORY_ONE) >= u64::from(p) * u64::from(den),
             Call::Never => false,
             Call::SureOnly => num == den && den > 0,
+        }
+    }
+
+    /// The rule that applies at a table of `players`: `call-at:Q` of a
+    /// `call-at:P/Q` at a table of two, else the rule itself.
+    #[inline(always)]
+    pub fn with_players(self, players: u32) -> Call {
+        match self {
+            Call::Split(_, q) if players <= 2 => Call::At(q),
+            Call::Split(p, _) => Call::At(p),
+            c => c,
         }
     }
 }
@@ -247,9 +265,13 @@ impl Policy {
                 continue;
             }
             let this_call = if let Some(p) = part.strip_prefix("call-at:") {
-                Some(Call::At(parse_probability(p).map_err(|e| {
-                    format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}")
-                })?))
+                let prob = |p: &str| {
+                    parse_probability(p).map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))
+                };
+                Some(match p.split_once('/') {
+                    None => Call::At(prob(p)?),
+                    Some((many, two)) => Call::Split(prob(many)?, prob(two)?),
+                })
             } else if part == "never-call" {
                 Some(Call::Never)
             } else if part == "sure-only" {
@@ -314,11 +336,12 @@ impl Policy {
             first += 1;
         }
         let s = Sight::reading(v, self.read);
+        let call = self.call.with_players(v.players() as u32);
         for &step in &steps[first..] {
             let m = match step {
-                Step::FlipLikely => s.flip_likely(self.call),
-                Step::FlipOwn => s.flip_own(self.call),
-                Step::FlipSafe => s.flip_safe(self.call),
+                Step::FlipLikely => s.flip_likely(call),
+                Step::FlipOwn => s.flip_own(call),
+                Step::FlipSafe => s.flip_safe(call),
                 Step::PlaceBlock => s.place_block(),
                 Step::PlaceBuild => s.place_build(false),
                 Step::PlaceRandom => place_random(s.hand, d),
@@ -329,7 +352,7 @@ impl Policy {
                 return m;
             }
         }
-        s.forced(self.call)
+        s.forced(call)
     }
 }
 
@@ -376,6 +399,7 @@ impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.call {
             Call::At(p) => write!(f, "call-at:{}", millionths(p))?,
+            Call::Split(p, q) => write!(f, "call-at:{}/{}", millionths(p), millionths(q))?,
             Call::Never => write!(f, "never-call")?,
             Call::SureOnly => write!(f, "sure-only")?,
         }
@@ -1115,8 +1139,8 @@ mod tests {
         assert_eq!(p.read, Some(100_000), "the default's model");
         assert_eq!(p.to_string(), "call-at:0.6+read:0.1+flip-safe+place-build");
         let c = Policy::parse("count+flip-likely").unwrap();
-        assert_eq!((c.call, c.read), (Call::At(150_000), None));
-        assert_eq!(c.to_string(), "call-at:0.15+count+flip-likely");
+        assert_eq!((c.call, c.read), (Call::Split(150_000, 500_000), None));
+        assert_eq!(c.to_string(), "call-at:0.15/0.5+count+flip-likely");
         let r = Policy::parse("read:0.75+never-call+place-trap+place-hot").unwrap();
         assert_eq!(r.to_string(), "never-call+read:0.75+place-trap+place-hot");
         assert_eq!(Policy::parse(&r.to_string()).unwrap(), r);
@@ -1125,7 +1149,7 @@ mod tests {
             Policy::parse("sure-only").unwrap().steps(),
             Policy::default_policy().steps()
         );
-        assert_eq!(Policy::parse("place-random").unwrap().call, Call::At(150_000));
+        assert_eq!(Policy::parse("place-random").unwrap().call, Call::Split(150_000, 500_000));
         for (p, shown) in [
             ("1", "1"),
             ("0", "0"),
@@ -1145,6 +1169,8 @@ mod tests {
             ("yolo", "unknown policy 'yolo'"),
             ("call-at:0.5+yolo", "unknown part 'yolo'"),
             ("call-at:1.5", "P must be a number from 0 to 1"),
+            ("call-at:0.2/", "P must be"),
+            ("call-at:0.2/0.3/0.4", "P must be"),
             ("call-at:-1", "P must be"),
             ("call-at:0.1234567", "at most six decimals"),
             ("call-at:", "P must be"),
@@ -1164,6 +1190,12 @@ mod tests {
         assert!(Call::At(500_000).calls(1, 2));
         assert!(!Call::At(500_000).calls(49, 99));
         assert!(Call::At(0).calls(0, 7));
+        let split = Policy::parse("call-at:0.15/0.5").unwrap().call;
+        assert_eq!(split, Call::Split(150_000, 500_000));
+        assert_eq!(split.with_players(3), Call::At(150_000));
+        assert_eq!(split.with_players(2), Call::At(500_000));
+        assert_eq!(Call::Never.with_players(2), Call::Never);
+        assert_eq!(Policy::parse("call-at:0.15/0.5").unwrap().to_string().split('+').next(), Some("call-at:0.15/0.5"));
         assert!(Call::SureOnly.calls(3, 3));
         assert!(!Call::SureOnly.calls(2, 3));
         assert!(!Call::Never.calls(1, 1));
