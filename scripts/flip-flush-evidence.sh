@@ -43,7 +43,8 @@ for name in "${names[@]}"; do
                 if [ "$s" = "$seat" ]; then seats+=("$name"); else seats+=(default); fi
             done
             list=$(IFS=,; echo "${seats[*]}")
-            f="$out/${name}_${players}p_seat${seat}.csv"
+            safe=$(tr -c 'A-Za-z0-9._+\n-' '-' <<< "$name")
+            f="$out/${safe}_${players}p_seat${seat}.csv"
             "$sim" flip-flush --players "$players" --policy "$list" --games "$games" --seed "$seed" \
                 --no-progress --out "$f" > /dev/null
             files+=("$f:$seat")
