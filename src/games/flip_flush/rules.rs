@@ -200,6 +200,8 @@ pub struct Table {
     hands: [CardSet; MAX_PLAYERS],
     /// Cards in all hands together.
     in_hands: u32,
+    /// Cards in each hand (public).
+    held: [u8; MAX_PLAYERS],
     alive: u8,
     /// Face-down cells whose card each player remembers (cards they placed).
     mem_cells: [u16; MAX_PLAYERS],
@@ -244,6 +246,7 @@ impl Table {
             placed_hand: [0; CELLS],
             hands: [0; MAX_PLAYERS],
             in_hands: 0,
+            held: [0; MAX_PLAYERS],
             alive: 0,
             mem_cells: [0; MAX_PLAYERS],
             mem_cards: [0; MAX_PLAYERS],
@@ -319,6 +322,8 @@ impl Table {
             }
         }
         self.in_hands = (HAND_SIZE * n) as u32;
+        self.held = [0; MAX_PLAYERS];
+        self.held[..n].fill(HAND_SIZE as u8);
     }
 
     /// Plays the game dealt by [`Table::deal`] (or continues one a test set
@@ -401,7 +406,8 @@ impl Table {
             "seat {s} placed card {card}, which is not in the hand"
         );
         let cb = 1u16 << cell;
-        self.placed_hand[cell] = self.hands[s].count_ones() as u8;
+        self.placed_hand[cell] = self.held[s];
+        self.held[s] -= 1;
         self.hands[s] &= !bit;
         self.in_hands -= 1;
         let covered = self.grid.place(cell, card);
@@ -433,10 +439,15 @@ impl Table {
             *m &= !cb;
         }
         self.placed_by[s] |= cb;
-        let demand = u8::from(pairs_complete(cell, self.suit_up[0]))
-            | u8::from(pairs_complete(cell, self.suit_up[1])) << 1
-            | u8::from(pairs_complete(cell, self.suit_up[2])) << 2
-            | u8::from(pairs_complete(cell, self.suit_up[3])) << 3;
+        // Most cells are not hot: only then look at the suits.
+        let demand = if pairs_complete(cell, self.up) {
+            u8::from(pairs_complete(cell, self.suit_up[0]))
+                | u8::from(pairs_complete(cell, self.suit_up[1])) << 1
+                | u8::from(pairs_complete(cell, self.suit_up[2])) << 2
+                | u8::from(pairs_complete(cell, self.suit_up[3])) << 3
+        } else {
+            0
+        };
         let hot = demand != 0;
         self.placed_demand[cell] = demand;
         self.placed_hot = (self.placed_hot & !cb) | (u16::from(hot) << cell);
@@ -514,6 +525,7 @@ impl Table {
         self.dropped |= self.hands[s];
         self.in_hands -= self.hands[s].count_ones();
         self.hands[s] = 0;
+        self.held[s] = 0;
         if O::EVENTS {
             obs.event(self, Event::KnockedOut { seat: s, fault });
         }
@@ -761,6 +773,9 @@ impl Table {
                     }
                 }
             }
+            if u32::from(self.held[s]) != self.hands[s].count_ones() {
+                return Err(format!("seat {s} holds {} cards but {} are counted", self.hands[s].count_ones(), self.held[s]));
+            }
             if !self.is_alive(s) && self.hands[s] != 0 {
                 return Err(format!("knocked-out seat {s} still holds cards"));
             }
@@ -908,7 +923,7 @@ impl View<'_> {
     /// How many cards `seat` holds now (public).
     #[inline(always)]
     pub fn hand_len(&self, seat: usize) -> u32 {
-        self.t.hands[seat].count_ones()
+        u32::from(self.t.held[seat])
     }
 
     /// Cell mask of the face-down cards this player remembers.
