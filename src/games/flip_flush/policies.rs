@@ -78,8 +78,9 @@
 //! - `place-block`: when a line has two face-up cards of one suit and its
 //!   third cell (a hot cell) is empty or holds a face-down card placed by an
 //!   opponent still in the game (who may know it completes the line), cover
-//!   that cell: with a card of that suit when the player has one (a certain
-//!   Flush next turn), else with the card the build score likes best there.
+//!   that cell: with the card of a suit not demanded there that the build
+//!   score likes best, when the player holds one (the cell is then safe for
+//!   the player), else with a card of a demanded suit.
 //!   Opponents' cards come first, the most suspicious first: 1 point, plus
 //!   one per face-up card of the hot line(s) the same opponent placed, plus
 //!   4 if the card was placed on the cell while it was already hot (public
