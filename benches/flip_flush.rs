@@ -1,6 +1,7 @@
 //! Criterion benches of Flip-Flush: one whole game and one batch through the
 //! runner (the unit of parallel work), 4 players, with the default policy
-//! and with the cheap `call-at:0.5+place-random` baseline.
+//! (which reads its opponents), the counting `counter` (the default before
+//! it) and the cheap `call-at:0.5+count+place-random` baseline.
 //!
 //! Run: `cargo bench --bench flip_flush`. Figures are medians; compare runs
 //! made on the same machine in the same session.
@@ -14,7 +15,14 @@ use sim::games::flip_flush::FlipFlushSim;
 use sim::games::flip_flush::policies::{Policy, Seats};
 use sim::games::flip_flush::rules::{Rules, Silent, Table};
 
-const SPECS: [(&str, &str); 2] = [("default", "default"), ("random", "call-at:0.5+place-random")];
+const SPECS: [(&str, &str); 3] = [
+    ("default", "default"),
+    (
+        "counter",
+        "call-at:0.5+count+flip-likely+flip-safe+place-block+place-build",
+    ),
+    ("random", "call-at:0.5+count+place-random"),
+];
 
 fn bench_game(c: &mut Criterion) {
     let mut g = c.benchmark_group("flip_flush");

@@ -1028,6 +1028,8 @@ fn every_game_ends_and_keeps_every_card_in_one_place() {
         "never-call+flip-safe+place-build",
         "sure-only+flip-own+place-block+place-build",
         "call-at:0.2+flip-likely+place-random",
+        "call-at:0.15+read:0+flip-likely+place-trap+flip-safe+place-build",
+        "call-at:0.4+read:1+place-hot+flip-likely+flip-own+flip-safe",
     ];
     let mut rng = batch_rng(1, 1);
     for players in 2..=6 {
@@ -1060,4 +1062,77 @@ fn every_game_ends_and_keeps_every_card_in_one_place() {
             }
         }
     }
+}
+
+/// Every policy sees only what its player saw: at every turn of random
+/// games, the cards the player has not seen are shuffled among the places
+/// that hold them (opponents' hands, the undealt rest, face-down cards the
+/// player does not know, cards removed unseen, knocked-out hands) and the
+/// policy, with the same random numbers, must make the same move.
+#[test]
+fn redealing_what_a_player_cannot_know_never_changes_a_decision() {
+    let specs = [
+        "default",
+        "call-at:0.5+flip-likely+flip-safe+place-block+place-build",
+        "call-at:0.15+read:0+flip-likely+place-trap+flip-safe+place-build",
+        "call-at:0.3+read:0.7+place-hot+flip-likely+flip-own+place-block",
+        "sure-only+flip-own+flip-safe+place-block+place-build",
+        "call-at:0.2+read:1+flip-likely+place-trap+place-random",
+        "never-call+place-build+flip-safe",
+    ];
+    let (mut decisions, mut moved) = (0, 0);
+    for (i, spec) in specs.iter().enumerate() {
+        let policy = Policy::parse(spec).unwrap();
+        for g in 0..40u64 {
+            let players = 2 + (g % 3) as usize;
+            let memory = [MEMORY_ONE, 600_000, 0][(g % 3) as usize];
+            let mut t = Table::new(Rules {
+                players,
+                gambling: g % 2 == 1,
+                memory,
+            });
+            let mut rng = batch_rng(g, 40 + i as u64);
+            t.new_game(&mut rng);
+            // The others play a mix of policies that place on hot cells.
+            let mut others = Seats::new(
+                (0..players)
+                    .map(|s| Policy::parse(specs[(s + g as usize) % specs.len()]).unwrap())
+                    .collect(),
+            );
+            for turn in 0..60 {
+                let seat = turn % players;
+                if !t.is_alive(seat) || (t.hand(seat) == 0 && t.grid().masks().1 == 0) {
+                    continue;
+                }
+                let v = t.view(seat);
+                let mut a = batch_rng(99, turn as u64);
+                let mut b = a.clone();
+                let here = policy.choose(&v, &mut a);
+                let mut dealer = batch_rng(7, (g << 8) + turn as u64);
+                let world = t.redeal_hidden(seat, &mut dealer);
+                world.check_invariants().unwrap();
+                let w = world.view(seat);
+                assert_eq!(
+                    (w.hand(), w.unseen(), w.up_code()),
+                    (v.hand(), v.unseen(), v.up_code())
+                );
+                moved +=
+                    usize::from(world.grid() != t.grid() || (0..players).any(|s| world.hand(s) != t.hand(s)));
+                let there = policy.choose(&w, &mut b);
+                assert_eq!(
+                    here, there,
+                    "{spec}: the move changed with cards seat {seat} cannot know"
+                );
+                decisions += 1;
+                let mv = others.choose(&t.view(seat), &mut rng);
+                if t.apply(seat, mv, &mut Silent, &mut rng).is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(
+        decisions > 3000 && moved > decisions / 2,
+        "{decisions} decisions, {moved} re-deals moved a card"
+    );
 }

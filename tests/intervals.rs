@@ -227,5 +227,8 @@ fn deals_linked_by_a_carried_pot_form_one_unit() {
     let joined = units(true, &calling);
     assert!(joined > 50 && joined < 1500, "{joined}");
     // Nobody ever calls: every pot carries to the end of its batch.
-    assert_eq!(units(true, &["never-call", "never-call", "default"]), 2);
+    assert_eq!(
+        units(true, &["never-call", "never-call+count", "never-call+read:0"]),
+        2
+    );
 }

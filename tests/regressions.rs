@@ -286,7 +286,12 @@ fn head_to_head_without_decided_games_says_none_not_zero_percent_both_ways() {
             "tournament",
             "flip-flush",
             "--policies",
-            "never-call,never-call,sure-only,sure-only",
+            // Players who never win: they never call (or only when sure)
+            // and block every hot cell, so every game is a tie.
+            "never-call+count+flip-likely+flip-safe+place-block+place-build,\
+             never-call+count+flip-likely+flip-safe+place-block+place-build,\
+             sure-only+count+flip-likely+flip-safe+place-block+place-build,\
+             sure-only+count+flip-likely+flip-safe+place-block+place-build",
             "--players",
             "4",
             "--games",
@@ -302,7 +307,7 @@ fn head_to_head_without_decided_games_says_none_not_zero_percent_both_ways() {
         dir.path(),
     ));
     assert!(text.contains("no decided games"), "{text}");
-    let matrix_row = text.lines().find(|l| l.starts_with("never-call ")).unwrap();
+    let matrix_row = text.lines().find(|l| l.starts_with("never-call+count")).unwrap();
     assert!(
         matrix_row.contains("none") && !matrix_row.contains('%'),
         "{matrix_row}"

@@ -360,6 +360,14 @@ impl Deck {
         self.cards[..self.len].iter().fold(0, |m, &c| m | 1 << c)
     }
 
+    /// Replaces every card `c` still in the deck by `f(c)` (`f` must be a
+    /// permutation of the deck's cards: tests re-deal hidden cards).
+    pub fn map(&mut self, f: impl Fn(Card) -> Card) {
+        for c in &mut self.cards[..self.len] {
+            *c = f(*c);
+        }
+    }
+
     /// Deals one card (the deck must not be empty).
     #[inline(always)]
     pub fn deal<D: Draw>(&mut self, d: &mut D) -> Card {

@@ -80,7 +80,11 @@ const CATALOGUE: &[PolicySection] = &[
         &[
             PolicyDoc {
                 spec: "call-at:P",
-                does: "(default call-at:0.5) call a Flush when the counted chance that this flip makes one is at least P (0 to 1)",
+                does: "call a Flush when the chance that this flip makes one (counted, or read with read:Q) is at least P (0 to 1)",
+            },
+            PolicyDoc {
+                spec: "call-at:P/Q",
+                does: "(default call-at:0.15/0.5) call-at:P at a table of three or more, call-at:Q at a table of two",
             },
             PolicyDoc {
                 spec: "never-call",
@@ -89,6 +93,19 @@ const CATALOGUE: &[PolicySection] = &[
             PolicyDoc {
                 spec: "sure-only",
                 does: "call only when the flip makes a Flush for certain",
+            },
+        ],
+    ),
+    (
+        "Model of the opponents (at most one; default read:0.1)",
+        &[
+            PolicyDoc {
+                spec: "read:Q",
+                does: "read a card placed on a hot cell: its placer put a demanded suit there with probability Q when it could choose (read:0 expects traps, read:1 attempts)",
+            },
+            PolicyDoc {
+                spec: "count",
+                does: "no model: every card the player has not seen is equally likely anywhere",
             },
         ],
     ),
@@ -119,6 +136,14 @@ const CATALOGUE: &[PolicySection] = &[
                 spec: "place-random",
                 does: "a random hand card on a random cell",
             },
+            PolicyDoc {
+                spec: "place-trap",
+                does: "cover a hot cell with a card of a suit it does not demand: a block, and a trap for a reader who calls",
+            },
+            PolicyDoc {
+                spec: "place-hot",
+                does: "put a card of the demanded suit on a hot cell, to flip and call it next turn",
+            },
         ],
     ),
     (
@@ -138,10 +163,11 @@ impl Game for FlipFlush {
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (e.g. call-at:0.6+flip-safe+place-build, or default; see --list-policies), \
         a strategy name (strategies/flip-flush-NAME.toml) or a .toml path. See docs/flip-flush.md.";
-    const POLICY_INTRO: &'static str = "A policy is default, or parts joined by +: at most one call rule and steps tried in\n\
-        order, e.g. call-at:0.6+flip-safe+place-build. A comma-separated list gives one per seat.\n";
+    const POLICY_INTRO: &'static str = "A policy is default, or parts joined by +: at most one call rule, at most one model of\n\
+        the opponents and steps tried in order, e.g. call-at:0.3+read:0+flip-likely+place-trap+flip-safe.\n\
+        Parts not given are the default's. A comma-separated list gives one per seat.\n";
     const CATALOGUE: &'static [PolicySection] = CATALOGUE;
-    const SWEEP_EXAMPLE: &'static str = "call-at:{0.2..0.8..0.3}";
+    const SWEEP_EXAMPLE: &'static str = "call-at:{0.1..0.9..0.1}";
 
     type Options = FlipFlushOptions;
     type Policy = Policy;

@@ -6,14 +6,17 @@
 //!
 //! ```text
 //! SPEC  = "default" | PART ("+" PART)*
-//! PART  = CALL | STEP
-//! CALL  = "call-at:" P | "never-call" | "sure-only"      (at most one)
+//! PART  = CALL | READ | STEP
+//! CALL  = "call-at:" P ["/" P] | "never-call" | "sure-only"  (at most one)
+//! READ  = "read:" Q | "count"                            (at most one)
 //! STEP  = "flip-likely" | "flip-own" | "flip-safe"
-//!       | "place-block" | "place-build" | "place-random"  (each at most once)
+//!       | "place-block" | "place-build" | "place-random"
+//!       | "place-trap" | "place-hot"                      (each at most once)
 //! ```
 //!
-//! With no CALL part the call rule is `call-at:0.5`; with no STEP the steps
-//! are those of the default policy. `default` is [`DEFAULT_SPEC`].
+//! Parts not given are the default policy's: its call rule, its model of
+//! the opponents, its steps. `count` asks for counted chances (no model).
+//! `default` is [`DEFAULT_SPEC`].
 //!
 //! # Odds
 //!
@@ -29,10 +32,31 @@
 //! against a brute-force enumeration of every way the unseen cards can lie
 //! on the unknown cells.
 //!
+//! # Reading opponents (`read:Q`)
+//!
+//! Counting treats every card the player does not know alike. With
+//! `read:Q` the player also reads the public history of a hot face-down
+//! card it does not know that was placed while its cell was hot: it
+//! assumes the placer (opponent, or the player itself when it forgot the
+//! card) plays this level-1 model: "when my cell is hot and I hold cards of
+//! a demanded suit and of another, I place a demanded one with probability
+//! Q; with only one kind, one of that kind", and that the placer's hand
+//! then was its (public) number of cards drawn at random from the cards the
+//! reader has not seen. The chance `p` of such a cell is the posterior
+//! under that model ([`belief_chance`]): `read:0` expects traps and blocks
+//! with another suit (what `place-block` and `place-trap` do), `read:1`
+//! expects every hot placement to be an attempt (`place-hot`). Each Place
+//! is read on its own (two Places of one player are not tied together) and
+//! a card placed before its cell was hot is counted as without `read`. The
+//! unit tests check the formula against an enumeration of every hand.
+//!
 //! # Call rules (used on every flip, whichever step chose it)
 //!
 //! - `call-at:P`: call when `p >= P` (P from 0 to 1, up to six decimals;
 //!   `call-at:0` always calls).
+//! - `call-at:P/Q`: `call-at:P` at a table of three or more players,
+//!   `call-at:Q` at a table of two, where a wrong call hands the game to
+//!   the other player (the default: `call-at:0.15/0.5`).
 //! - `never-call`: never call.
 //! - `sure-only`: call only when `p = 1`.
 //!
@@ -54,8 +78,9 @@
 //! - `place-block`: when a line has two face-up cards of one suit and its
 //!   third cell (a hot cell) is empty or holds a face-down card placed by an
 //!   opponent still in the game (who may know it completes the line), cover
-//!   that cell: with a card of that suit when the player has one (a certain
-//!   Flush next turn), else with the card the build score likes best there.
+//!   that cell: with the card of a suit not demanded there that the build
+//!   score likes best, when the player holds one (the cell is then safe for
+//!   the player), else with a card of a demanded suit.
 //!   Opponents' cards come first, the most suspicious first: 1 point, plus
 //!   one per face-up card of the hot line(s) the same opponent placed, plus
 //!   4 if the card was placed on the cell while it was already hot (public
@@ -72,6 +97,14 @@
 //!   extends, `place-build` passes to the next step. The lowest card of the
 //!   suit is used.
 //! - `place-random`: a uniformly random hand card on a uniformly random cell.
+//! - `place-trap`: on a hot cell that is empty or holds a face-down card
+//!   the player does not know (the most likely Flush first, then empty hot
+//!   cells), place a card of a suit that is **not** demanded there: it
+//!   blocks, and it is a trap for an opponent who reads the Place as an
+//!   attempt and calls. Passes when every held suit is demanded.
+//! - `place-hot`: the same cells, a card of a demanded suit: the player
+//!   remembers it and can flip and call it next turn, if nobody covers or
+//!   flips it first.
 //!
 //! When no step proposes a move the player still must move: a flip with
 //! `p = 0` if there is one (as `flip-safe`), else a Place by the build score
@@ -86,19 +119,24 @@ use super::rules::{Chooser, MEMORY_ONE, Move, View};
 use crate::engine::rng::Draw;
 
 /// The default policy, also spelled `default`.
-pub const DEFAULT_SPEC: &str = "call-at:0.5+flip-likely+flip-safe+place-block+place-build";
+pub const DEFAULT_SPEC: &str = "call-at:0.15/0.5+read:0.1+flip-likely+place-trap+flip-safe+place-build";
 
 /// Spec forms accepted by [`Policy::parse`], for error messages and help.
-pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-at:P with P from 0 \
-                            to 1, never-call, sure-only) and steps tried in order (flip-likely, \
-                            flip-own, flip-safe, place-block, place-build, place-random), \
-                            e.g. call-at:0.6+flip-safe+place-build";
+pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-at:P or call-at:P/Q with P, Q from 0 \
+                            to 1, never-call, sure-only), at most one model of the opponents \
+                            (read:Q with Q from 0 to 1, or count) and steps tried in order (flip-likely, \
+                            flip-own, flip-safe, place-block, place-build, place-random, \
+                            place-trap, place-hot), e.g. call-at:0.15+read:0+flip-likely+place-trap+flip-safe+place-build";
 
 /// When to call a Flush before a flip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Call {
     /// `call-at:P`: call when the chance is at least P (in millionths).
     At(u32),
+    /// `call-at:P/Q`: call-at:P at a table of three or more players,
+    /// call-at:Q at a table of two (where a wrong call hands the game to
+    /// the other player, and a tie is rare).
+    Split(u32, u32),
     /// `never-call`.
     Never,
     /// `sure-only`: call only when certain.
@@ -110,9 +148,20 @@ impl Call {
     #[inline(always)]
     pub fn calls(self, num: u32, den: u32) -> bool {
         match self {
-            Call::At(p) => u64::from(num) * u64::from(MEMORY_ONE) >= u64::from(p) * u64::from(den),
+            Call::At(p) | Call::Split(p, _) => u64::from(num) * u64::from(MEMORY_ONE) >= u64::from(p) * u64::from(den),
             Call::Never => false,
             Call::SureOnly => num == den && den > 0,
+        }
+    }
+
+    /// The rule that applies at a table of `players`: `call-at:Q` of a
+    /// `call-at:P/Q` at a table of two, else the rule itself.
+    #[inline(always)]
+    pub fn with_players(self, players: u32) -> Call {
+        match self {
+            Call::Split(_, q) if players <= 2 => Call::At(q),
+            Call::Split(p, _) => Call::At(p),
+            c => c,
         }
     }
 }
@@ -132,15 +181,21 @@ pub enum Step {
     PlaceBuild,
     /// `place-random`.
     PlaceRandom,
+    /// `place-trap`.
+    PlaceTrap,
+    /// `place-hot`.
+    PlaceHot,
 }
 
-const STEP_NAMES: [(Step, &str); 6] = [
+const STEP_NAMES: [(Step, &str); 8] = [
     (Step::FlipLikely, "flip-likely"),
     (Step::FlipOwn, "flip-own"),
     (Step::FlipSafe, "flip-safe"),
     (Step::PlaceBlock, "place-block"),
     (Step::PlaceBuild, "place-build"),
     (Step::PlaceRandom, "place-random"),
+    (Step::PlaceTrap, "place-trap"),
+    (Step::PlaceHot, "place-hot"),
 ];
 
 /// Most steps in one policy (each at most once).
@@ -151,6 +206,9 @@ pub const MAX_STEPS: usize = STEP_NAMES.len();
 pub struct Policy {
     /// The call rule.
     pub call: Call,
+    /// The model of the opponents (`read:Q`, Q in millionths); `None`:
+    /// chances are counted.
+    pub read: Option<u32>,
     steps: [Step; MAX_STEPS],
     len: u8,
 }
@@ -163,6 +221,7 @@ impl Policy {
         s[..steps.len()].copy_from_slice(steps);
         Policy {
             call,
+            read: None,
             steps: s,
             len: steps.len() as u8,
         }
@@ -185,12 +244,35 @@ impl Policy {
             return Policy::parse(DEFAULT_SPEC);
         }
         let mut call = None;
+        let mut read = None;
         let mut steps = Vec::new();
         for part in spec.split('+').map(str::trim) {
+            let this_read = if let Some(q) = part.strip_prefix("read:") {
+                Some(Some(
+                    parse_probability(q).map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))?,
+                ))
+            } else if part == "count" {
+                Some(None)
+            } else {
+                None
+            };
+            if let Some(r) = this_read {
+                if read.is_some() {
+                    return Err(format!(
+                        "'{spec}' has two models of the opponents (read:Q, count); give at most one; accepted: {ACCEPTED}"
+                    ));
+                }
+                read = Some(r);
+                continue;
+            }
             let this_call = if let Some(p) = part.strip_prefix("call-at:") {
-                Some(Call::At(parse_probability(p).map_err(|e| {
-                    format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}")
-                })?))
+                let prob = |p: &str| {
+                    parse_probability(p).map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))
+                };
+                Some(match p.split_once('/') {
+                    None => Call::At(prob(p)?),
+                    Some((many, two)) => Call::Split(prob(many)?, prob(two)?),
+                })
             } else if part == "never-call" {
                 Some(Call::Never)
             } else if part == "sure-only" {
@@ -223,11 +305,18 @@ impl Policy {
             }
             steps.push(step);
         }
-        let call = call.unwrap_or(Call::At(MEMORY_ONE / 2));
-        if steps.is_empty() {
-            steps = Policy::default_policy().steps().to_vec();
+        // Parts not given are the default policy's.
+        let default = (spec != DEFAULT_SPEC).then(Policy::default_policy);
+        let call = call.or(default.map(|d| d.call)).unwrap_or(Call::At(MEMORY_ONE / 2));
+        let read = read.unwrap_or(default.and_then(|d| d.read));
+        if steps.is_empty()
+            && let Some(d) = default
+        {
+            steps = d.steps().to_vec();
         }
-        Ok(Policy::new(call, &steps))
+        let mut p = Policy::new(call, &steps);
+        p.read = read;
+        Ok(p)
     }
 
     /// Parses a comma-separated list of specs (one per seat, or one for all).
@@ -247,21 +336,24 @@ impl Policy {
             }
             first += 1;
         }
-        let s = Sight::new(v);
+        let s = Sight::reading(v, self.read);
+        let call = self.call.with_players(v.players() as u32);
         for &step in &steps[first..] {
             let m = match step {
-                Step::FlipLikely => s.flip_likely(self.call),
-                Step::FlipOwn => s.flip_own(self.call),
-                Step::FlipSafe => s.flip_safe(self.call),
+                Step::FlipLikely => s.flip_likely(call),
+                Step::FlipOwn => s.flip_own(call),
+                Step::FlipSafe => s.flip_safe(call),
                 Step::PlaceBlock => s.place_block(),
                 Step::PlaceBuild => s.place_build(false),
                 Step::PlaceRandom => place_random(s.hand, d),
+                Step::PlaceTrap => s.place_hot_cell(false),
+                Step::PlaceHot => s.place_hot_cell(true),
             };
             if let Some(m) = m {
                 return m;
             }
         }
-        s.forced(self.call)
+        s.forced(call)
     }
 }
 
@@ -294,21 +386,27 @@ pub fn parse_probability(text: &str) -> Result<u32, String> {
     Ok(p)
 }
 
+/// A probability in millionths, written shortest: `1`, `0`, `0.25`.
+fn millionths(p: u32) -> String {
+    let (whole, frac) = (p / MEMORY_ONE, p % MEMORY_ONE);
+    if frac == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{}", format!("{frac:06}").trim_end_matches('0'))
+    }
+}
+
 impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.call {
-            Call::At(p) => {
-                let whole = p / MEMORY_ONE;
-                let frac = p % MEMORY_ONE;
-                if frac == 0 {
-                    write!(f, "call-at:{whole}")?;
-                } else {
-                    let digits = format!("{frac:06}");
-                    write!(f, "call-at:{whole}.{}", digits.trim_end_matches('0'))?;
-                }
-            }
+            Call::At(p) => write!(f, "call-at:{}", millionths(p))?,
+            Call::Split(p, q) => write!(f, "call-at:{}/{}", millionths(p), millionths(q))?,
             Call::Never => write!(f, "never-call")?,
             Call::SureOnly => write!(f, "sure-only")?,
+        }
+        match self.read {
+            Some(q) => write!(f, "+read:{}", millionths(q))?,
+            None => write!(f, "+count")?,
         }
         for step in self.steps() {
             let name = STEP_NAMES.iter().find(|(s, _)| s == step).expect("named").1;
@@ -439,12 +537,75 @@ pub struct Sight<'a> {
     /// Unseen cards of each set of suits (indexed by a suit bit mask).
     unseen: [u32; 16],
     unseen_total: u32,
+    /// Cells whose chance comes from the belief model (`read:Q`) rather
+    /// than from counting, and that chance, in units of [`BELIEF_ONE`].
+    read_cells: u16,
+    belief: [u32; CELLS],
+}
+
+/// The denominator of a chance computed by the belief model.
+pub const BELIEF_ONE: u32 = 1 << 24;
+
+/// The belief model's chance that the face-down card on a cell has one of
+/// the suits `want`, as a fraction of [`BELIEF_ONE`] (see the module docs,
+/// "Reading opponents").
+///
+/// The card was placed on the cell while the suits `then` (not 0) would
+/// have completed a line there, by a player who held `hand` cards just
+/// before; `unseen[m]` is the number of cards of the suits `m` the reader
+/// has not seen. The model: that hand was `hand` cards drawn at random from
+/// the unseen cards (the placed card among them), and its holder put a card
+/// of a suit in `then` there with probability `q` (millionths) when the hand
+/// held cards of both kinds, a card of `then` when it held only those, and
+/// another card when it held none. The suit of the card is then, within each
+/// kind, in proportion to the unseen cards of each suit.
+pub fn belief_chance(want: u8, then: u8, hand: u32, q: u32, unseen: &[u32; 16]) -> u32 {
+    let total = unseen[15];
+    let fits = unseen[usize::from(then)];
+    let rest = total - fits;
+    let (want_fit, want_rest) = (unseen[usize::from(want & then)], unseen[usize::from(want & !then & 15)]);
+    if want_fit + want_rest == 0 {
+        return 0;
+    }
+    if want_fit == fits && want_rest == rest {
+        return BELIEF_ONE;
+    }
+    let h = hand.min(total);
+    // Chances that the hand held no card of `then`, and only such cards.
+    let (mut none, mut only) = (1f64, 1f64);
+    for i in 0..h {
+        let left = f64::from(total - i);
+        none *= f64::from(rest.saturating_sub(i)) / left;
+        only *= f64::from(fits.saturating_sub(i)) / left;
+    }
+    let q = f64::from(q) / f64::from(MEMORY_ONE);
+    let fit = q * (1.0 - none - only) + only;
+    let mut p = 0.0;
+    if fits > 0 {
+        p += fit * f64::from(want_fit) / f64::from(fits);
+    }
+    if rest > 0 {
+        p += (1.0 - fit) * f64::from(want_rest) / f64::from(rest);
+    }
+    // Rounded up (a chance above 0 stays above 0), and never 1 unless
+    // certain.
+    ((p * f64::from(BELIEF_ONE)).ceil() as u32).min(BELIEF_ONE - 1)
 }
 
 impl<'a> Sight<'a> {
-    /// Everything the policies use, from the player's view.
+    /// Everything the policies use, from the player's view, the chances
+    /// counted (no model of the opponents).
     #[inline]
     pub fn new(v: &View<'a>) -> Sight<'a> {
+        Sight::reading(v, None)
+    }
+
+    /// Everything the policies use, from the player's view; with
+    /// `read: Some(q)` the chance of a hot face-down card the player does
+    /// not know that was placed while its cell was hot comes from the belief
+    /// model [`belief_chance`] with parameter `q`.
+    #[inline]
+    pub fn reading(v: &View<'a>, read: Option<u32>) -> Sight<'a> {
         let up = v.up();
         let down = v.down();
         let known = v.known();
@@ -491,6 +652,20 @@ impl<'a> Sight<'a> {
                 unseen[m] = unseen[m & (m - 1)] + unseen[m & m.wrapping_neg()];
             }
         }
+        let mut read_cells = 0u16;
+        let mut belief = [0u32; CELLS];
+        if let Some(q) = read {
+            let mut m = hot & down & !known;
+            while m != 0 {
+                let cell = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let then = v.placed_demand(cell);
+                if then != 0 {
+                    read_cells |= 1 << cell;
+                    belief[cell] = belief_chance(demand[cell], then, v.placed_hand(cell), q, &unseen);
+                }
+            }
+        }
         Sight {
             v: *v,
             hand: v.hand(),
@@ -505,6 +680,8 @@ impl<'a> Sight<'a> {
             hot,
             unseen,
             unseen_total: unseen[15],
+            read_cells,
+            belief,
         }
     }
 
@@ -516,6 +693,9 @@ impl<'a> Sight<'a> {
         if self.known & (1 << cell) != 0 {
             let s = self.known_suit(cell);
             return (u32::from(want >> s & 1), 1);
+        }
+        if self.read_cells & (1 << cell) != 0 {
+            return (self.belief[cell], BELIEF_ONE);
         }
         (self.unseen[usize::from(want)], self.unseen_total)
     }
@@ -832,6 +1012,57 @@ impl<'a> Sight<'a> {
         })
     }
 
+    /// `place-trap` (`go` false) and `place-hot` (`go` true): a card on a
+    /// hot cell that is empty or holds a face-down card the player does not
+    /// know, the most likely Flush first (covering it), then empty hot
+    /// cells, then the lowest cell. `place-hot` puts a card of a demanded
+    /// suit there (to flip and call it next turn); `place-trap` a card of a
+    /// suit that is not demanded there, for an opponent who reads the Place
+    /// as an attempt and calls. The suit is the one the build score likes
+    /// best there, the lowest card of it.
+    fn place_hot_cell(&self, go: bool) -> Option<Move> {
+        if self.hand == 0 {
+            return None;
+        }
+        let held = self.held_suits();
+        // (chance num, den, cell, suits allowed)
+        let mut best: Option<(u32, u32, usize, u8)> = None;
+        let mut cells = self.hot & ((self.down & !self.known) | self.empty);
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let want = self.demand[cell];
+            let allowed = held & if go { want } else { !want & 15 };
+            if allowed == 0 {
+                continue;
+            }
+            let (n, d) = if self.down & (1 << cell) != 0 {
+                self.chance(cell)
+            } else {
+                (0, 1)
+            };
+            if best.is_none_or(|(bn, bd, _, _)| u64::from(n) * u64::from(bd) > u64::from(bn) * u64::from(d)) {
+                best = Some((n, d, cell, allowed));
+            }
+        }
+        let (_, _, cell, allowed) = best?;
+        let before = self.line_scores();
+        let mut pick: Option<(i32, usize)> = None;
+        for su in 0..SUITS {
+            if allowed >> su & 1 != 0 {
+                let g = self.build_gain(&before, cell, su);
+                if pick.is_none_or(|(bg, _)| g > bg) {
+                    pick = Some((g, su));
+                }
+            }
+        }
+        let (_, su) = pick?;
+        Some(Move::Place {
+            card: self.card_of(su),
+            cell,
+        })
+    }
+
     /// The move when no step proposed one.
     fn forced(&self, call: Call) -> Move {
         if let Some(cell) = self.safest_zero() {
@@ -906,13 +1137,20 @@ mod tests {
         let p = Policy::parse("call-at:0.6+flip-safe+place-build").unwrap();
         assert_eq!(p.call, Call::At(600_000));
         assert_eq!(p.steps(), [Step::FlipSafe, Step::PlaceBuild]);
-        assert_eq!(p.to_string(), "call-at:0.6+flip-safe+place-build");
+        assert_eq!(p.read, Some(100_000), "the default's model");
+        assert_eq!(p.to_string(), "call-at:0.6+read:0.1+flip-safe+place-build");
+        let c = Policy::parse("count+flip-likely").unwrap();
+        assert_eq!((c.call, c.read), (Call::Split(150_000, 500_000), None));
+        assert_eq!(c.to_string(), "call-at:0.15/0.5+count+flip-likely");
+        let r = Policy::parse("read:0.75+never-call+place-trap+place-hot").unwrap();
+        assert_eq!(r.to_string(), "never-call+read:0.75+place-trap+place-hot");
+        assert_eq!(Policy::parse(&r.to_string()).unwrap(), r);
         assert_eq!(Policy::parse("default").unwrap().to_string(), DEFAULT_SPEC);
         assert_eq!(
             Policy::parse("sure-only").unwrap().steps(),
             Policy::default_policy().steps()
         );
-        assert_eq!(Policy::parse("place-random").unwrap().call, Call::At(500_000));
+        assert_eq!(Policy::parse("place-random").unwrap().call, Call::Split(150_000, 500_000));
         for (p, shown) in [
             ("1", "1"),
             ("0", "0"),
@@ -921,7 +1159,7 @@ mod tests {
             ("1.0", "1"),
         ] {
             let policy = Policy::parse(&format!("call-at:{p}+flip-safe")).unwrap();
-            assert_eq!(policy.to_string(), format!("call-at:{shown}+flip-safe"));
+            assert_eq!(policy.to_string(), format!("call-at:{shown}+read:0.1+flip-safe"));
         }
         assert_eq!(Policy::parse_list("default,never-call").unwrap().len(), 2);
     }
@@ -932,12 +1170,16 @@ mod tests {
             ("yolo", "unknown policy 'yolo'"),
             ("call-at:0.5+yolo", "unknown part 'yolo'"),
             ("call-at:1.5", "P must be a number from 0 to 1"),
+            ("call-at:0.2/", "P must be"),
+            ("call-at:0.2/0.3/0.4", "P must be"),
             ("call-at:-1", "P must be"),
             ("call-at:0.1234567", "at most six decimals"),
             ("call-at:", "P must be"),
             ("never-call+sure-only", "two call rules"),
             ("flip-safe+flip-safe", "appears twice"),
             ("flip-safe+", "an empty part"),
+            ("read:0.2+count", "two models"),
+            ("read:2", "P must be"),
         ] {
             let e = Policy::parse(bad).unwrap_err();
             assert!(e.contains(says) && e.contains("call-at:P"), "{bad}: {e}");
@@ -949,6 +1191,12 @@ mod tests {
         assert!(Call::At(500_000).calls(1, 2));
         assert!(!Call::At(500_000).calls(49, 99));
         assert!(Call::At(0).calls(0, 7));
+        let split = Policy::parse("call-at:0.15/0.5").unwrap().call;
+        assert_eq!(split, Call::Split(150_000, 500_000));
+        assert_eq!(split.with_players(3), Call::At(150_000));
+        assert_eq!(split.with_players(2), Call::At(500_000));
+        assert_eq!(Call::Never.with_players(2), Call::Never);
+        assert_eq!(Policy::parse("call-at:0.15/0.5").unwrap().to_string().split('+').next(), Some("call-at:0.15/0.5"));
         assert!(Call::SureOnly.calls(3, 3));
         assert!(!Call::SureOnly.calls(2, 3));
         assert!(!Call::Never.calls(1, 1));
@@ -1166,6 +1414,158 @@ mod tests {
         let hs = (u & (suit_set(2) | suit_set(3))).count_ones();
         assert_eq!(s.chance(0), (hs, u.count_ones()));
         assert_eq!(assert_matches_brute_force(&t, 0), (1, 1));
+    }
+
+    // ----- The belief model against brute force -----
+
+    /// The belief model's chance by enumeration: every hand of `hand`
+    /// cards out of `unseen` (each equally likely), and within it every
+    /// card the model lets its holder place, with the model's probability;
+    /// the share of that weight on cards of the suits `want`. Written from
+    /// the model's statement, not from [`belief_chance`].
+    fn belief_brute_force(want: u8, then: u8, hand: usize, q: f64, unseen: &[Card]) -> f64 {
+        let fits = |c: Card| then >> suit(c) & 1 != 0;
+        let wanted = |c: Card| want >> suit(c) & 1 != 0;
+        let hand = hand.min(unseen.len());
+        let (mut hit, mut all) = (0f64, 0f64);
+        // Every subset of `hand` positions, by a lexicographic walk.
+        let mut idx: Vec<usize> = (0..hand).collect();
+        loop {
+            let h: Vec<Card> = idx.iter().map(|&i| unseen[i]).collect();
+            let nf = h.iter().filter(|&&c| fits(c)).count();
+            let nr = h.len() - nf;
+            for &c in &h {
+                // Probability that the holder of `h` places `c` there.
+                let w = if nf == 0 || nr == 0 {
+                    1.0 / h.len() as f64
+                } else if fits(c) {
+                    q / nf as f64
+                } else {
+                    (1.0 - q) / nr as f64
+                };
+                all += w;
+                if wanted(c) {
+                    hit += w;
+                }
+            }
+            // Next subset.
+            let mut k = hand;
+            loop {
+                if k == 0 {
+                    return hit / all;
+                }
+                k -= 1;
+                if idx[k] < unseen.len() - hand + k {
+                    break;
+                }
+            }
+            idx[k] += 1;
+            for j in k + 1..hand {
+                idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+
+    fn suit_counts(cards: &[Card]) -> [u32; 16] {
+        std::array::from_fn(|m| cards.iter().filter(|&&c| m >> suit(c) & 1 != 0).count() as u32)
+    }
+
+    #[test]
+    fn belief_matches_brute_force_on_small_card_sets() {
+        let mut rng: SimRng = batch_rng(5, 5);
+        let mut checked = 0;
+        for _ in 0..400 {
+            // A random set of 4 to 14 unseen cards.
+            let size = 4 + rng.below(11) as usize;
+            let mut pool: Vec<Card> = (0..52).collect();
+            let mut unseen = Vec::new();
+            for _ in 0..size {
+                let j = rng.below(pool.len() as u32) as usize;
+                unseen.push(pool.swap_remove(j));
+            }
+            unseen.sort();
+            let then = 1 + rng.below(15) as u8;
+            let want = 1 + rng.below(15) as u8;
+            let hand = 1 + rng.below(8) as usize;
+            let q = [0, 200_000, 500_000, 900_000, MEMORY_ONE][rng.below(5) as usize];
+            let u = suit_counts(&unseen);
+            let got = f64::from(belief_chance(want, then, hand as u32, q, &u)) / f64::from(BELIEF_ONE);
+            let want_p = belief_brute_force(want, then, hand, f64::from(q) / 1e6, &unseen);
+            assert!(
+                (got - want_p).abs() < 1e-6 || (want_p > 1.0 - 1e-9 && got > 1.0 - 1e-6),
+                "want {want:04b} then {then:04b} hand {hand} q {q} unseen {unseen:?}: {got} vs {want_p}"
+            );
+            checked += usize::from(want_p > 0.0 && want_p < 1.0);
+        }
+        assert!(checked > 200, "only {checked} cases strictly between 0 and 1");
+    }
+
+    /// On real positions: a reader's chance of every hot face-down card it
+    /// does not know, placed while hot, against the enumeration over that
+    /// position's unseen cards (hands of at most three, to stay quick); and
+    /// the reader's chance differs from the count where the model says
+    /// something.
+    #[test]
+    fn reader_chances_on_real_positions_match_brute_force() {
+        let (mut checked, mut differ) = (0, 0);
+        let q = 300_000;
+        for seed in 0..300u64 {
+            let mut rng: SimRng = batch_rng(seed, 17);
+            let players = 2 + (seed % 3) as usize;
+            let mut t = Table::new(Rules::standard(players));
+            t.new_game(&mut rng);
+            // Players who place on hot cells, each in its own way.
+            let specs = [
+                "call-at:1+flip-safe+place-block+place-build",
+                "call-at:1+place-hot+flip-safe+place-build",
+                "call-at:1+place-trap+flip-safe+place-build",
+            ];
+            let mut seats = Seats::new(
+                (0..players)
+                    .map(|s| Policy::parse(specs[(s + seed as usize) % 3]).unwrap())
+                    .collect(),
+            );
+            for turn in 0..40 {
+                let seat = turn % players;
+                if !t.is_alive(seat) {
+                    continue;
+                }
+                for s in 0..players {
+                    let v = t.view(s);
+                    let counted = Sight::new(&v);
+                    let read = Sight::reading(&v, Some(q));
+                    let unseen: Vec<Card> = super::super::cards::cards_of(v.unseen()).collect();
+                    for cell in 0..CELLS {
+                        let then = v.placed_demand(cell);
+                        let want = read.demand[cell];
+                        if read.read_cells >> cell & 1 == 0 {
+                            assert_eq!(read.chance(cell), counted.chance(cell));
+                            continue;
+                        }
+                        assert!(then != 0 && want != 0 && v.known_card(cell).is_none());
+                        let hand = v.placed_hand(cell) as usize;
+                        if hand > 3 {
+                            continue;
+                        }
+                        let (n, d) = read.chance(cell);
+                        let got = f64::from(n) / f64::from(d);
+                        let exact = belief_brute_force(want, then, hand, 0.3, &unseen);
+                        assert!((got - exact).abs() < 1e-6, "seat {s} cell {cell}: {got} vs {exact}");
+                        checked += 1;
+                        let (cn, cd) = counted.chance(cell);
+                        differ += usize::from((f64::from(cn) / f64::from(cd) - got).abs() > 1e-3);
+                    }
+                }
+                if t.hand(seat) == 0 && t.grid().masks().1 == 0 {
+                    continue;
+                }
+                let mv = seats.choose(&t.view(seat), &mut rng);
+                if t.apply(seat, mv, &mut Silent, &mut rng).is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(checked > 100 && differ > 50, "{checked} cells checked, {differ} differ from the count");
     }
 
     /// Positions reached by random legal play, from fixed seeds: every

@@ -191,9 +191,17 @@ pub struct Table {
     /// Cells whose card was placed while the cell was hot: the other two
     /// cells of a line through it face-up and of one suit (public).
     placed_hot: u16,
+    /// For each cell, the suits (bit mask) that would have completed a line
+    /// through it when its card was placed (0: the cell was not hot).
+    placed_demand: [u8; CELLS],
+    /// For each cell, how many cards its placer held just before placing
+    /// its card (public: everybody sees every Place).
+    placed_hand: [u8; CELLS],
     hands: [CardSet; MAX_PLAYERS],
     /// Cards in all hands together.
     in_hands: u32,
+    /// Cards in each hand (public).
+    held: [u8; MAX_PLAYERS],
     alive: u8,
     /// Face-down cells whose card each player remembers (cards they placed).
     mem_cells: [u16; MAX_PLAYERS],
@@ -234,8 +242,11 @@ impl Table {
             placer: [NOBODY; CELLS],
             placed_by: [0; MAX_PLAYERS],
             placed_hot: 0,
+            placed_demand: [0; CELLS],
+            placed_hand: [0; CELLS],
             hands: [0; MAX_PLAYERS],
             in_hands: 0,
+            held: [0; MAX_PLAYERS],
             alive: 0,
             mem_cells: [0; MAX_PLAYERS],
             mem_cards: [0; MAX_PLAYERS],
@@ -281,6 +292,8 @@ impl Table {
         self.placer = [NOBODY; CELLS];
         self.placed_by = [0; MAX_PLAYERS];
         self.placed_hot = 0;
+        self.placed_demand = [0; CELLS];
+        self.placed_hand = [0; CELLS];
         self.hands = [0; MAX_PLAYERS];
         self.alive = ((1u16 << n) - 1) as u8;
         self.mem_cells = [0; MAX_PLAYERS];
@@ -309,6 +322,8 @@ impl Table {
             }
         }
         self.in_hands = (HAND_SIZE * n) as u32;
+        self.held = [0; MAX_PLAYERS];
+        self.held[..n].fill(HAND_SIZE as u8);
     }
 
     /// Plays the game dealt by [`Table::deal`] (or continues one a test set
@@ -391,6 +406,8 @@ impl Table {
             "seat {s} placed card {card}, which is not in the hand"
         );
         let cb = 1u16 << cell;
+        self.placed_hand[cell] = self.held[s];
+        self.held[s] -= 1;
         self.hands[s] &= !bit;
         self.in_hands -= 1;
         let covered = self.grid.place(cell, card);
@@ -422,11 +439,17 @@ impl Table {
             *m &= !cb;
         }
         self.placed_by[s] |= cb;
-        let hot = pairs_complete(cell, self.up)
-            && (pairs_complete(cell, self.suit_up[0])
-                | pairs_complete(cell, self.suit_up[1])
-                | pairs_complete(cell, self.suit_up[2])
-                | pairs_complete(cell, self.suit_up[3]));
+        // Most cells are not hot: only then look at the suits.
+        let demand = if pairs_complete(cell, self.up) {
+            u8::from(pairs_complete(cell, self.suit_up[0]))
+                | u8::from(pairs_complete(cell, self.suit_up[1])) << 1
+                | u8::from(pairs_complete(cell, self.suit_up[2])) << 2
+                | u8::from(pairs_complete(cell, self.suit_up[3])) << 3
+        } else {
+            0
+        };
+        let hot = demand != 0;
+        self.placed_demand[cell] = demand;
         self.placed_hot = (self.placed_hot & !cb) | (u16::from(hot) << cell);
         if O::EVENTS {
             obs.event(
@@ -502,6 +525,7 @@ impl Table {
         self.dropped |= self.hands[s];
         self.in_hands -= self.hands[s].count_ones();
         self.hands[s] = 0;
+        self.held[s] = 0;
         if O::EVENTS {
             obs.event(self, Event::KnockedOut { seat: s, fault });
         }
@@ -635,6 +659,41 @@ impl Table {
         self.turn
     }
 
+    /// A copy of this table in which the cards `seat` has not seen
+    /// ([`View::unseen`]) are shuffled among the places that hold them
+    /// (opponents' hands, the undealt rest, face-down cells `seat` does not
+    /// know, cards removed unseen, knocked-out hands), every opponent's
+    /// memory following its cards. Everything `seat` saw is unchanged, so
+    /// a policy must decide the same in both (the information tests).
+    pub fn redeal_hidden<D: Draw>(&self, seat: usize, d: &mut D) -> Table {
+        let hidden = self.view(seat).unseen();
+        let from: Vec<Card> = super::cards::cards_of(hidden).collect();
+        let mut to = from.clone();
+        for i in (1..to.len()).rev() {
+            let j = d.below(i as u32 + 1) as usize;
+            to.swap(i, j);
+        }
+        let mut perm: [Card; 64] = std::array::from_fn(|c| c as Card);
+        for (&a, &b) in from.iter().zip(&to) {
+            perm[usize::from(a)] = b;
+        }
+        let map_set = |set: CardSet| super::cards::cards_of(set).fold(0u64, |m, c| m | 1 << perm[usize::from(c)]);
+        let mut t = self.clone();
+        for i in 0..CELLS {
+            if let Cell::Down(c) = self.grid.cell(i) {
+                t.grid.place(i, perm[usize::from(c)]);
+            }
+        }
+        for s in 0..self.players() {
+            t.hands[s] = map_set(self.hands[s]);
+            t.mem_cards[s] = map_set(self.mem_cards[s]);
+        }
+        t.removed = map_set(self.removed);
+        t.dropped = map_set(self.dropped);
+        t.deck.map(|c| perm[usize::from(c)]);
+        t
+    }
+
     /// What `seat` knows: the view its chooser gets.
     pub fn view(&self, seat: usize) -> View<'_> {
         View { t: self, seat }
@@ -713,6 +772,9 @@ impl Table {
                         return Err(format!("seat {s} remembers cell {i}, which it did not place"));
                     }
                 }
+            }
+            if u32::from(self.held[s]) != self.hands[s].count_ones() {
+                return Err(format!("seat {s} holds {} cards but {} are counted", self.hands[s].count_ones(), self.held[s]));
             }
             if !self.is_alive(s) && self.hands[s] != 0 {
                 return Err(format!("knocked-out seat {s} still holds cards"));
@@ -841,6 +903,27 @@ impl View<'_> {
     #[inline(always)]
     pub fn placed_hot(&self) -> u16 {
         self.t.placed_hot
+    }
+
+    /// The suits (bit mask) that would have completed a line through
+    /// `cell` when its card was placed; 0 when the cell was not hot then
+    /// (public history).
+    #[inline(always)]
+    pub fn placed_demand(&self, cell: usize) -> u8 {
+        self.t.placed_demand[cell]
+    }
+
+    /// How many cards the placer of `cell`'s card held just before placing
+    /// it (public: every Place is seen).
+    #[inline(always)]
+    pub fn placed_hand(&self, cell: usize) -> u32 {
+        u32::from(self.t.placed_hand[cell])
+    }
+
+    /// How many cards `seat` holds now (public).
+    #[inline(always)]
+    pub fn hand_len(&self, seat: usize) -> u32 {
+        u32::from(self.t.held[seat])
     }
 
     /// Cell mask of the face-down cards this player remembers.
