@@ -20,8 +20,13 @@ fn have(cmd: &str) -> bool {
 
 #[test]
 fn slurm_job_arrays_and_their_merge_write_the_bytes_of_one_process() {
-    let installed = ["slurmctld", "slurmd", "sbatch", "munged"].iter().all(|c| have(c));
-    let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let installed = ["slurmctld", "slurmd", "sbatch", "munged"]
+        .iter()
+        .all(|c| have(c));
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
     if !installed && !(root && have("apt-get")) {
         eprintln!("skipped: Slurm is not installed and cannot be (needs root and apt-get)");
         return;
