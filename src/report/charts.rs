@@ -206,6 +206,15 @@ pub fn standings(title: &str, bars: &[Bar], reference: Option<(f64, &str)>) -> R
     })
 }
 
+/// A tick label of a fractional axis: at most six decimals, trailing
+/// zeros dropped (`0.15`, not the `0.15000000000000002` of a stepped
+/// float).
+fn tick(x: f64) -> String {
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".to_string() } else { s.to_string() }
+}
+
 fn draw_panels<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -263,11 +272,7 @@ fn draw_panels<DB: DrawingBackend>(
             .y_desc(&p.y_label)
             .light_line_style(RGBColor(240, 240, 240))
             .x_label_formatter(&|x| {
-                if whole_x {
-                    format!("{x:.0}")
-                } else {
-                    format!("{x}")
-                }
+                if whole_x { format!("{x:.0}") } else { tick(*x) }
             })
             .y_label_formatter(&|y| {
                 if percent {
@@ -332,4 +337,18 @@ pub fn sweep(title: &str, x_label: &str, panels: &[Panel]) -> Result<Chart, Stri
     both(900, h, |canvas| {
         on_canvas!(canvas, draw_panels(title, x_label, panels))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick;
+
+    #[test]
+    fn fractional_ticks_are_short() {
+        assert_eq!(tick(0.15000000000000002), "0.15");
+        assert_eq!(tick(0.1 + 0.2), "0.3");
+        assert_eq!(tick(2.0), "2");
+        assert_eq!(tick(-0.0000001), "0");
+        assert_eq!(tick(0.025), "0.025");
+    }
 }
