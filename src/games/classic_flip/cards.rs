@@ -333,7 +333,7 @@ pub fn parse(text: &str) -> Option<Card> {
 
 /// What the card names accepted by [`parse`] look like, for messages.
 pub const CARD_FORMS: &str = "a suit letter R, B, P or G (red, blue, purple, gold) and a rank 2-10, J, Q, K, A \
-     (e.g. GA, R8, B10), or an action card: Draw/Take, Draw/Steal, Draw/Block, Swap/Reboot, Chaos/+Turn, 2X, 7>>>10, Any";
+     (e.g. GA, R8, B10; the four 8s, R8 B8 P8 G8, are the Wild 8s), or an action card: Draw/Take, Draw/Steal, Draw/Block, Swap/Reboot, Chaos/+Turn, 2X, 7>>>10, Any";
 
 /// The deck of a game: which cards exist.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
