@@ -25,6 +25,7 @@ use serde_json::value::RawValue;
 
 use super::failure::Failure;
 use super::output::Output;
+use super::run::ShowArgs;
 use super::state::{self, State};
 
 /// The options of every command that plays batches.
@@ -294,6 +295,16 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         &self.tally
     }
 
+    /// The games (as `size` counts a batch) this process has still to play
+    /// of its share: what its progress bar counts.
+    pub fn games_todo(&self, size: impl Fn(u64) -> u64) -> u64 {
+        self.todo(0..self.batches)
+            .iter()
+            .flat_map(|r| r.clone())
+            .map(size)
+            .sum()
+    }
+
     /// How many of the batches counted by `size` (batch -> games) this
     /// process played rather than read from state files.
     pub fn played_here(&self, size: impl Fn(u64) -> u64) -> u64 {
@@ -452,6 +463,16 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             files.join(", ")
         ))
     }
+}
+
+/// Shows what a finished shard says (`message`), as text or, with
+/// `--json`, as `{"command": COMMAND, "shard": true, "files": [STATE]}`.
+pub fn show_shard(message: String, command: &str, args: &JobArgs, show: &ShowArgs) -> Result<(), Failure> {
+    let mut text = message.into_bytes();
+    text.push(b'\n');
+    let json = serde_json::json!({"command": command, "shard": true});
+    let state: Vec<PathBuf> = args.state.iter().cloned().collect();
+    Ok(show.show(&text, json, &state)?)
 }
 
 /// `text` quoted for a POSIX shell when it needs to be.

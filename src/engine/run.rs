@@ -12,7 +12,7 @@ use super::args::{format_count, parse_count, parse_seed};
 use super::columns::{csv_bytes, seat_table};
 use super::failure::{Failure, Usage};
 use super::game::{Acc, Game};
-use super::job::{Finished, Job, JobArgs, stop_flag};
+use super::job::{Finished, Job, JobArgs, show_shard, stop_flag};
 use super::observe::TraceFormat;
 use super::output::{Output, ignore_closed_pipe};
 use super::runner::{self, Accumulator, RunConfig, Simulation};
@@ -360,14 +360,7 @@ pub fn execute<G: Game>(
             sim.new_acc(),
             |a, b| a.merge(b),
         )?;
-        let todo = job.todo(0..batches);
-        let pb = runner::progress_bar(
-            cfg.progress,
-            todo.iter()
-                .flat_map(|r| r.clone())
-                .map(|b| runner::batch_len(cfg.games, b))
-                .sum(),
-        );
+        let pb = runner::progress_bar(cfg.progress, job.games_todo(|b| runner::batch_len(cfg.games, b)));
         let outcome = job.play(0..batches, &mut |ranges| {
             runner::run_ranges(sim, &cfg, ranges, &pb, stop_flag())
         });
@@ -377,13 +370,7 @@ pub fn execute<G: Game>(
         played = job.played_here(|b| runner::batch_len(cfg.games, b));
         match job.finish()? {
             Finished::Complete(acc) => acc,
-            Finished::Shard(message) => {
-                let mut text = message.into_bytes();
-                text.push(b'\n');
-                let json = serde_json::json!({"command": G::NAME, "shard": true});
-                let state: Vec<PathBuf> = args.job.state.iter().cloned().collect();
-                return Ok(args.show.show(&text, json, &state)?);
-            }
+            Finished::Shard(message) => return show_shard(message, G::NAME, &args.job, &args.show),
         }
     };
     let secs = start.elapsed().as_secs_f64();

@@ -105,17 +105,11 @@ pub fn progress_bar(show: bool, games: u64) -> ProgressBar {
 /// merged statistics.
 pub fn run<S: Simulation>(sim: &S, cfg: &RunConfig) -> Result<S::Acc, String> {
     let pb = progress_bar(cfg.progress, cfg.games);
-    let acc = run_counted(sim, cfg, &pb);
-    pb.finish_and_clear();
-    acc
-}
-
-/// [`run`], counting the games on `pb` (which may count more than this run:
-/// a sweep's bar counts every value).
-pub fn run_counted<S: Simulation>(sim: &S, cfg: &RunConfig, pb: &ProgressBar) -> Result<S::Acc, String> {
     let never = AtomicBool::new(false);
     let all = std::iter::once(0..batch_count(cfg.games)).collect::<Vec<_>>();
-    Ok(run_ranges(sim, cfg, &all, pb, &never)?.0)
+    let played = run_ranges(sim, cfg, &all, &pb, &never);
+    pb.finish_and_clear();
+    Ok(played?.0)
 }
 
 /// Plays the batches in `ranges` (of a run of `cfg.games` games) on a pool
@@ -164,7 +158,7 @@ pub fn run_ranges<S: Simulation>(
 }
 
 /// Adds batch `b` to `done`, extending the last range when it follows it.
-pub fn add_batch(done: &mut Vec<Range<u64>>, b: u64) {
+fn add_batch(done: &mut Vec<Range<u64>>, b: u64) {
     match done.last_mut() {
         Some(last) if last.end == b => last.end = b + 1,
         _ => done.push(b..b + 1),

@@ -15,12 +15,11 @@ use crate::engine::args::format_count;
 use crate::engine::columns::{csv_bytes, f6};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
-use crate::engine::job::{Finished, Job, stop_flag};
-use crate::engine::run::{describe_sources, file_label, plural, table_json, timing};
+use crate::engine::job::{Finished, Job, show_shard, stop_flag};
+use crate::engine::run::{describe_sources, file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{self, batch_count};
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
-use std::path::PathBuf;
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
 /// errors about one of them name where it was written (`--policies`, or
@@ -208,13 +207,11 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         "seed": seed,
     });
     let total_batches = batch_count(args.games);
-    let mut state_dir = out_dir.clone().into_os_string();
-    state_dir.push(".state.json");
     let mut job: Job<Tally> = Job::start(
         job_args,
         definition,
         total_batches,
-        std::path::Path::new(&state_dir),
+        &state_beside(&out_dir),
         Tally::new(names.len(), arr.seats.len(), players),
         Tally::merge,
     )?;
@@ -224,12 +221,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         .build()
         .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
     let start = Instant::now();
-    let todo: u64 = job
-        .todo(0..total_batches)
-        .iter()
-        .flat_map(|r| r.clone())
-        .map(|b| runner::batch_len(args.games, b))
-        .sum();
+    let todo = job.games_todo(|b| runner::batch_len(args.games, b));
     let bar = runner::progress_bar(args.common.progress(), todo * arr.seats.len() as u64);
     let mut stop_note = String::new();
     let mut play = |ranges: &[std::ops::Range<u64>]| {
@@ -294,11 +286,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         None => match job.finish()? {
             Finished::Complete(t) => t,
             Finished::Shard(message) => {
-                let mut text = message.into_bytes();
-                text.push(b'\n');
-                let json = serde_json::json!({"command": "tournament", "shard": true});
-                let state: Vec<PathBuf> = job_args.state.iter().cloned().collect();
-                return Ok(args.common.show.show(&text, json, &state)?);
+                return show_shard(message, "tournament", job_args, &args.common.show);
             }
         },
     };

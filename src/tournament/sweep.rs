@@ -13,8 +13,8 @@ use crate::engine::columns::{csv_bytes, seat_table};
 use crate::engine::design::plus_minus;
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game, SeatResult};
-use crate::engine::job::{Finished, Job, stop_flag};
-use crate::engine::run::{file_label, plural, table_json, timing};
+use crate::engine::job::{Finished, Job, show_shard, stop_flag};
+use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::stats::wilson95;
 use crate::report::charts::{self, Panel};
@@ -94,14 +94,12 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         "games": args.games,
         "seed": seed,
     });
-    let mut state_path = out_dir.clone().into_os_string();
-    state_path.push(".state.json");
     let empty: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
     let mut job: Job<Vec<Acc<G>>> = Job::start(
         job_args,
         definition,
         units,
-        std::path::Path::new(&state_path),
+        &state_beside(&out_dir),
         empty,
         |a, b| {
             for (x, y) in a.iter_mut().zip(b) {
@@ -110,13 +108,10 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         },
     )?;
     let start = Instant::now();
-    let todo: u64 = job
-        .todo(0..units)
-        .iter()
-        .flat_map(|r| r.clone())
-        .map(|u| runner::batch_len(args.games, u % per_value))
-        .sum();
-    let bar = runner::progress_bar(args.common.progress(), todo);
+    let bar = runner::progress_bar(
+        args.common.progress(),
+        job.games_todo(|u| runner::batch_len(args.games, u % per_value)),
+    );
     let played = job.play(0..units, &mut |ranges| {
         let mut accs: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
         let mut done = Vec::new();
@@ -144,13 +139,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let played_games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
     let accs = match job.finish()? {
         Finished::Complete(a) => a,
-        Finished::Shard(message) => {
-            let mut text = message.into_bytes();
-            text.push(b'\n');
-            let json = serde_json::json!({"command": "sweep", "shard": true});
-            let state: Vec<std::path::PathBuf> = job_args.state.iter().cloned().collect();
-            return Ok(args.common.show.show(&text, json, &state)?);
-        }
+        Finished::Shard(message) => return show_shard(message, "sweep", job_args, &args.common.show),
     };
     let files = files.expect("a whole run has its files");
     let mut header_row = vec!["parameter".to_string(), "value".to_string()];
