@@ -255,35 +255,38 @@ impl Wants {
     /// From a combined hand, the hand, the discard pile and the deck.
     #[inline]
     pub fn from_sets(combined: CardSet, hand: CardSet, discard: CardSet, deck: CardSet) -> Wants {
-        let mut w = [i32::MIN; RANKS];
-        let mut target = 12;
-        let mut best = i32::MIN;
         let (nat, gold_deck, gold_hand, dead) = (
             rank_counts(combined),
             gold_counts(deck),
             gold_counts(hand),
             rank_counts(discard),
         );
+        // want = 8 naturals + 3 gold in the deck + 6 gold in hand - 3 dead,
+        // for every rank at once: one byte per rank (even ranks in one
+        // word, odd in the other), offset by 24 so that no byte goes below
+        // zero (dead <= 8) or above 255 (at most 106).
+        const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+        const OFFSET: u64 = 24 * 0x0101_0101_0101_0101;
+        let lanes = |counts: u64| [counts & LOW, (counts >> 4) & LOW];
+        let (nat, gd, gh, dead) = (lanes(nat), lanes(gold_deck), lanes(gold_hand), lanes(dead));
+        let x = [0, 1].map(|i| 8 * nat[i] + 3 * gd[i] + 6 * gh[i] + OFFSET - 3 * dead[i]);
+        // The highest want is the target (ties: the higher rank).
+        let mut rv = [0; RANKS];
+        let mut target = 12;
+        let mut best = i32::MIN;
         for r in (0..RANKS).rev() {
             if r == EIGHT as usize {
                 continue;
             }
-            let x = 8 * nibble(nat, r) as i32 + 3 * nibble(gold_deck, r) as i32 + 6 * nibble(gold_hand, r) as i32
-                - 3 * nibble(dead, r) as i32;
-            w[r] = x;
-            if x > best {
-                best = x;
+            let want = ((x[r & 1] >> (8 * (r >> 1))) & 0xFF) as i32 - 24;
+            rv[r] = 20 * want;
+            if want > best {
+                best = want;
                 target = r as Rank;
             }
         }
-        let mut rv = [0; RANKS];
-        for r in 0..RANKS {
-            rv[r] = if r == EIGHT as usize {
-                8_000
-            } else {
-                20 * w[r] + if r == usize::from(target) { 2_000 } else { 0 }
-            };
-        }
+        rv[usize::from(target)] += 2_000;
+        rv[EIGHT as usize] = 8_000;
         Wants { target, rv }
     }
 
@@ -354,63 +357,93 @@ const CARD_RANK: [Rank; 128] = {
 };
 
 
-/// Cards sorted from the most to the least valuable (ties: higher id
-/// first), as sort keys `value << 8 | card`.
-struct Ranked {
-    keys: [u64; 40],
-    n: usize,
-    /// Hands of more than 40 cards (never in play with the shipped
-    /// policies; possible in principle) are sorted here.
+/// The cards of a set with their sort keys `value << 8 | card` (unique:
+/// the card id breaks ties, higher first), for choosing the most or least
+/// valuable few without sorting. Hands have up to 16 cards on the stack;
+/// bigger sets (a Chaos deal can make one) go to the heap.
+struct Keyed {
+    buf: [u64; 16],
     more: Vec<u64>,
+    n: usize,
 }
 
-impl Ranked {
+impl Keyed {
     #[inline]
-    fn of(hand: CardSet, wants: &Wants) -> Ranked {
+    fn of(set: CardSet, wants: &Wants) -> Keyed {
         // Values are above -2^20: shifted to be positive.
         let key = |c: Card| ((wants.value(c) as i64 + (1 << 20)) as u64) << 8 | u64::from(c);
-        let n = count(hand) as usize;
-        if n > 40 {
-            let mut more: Vec<u64> = cards_of(hand).map(key).collect();
-            more.sort_unstable_by(|a, b| b.cmp(a));
-            return Ranked { keys: [0; 40], n, more };
-        }
-        let mut keys = [0u64; 40];
-        for (i, c) in cards_of(hand).enumerate() {
-            // Insertion sort, largest first: hands are short.
-            let k = key(c);
-            let mut j = i;
-            while j > 0 && keys[j - 1] < k {
-                keys[j] = keys[j - 1];
-                j -= 1;
+        let mut k = Keyed {
+            buf: [0; 16],
+            more: Vec::new(),
+            n: 0,
+        };
+        for c in cards_of(set) {
+            if k.n < 16 {
+                k.buf[k.n] = key(c);
+            } else {
+                if k.n == 16 {
+                    k.more = k.buf.to_vec();
+                }
+                k.more.push(key(c));
             }
-            keys[j] = k;
+            k.n += 1;
         }
-        Ranked { keys, n, more: Vec::new() }
+        k
     }
 
     #[inline]
-    fn card(&self, i: usize) -> Card {
-        if self.n > 40 { self.more[i] as u8 } else { self.keys[i] as u8 }
+    fn keys(&mut self) -> &mut [u64] {
+        if self.n > 16 { &mut self.more } else { &mut self.buf[..self.n] }
     }
 
-    /// The cards from place `from` on.
+    /// The `k` most valuable cards (all of them if there are fewer).
     #[inline]
-    fn from(&self, from: usize) -> CardSet {
-        (from.min(self.n)..self.n).fold(0, |m, i| m | bit(self.card(i)))
+    fn best(&mut self, k: usize) -> CardSet {
+        let n = self.n;
+        if k >= n {
+            return self.keys().iter().fold(0, |m, &x| m | bit(x as u8));
+        }
+        if k <= n - k {
+            take_extremes(self.keys(), k, true)
+        } else {
+            let all = self.keys().iter().fold(0, |m, &x| m | bit(x as u8));
+            all & !take_extremes(self.keys(), n - k, false)
+        }
     }
 
-    /// The cards before place `to`.
+    /// Whether a card of `mask` is among the `k` most valuable.
     #[inline]
-    fn upto(&self, to: usize) -> CardSet {
-        (0..to.min(self.n)).fold(0, |m, i| m | bit(self.card(i)))
+    fn among_best(&mut self, k: usize, mask: CardSet) -> bool {
+        let keys = self.keys();
+        keys.iter()
+            .filter(|&&x| bit(x as u8) & mask != 0)
+            .any(|&x| keys.iter().filter(|&&y| y > x).count() < k)
     }
+}
+
+/// The cards of the `k` largest (`largest`) or smallest keys, found by `k`
+/// passes over the keys (`k` is small: a discard of two or three); the
+/// keys taken are overwritten.
+#[inline]
+fn take_extremes(keys: &mut [u64], k: usize, largest: bool) -> CardSet {
+    let mut out = 0;
+    for _ in 0..k {
+        let mut at = 0;
+        for i in 1..keys.len() {
+            if (keys[i] > keys[at]) == largest {
+                at = i;
+            }
+        }
+        out |= bit(keys[at] as u8);
+        keys[at] = if largest { 0 } else { u64::MAX };
+    }
+    out
 }
 
 /// The cards to discard so that the `keep` most valuable remain.
 #[inline]
 fn discard_to(hand: CardSet, keep: usize, wants: &Wants) -> CardSet {
-    Ranked::of(hand, wants).from(keep)
+    hand & !Keyed::of(hand, wants).best(keep)
 }
 
 /// The exact chance that `q` holds a 7>>>10 or Any, from what `v`'s player
@@ -762,13 +795,17 @@ impl Policy {
             return discard_to(hand, limit as usize, &wants);
         }
         // Keep the best seven (six); with a 7>>>10 or Any among them, ten.
-        let order = Ranked::of(hand, &wants);
+        let mut order = Keyed::of(hand, &wants);
         let six_or_seven = v.limit_for(0) as usize;
-        let mut keep = v.limit_for(order.upto(six_or_seven)) as usize;
+        let mut keep = if order.among_best(six_or_seven, hand & LIMIT10) {
+            v.limit_for(LIMIT10) as usize
+        } else {
+            six_or_seven
+        };
         if keep == LIMIT_PLAIN as usize && self.bluff > LIMIT_PLAIN && v.challenges_this_round() == 0 {
             keep = self.bluff as usize;
         }
-        order.from(keep)
+        hand & !order.best(keep)
     }
 
     fn challenge_choice(&self, v: &View<'_>) -> Option<usize> {
@@ -989,7 +1026,7 @@ impl Chooser for Policy {
             return cards_of(pile).take(k as usize).fold(0, |m, c| m | bit(c));
         }
         let wants = Wants::of(v);
-        Ranked::of(pile, &wants).upto(2)
+        Keyed::of(pile, &wants).best(2)
     }
 }
 
@@ -1056,6 +1093,72 @@ mod tests {
         assert!(Policy::parse("random+thief").is_err());
         assert!(Policy::parse("caller:10+caller:20").is_err());
         assert!(Policy::parse("sheriff:2").is_err());
+    }
+
+    /// The wants by the rule's words, one rank at a time.
+    fn wants_by_rank(combined: CardSet, hand: CardSet, discard: CardSet, deck: CardSet) -> (Rank, [i32; RANKS]) {
+        let (nat, gd, gh, dead) = (rank_counts(combined), gold_counts(deck), gold_counts(hand), rank_counts(discard));
+        let want = |r: usize| {
+            8 * nibble(nat, r) as i32 + 3 * nibble(gd, r) as i32 + 6 * nibble(gh, r) as i32 - 3 * nibble(dead, r) as i32
+        };
+        let target = (0..RANKS).filter(|&r| r != EIGHT as usize).max_by_key(|&r| (want(r), r)).unwrap();
+        let mut rv = [0; RANKS];
+        for r in 0..RANKS {
+            rv[r] = match r {
+                _ if r == EIGHT as usize => 8_000,
+                _ if r == target => 20 * want(r) + 2_000,
+                _ => 20 * want(r),
+            };
+        }
+        (target as Rank, rv)
+    }
+
+    #[test]
+    fn wants_match_the_rank_by_rank_rule_on_random_hands_and_piles() {
+        let mut rng = SimRng::seed_from_u64(15);
+        for decks in [1, 2] {
+            let deck = Deck::standard(decks).all;
+            for _ in 0..20_000 {
+                // Each card of the deck to the hand, the community, the
+                // discard pile or elsewhere; dense piles reach the extremes.
+                let (mut hand, mut com, mut discard) = (0, 0, 0);
+                let dense = rng.below(4) == 0;
+                for c in cards_of(deck) {
+                    match rng.below(if dense { 3 } else { 12 }) {
+                        0 => hand |= bit(c),
+                        1 => discard |= bit(c),
+                        2 if rng.below(4) == 0 => com |= bit(c),
+                        _ => {}
+                    }
+                }
+                let w = Wants::from_sets(hand | com, hand, discard, deck);
+                let (target, rv) = wants_by_rank(hand | com, hand, discard, deck);
+                assert_eq!((w.target, w.rv), (target, rv), "hand {} discard {}", names(hand), names(discard));
+            }
+        }
+    }
+
+    #[test]
+    fn the_best_k_cards_are_the_k_highest_values() {
+        let mut rng = SimRng::seed_from_u64(16);
+        let deck = Deck::standard(2).all;
+        for _ in 0..5_000 {
+            let n = 1 + rng.below(30);
+            let mut set = 0;
+            while count(set) < n {
+                set |= bit(nth(deck, rng.below(count(deck))));
+            }
+            let w = Wants::from_sets(set, set, 0, deck);
+            let mut sorted: Vec<Card> = cards_of(set).collect();
+            sorted.sort_by_key(|&c| std::cmp::Reverse((w.value(c), c)));
+            for k in 0..=n as usize + 1 {
+                let want = sorted.iter().take(k).fold(0, |m, &c| m | bit(c));
+                assert_eq!(Keyed::of(set, &w).best(k), want, "k {k} of {}", names(set));
+                let mask = set & LIMIT10;
+                let among = sorted.iter().take(k).any(|&c| bit(c) & mask != 0);
+                assert_eq!(Keyed::of(set, &w).among_best(k, mask), among);
+            }
+        }
     }
 
     #[test]
