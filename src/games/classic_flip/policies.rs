@@ -1102,14 +1102,11 @@ mod tests {
             8 * nibble(nat, r) as i32 + 3 * nibble(gd, r) as i32 + 6 * nibble(gh, r) as i32 - 3 * nibble(dead, r) as i32
         };
         let target = (0..RANKS).filter(|&r| r != EIGHT as usize).max_by_key(|&r| (want(r), r)).unwrap();
-        let mut rv = [0; RANKS];
-        for r in 0..RANKS {
-            rv[r] = match r {
-                _ if r == EIGHT as usize => 8_000,
-                _ if r == target => 20 * want(r) + 2_000,
-                _ => 20 * want(r),
-            };
-        }
+        let rv = std::array::from_fn(|r| match r {
+            _ if r == EIGHT as usize => 8_000,
+            _ if r == target => 20 * want(r) + 2_000,
+            _ => 20 * want(r),
+        });
         (target as Rank, rv)
     }
 
