@@ -504,6 +504,23 @@ pub fn best_kind(m: CardSet) -> u32 {
     best + wilds(m, counts)
 }
 
+/// Whether some rank reaches five of a kind in combined hand `m` (naturals
+/// plus every wild): `best_kind(m) >= 5`, without a loop over the ranks.
+#[inline]
+pub fn reaches_five(m: CardSet) -> bool {
+    const ONES: u64 = 0x1_1111_1111_1111; // one per rank nibble
+    let counts = rank_counts(m);
+    let w = wilds(m, counts);
+    if w >= 5 {
+        return true;
+    }
+    // Nibble + (3 + w) has its top bit set exactly when nibble + w >= 5;
+    // at most 8 + 7, so no nibble carries into the next. Rank 8 (wild)
+    // is left out.
+    let naturals = counts & !(0xF << (4 * EIGHT as u32));
+    (naturals + u64::from(3 + w) * ONES) & (8 * ONES) != 0
+}
+
 /// The round score of combined hand `m` (C33: hand plus community).
 #[inline]
 pub fn points(m: CardSet) -> u32 {
@@ -566,6 +583,24 @@ mod tests {
             m |= if m & bit(c) != 0 { bit(c + PER_DECK) } else { bit(c) };
         }
         m
+    }
+
+    #[test]
+    fn reaches_five_agrees_with_the_best_kind() {
+        use crate::engine::rng::{Draw, SimRng};
+        use rand::SeedableRng;
+        let mut rng = SimRng::seed_from_u64(5);
+        for decks in [1, 2] {
+            let deck = Deck::standard(decks).all;
+            let mut hits = 0;
+            for _ in 0..50_000 {
+                let keep = 2 + rng.below(12);
+                let m = cards_of(deck).filter(|_| rng.below(keep) == 0).fold(0, |m, c| m | bit(c));
+                assert_eq!(reaches_five(m), best_kind(m) >= 5, "{}", names(m));
+                hits += u32::from(reaches_five(m));
+            }
+            assert!(hits > 1_000, "too few fives to test: {hits}");
+        }
     }
 
     #[test]

@@ -505,8 +505,7 @@ impl Policy {
     fn collector_start(&self, v: &View<'_>) -> Start {
         // One scoring serves both: a call is possible exactly when some
         // rank reaches five (C29) and nobody has called.
-        let s = v.score();
-        if v.caller().is_none() && s.rank.is_some() && s.points >= self.call_threshold() {
+        if v.caller().is_none() && reaches_five(v.combined()) && v.score().points >= self.call_threshold() {
             return Start::Flip;
         }
         if self.thief
@@ -519,7 +518,7 @@ impl Policy {
 
     /// Denial, Draw, +Turn, draw two.
     fn plain_start(&self, v: &View<'_>) -> Start {
-        if v.caller().is_none() {
+        if v.caller().is_none() && v.community_set() & (WILD | TWO_X_CARDS) != 0 {
             let com = v.community();
             for (s, &c) in com.iter().enumerate() {
                 if c != super::rules::EMPTY && bit(c) & (WILD | TWO_X_CARDS) != 0 {

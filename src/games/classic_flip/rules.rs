@@ -486,7 +486,7 @@ impl Table {
     }
     /// Whether `p` may call "Flip!" now (C29).
     pub fn can_call(&self, p: usize) -> bool {
-        self.caller.is_none() && best_kind(self.combined(p)) >= 5 && p < self.players()
+        self.caller.is_none() && reaches_five(self.combined(p)) && p < self.players()
     }
 
     /// The end-of-turn hand limit of `p` holding `hand`: 6 when penalised
