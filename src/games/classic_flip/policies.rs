@@ -392,13 +392,13 @@ impl Keyed {
     }
 
     #[inline]
-    fn keys(&mut self) -> &mut [u64] {
-        if self.n > 16 { &mut self.more } else { &mut self.buf[..self.n] }
+    fn keys(&self) -> &[u64] {
+        if self.n > 16 { &self.more } else { &self.buf[..self.n] }
     }
 
     /// The `k` most valuable cards (all of them if there are fewer).
     #[inline]
-    fn best(&mut self, k: usize) -> CardSet {
+    fn best(&self, k: usize) -> CardSet {
         let n = self.n;
         if k >= n {
             return self.keys().iter().fold(0, |m, &x| m | bit(x as u8));
@@ -413,7 +413,10 @@ impl Keyed {
 
     /// Whether a card of `mask` is among the `k` most valuable.
     #[inline]
-    fn among_best(&mut self, k: usize, mask: CardSet) -> bool {
+    fn among_best(&self, k: usize, mask: CardSet) -> bool {
+        if mask == 0 {
+            return false;
+        }
         let keys = self.keys();
         keys.iter()
             .filter(|&&x| bit(x as u8) & mask != 0)
@@ -422,20 +425,28 @@ impl Keyed {
 }
 
 /// The cards of the `k` largest (`largest`) or smallest keys, found by `k`
-/// passes over the keys (`k` is small: a discard of two or three); the
-/// keys taken are overwritten.
+/// passes over the keys (`k` is small: a discard of two or three). Keys are
+/// unique and positive, so each pass takes the extreme beyond the last one
+/// taken, with no branch on the keys.
 #[inline]
-fn take_extremes(keys: &mut [u64], k: usize, largest: bool) -> CardSet {
+fn take_extremes(keys: &[u64], k: usize, largest: bool) -> CardSet {
     let mut out = 0;
-    for _ in 0..k {
-        let mut at = 0;
-        for i in 1..keys.len() {
-            if (keys[i] > keys[at]) == largest {
-                at = i;
-            }
+    if largest {
+        let mut below = u64::MAX;
+        for _ in 0..k {
+            below = keys.iter().map(|&x| if x < below { x } else { 0 }).max().unwrap_or(0);
+            out |= bit(below as u8);
         }
-        out |= bit(keys[at] as u8);
-        keys[at] = if largest { 0 } else { u64::MAX };
+    } else {
+        let mut above = 0;
+        for i in 0..k {
+            above = keys
+                .iter()
+                .map(|&x| if x > above || (i == 0 && x == above) { x } else { u64::MAX })
+                .min()
+                .unwrap_or(u64::MAX);
+            out |= bit(above as u8);
+        }
     }
     out
 }
@@ -794,7 +805,7 @@ impl Policy {
             return discard_to(hand, limit as usize, &wants);
         }
         // Keep the best seven (six); with a 7>>>10 or Any among them, ten.
-        let mut order = Keyed::of(hand, &wants);
+        let order = Keyed::of(hand, &wants);
         let six_or_seven = v.limit_for(0) as usize;
         let mut keep = if order.among_best(six_or_seven, hand & LIMIT10) {
             v.limit_for(LIMIT10) as usize
