@@ -311,6 +311,21 @@ impl Wants {
     }
 }
 
+/// The action cards with a Draw or +Turn half (both decks): what
+/// [`Policy::plain_start`] can play.
+const DRAW_OR_TURN: CardSet = {
+    let mut m = 0;
+    let mut copy = 0;
+    while copy < 2 {
+        m |= 1 << action_card(DRAW_TAKE, copy)
+            | 1 << action_card(DRAW_STEAL, copy)
+            | 1 << action_card(DRAW_BLOCK, copy)
+            | 1 << action_card(CHAOS_TURN, copy);
+        copy += 1;
+    }
+    m
+};
+
 /// [`Wants::value`] of each action card, by action index.
 const ACTION_VALUE: [i32; 8] = [800, 800, 900, 300, 700, 9_000, 5_000, 10_000];
 
@@ -536,6 +551,9 @@ impl Policy {
                     return Start::Community(s as u8);
                 }
             }
+        }
+        if v.hand() & DRAW_OR_TURN == 0 {
+            return Start::Draw2;
         }
         if let Some(c) = holding(v, &[DRAW_TAKE, DRAW_STEAL, DRAW_BLOCK], Func::Draw) {
             let p = Play::new(c, Func::Draw);
