@@ -418,11 +418,15 @@ impl Keyed {
         if k >= n {
             return self.keys().iter().fold(0, |m, &x| m | bit(x as u8));
         }
+        // Up to 16 cards, the passes go over all 16 places (the empty ones
+        // hold 0, which no pass takes): a fixed trip count, no branch to
+        // mispredict at the end of a hand.
+        let keys = if n <= 16 { &self.buf[..] } else { &self.more[..] };
         if k <= n - k {
-            take_extremes(self.keys(), k, true)
+            take_extremes(keys, k, true)
         } else {
             let all = self.keys().iter().fold(0, |m, &x| m | bit(x as u8));
-            all & !take_extremes(self.keys(), n - k, false)
+            all & !take_extremes(keys, n - k, false)
         }
     }
 
@@ -442,25 +446,36 @@ impl Keyed {
 /// The cards of the `k` largest (`largest`) or smallest keys, found by `k`
 /// passes over the keys (`k` is small: a discard of two or three). Keys are
 /// unique and positive, so each pass takes the extreme beyond the last one
-/// taken, with no branch on the keys.
+/// taken. Zeros among the keys are ignored.
 #[inline]
 fn take_extremes(keys: &[u64], k: usize, largest: bool) -> CardSet {
+    // The comparisons are coin flips, and the compiler turns selects into
+    // branches: sign masks instead (keys are below 2^40).
+    let neg = |d: i64| d >> 63; // all ones when d < 0
     let mut out = 0;
     if largest {
-        let mut below = u64::MAX;
+        let mut below = i64::MAX;
         for _ in 0..k {
-            below = keys.iter().map(|&x| if x < below { x } else { 0 }).max().unwrap_or(0);
-            out |= bit(below as u8);
+            let mut m = 0i64;
+            for &x in keys {
+                let x = x as i64 & neg(x as i64 - below);
+                let d = x - m;
+                m += d & !neg(d);
+            }
+            below = m;
+            out |= bit(m as u8);
         }
     } else {
-        let mut above = 0;
-        for i in 0..k {
-            above = keys
-                .iter()
-                .map(|&x| if x > above || (i == 0 && x == above) { x } else { u64::MAX })
-                .min()
-                .unwrap_or(u64::MAX);
-            out |= bit(above as u8);
+        let mut above = 0i64;
+        for _ in 0..k {
+            let mut m = i64::MAX >> 1;
+            for &x in keys {
+                let x = x as i64 + ((1 << 50) & neg(x as i64 - above - 1));
+                let d = x - m;
+                m += d & neg(d);
+            }
+            above = m;
+            out |= bit(m as u8);
         }
     }
     out
@@ -842,17 +857,24 @@ impl Policy {
         }
         let q_max = f64::from(self.sheriff) / 1e6;
         let me = v.seat();
+        // Opponents over their base limit and open to a challenge (not
+        // just handed their cards, C22), found without a branch per seat:
+        // nearly always nobody.
+        let mut over = 0u32;
+        for q in 0..v.players() {
+            let base = 7 - u32::from(v.penalised(q));
+            over |= u32::from((v.hand_size(q) > base) & !v.grace(q)) << q;
+        }
+        over &= !(1 << me);
+        if over == 0 {
+            return None;
+        }
         let mut unseen_limit10: Option<CardSet> = None;
         let mut best: Option<(bool, f64, u32, usize)> = None;
-        for q in 0..v.players() {
-            if q == me || v.grace(q) {
-                continue;
-            }
+        while over != 0 {
+            let q = over.trailing_zeros() as usize;
+            over &= over - 1;
             let n = v.hand_size(q);
-            let base = if v.penalised(q) { 6 } else { 7 };
-            if n <= base {
-                continue;
-            }
             let sure = n >= 11 || v.penalised(q);
             let p = if sure {
                 0.0
