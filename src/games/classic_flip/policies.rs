@@ -816,7 +816,7 @@ impl Policy {
 
     fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
         let hand = v.hand();
-        let n = count(hand);
+        let n = v.hand_size(v.seat());
         if self.base == Base::Random {
             let mut h = hand;
             let mut out = 0;

@@ -328,6 +328,10 @@ pub struct Position {
 pub struct Table {
     rules: Rules,
     pub(crate) hand: [CardSet; MAX_PLAYERS],
+    /// Cards in each hand, kept beside the masks: a popcount of a 128-bit
+    /// set is a few dozen instructions on plain x86-64, and every turn asks
+    /// for every hand's size.
+    size: [u8; MAX_PLAYERS],
     /// `known[p][q]`: cards p knows q holds (always a subset of q's hand).
     pub(crate) known: [[CardSet; MAX_PLAYERS]; MAX_PLAYERS],
     community: [Card; 3],
@@ -357,6 +361,7 @@ impl Table {
         Table {
             rules,
             hand: [0; MAX_PLAYERS],
+            size: [0; MAX_PLAYERS],
             known: [[0; MAX_PLAYERS]; MAX_PLAYERS],
             community: [EMPTY; 3],
             draw: [0; 128],
@@ -515,6 +520,7 @@ impl Table {
         };
         for p in 0..self.players() {
             add(self.hand[p], "hand");
+            assert_eq!(u32::from(self.size[p]), count(self.hand[p]), "size of hand {p}");
             for q in 0..self.players() {
                 assert_eq!(self.known[p][q] & !self.hand[q], 0, "knowledge of {p} about {q} is false");
             }
@@ -545,6 +551,7 @@ impl Table {
 
     fn clear_round(&mut self) {
         self.hand = [0; MAX_PLAYERS];
+        self.size = [0; MAX_PLAYERS];
         self.known = [[0; MAX_PLAYERS]; MAX_PLAYERS];
         self.community = [EMPTY; 3];
         self.draw_n = 0;
@@ -580,6 +587,7 @@ impl Table {
                 let p = (first + i) % players;
                 let c = self.pop();
                 self.hand[p] |= bit(c);
+                self.size[p] += 1;
             }
             self.community[pass] = self.pop();
         }
@@ -590,6 +598,7 @@ impl Table {
         self.clear_round();
         for (p, &h) in pos.hands.iter().enumerate() {
             self.hand[p] = h;
+            self.size[p] = count(h) as u8;
         }
         self.community = pos.community;
         self.draw_n = pos.draw.len();
@@ -764,7 +773,7 @@ impl Table {
         assert_eq!(out & !self.hand[p], 0, "seat {p} discarded cards it does not hold");
         self.drop_public(p, out);
         self.discard |= out;
-        let kept = count(self.hand[p]);
+        let kept = u32::from(self.size[p]);
         let limit = self.limit_for(p, self.hand[p]);
         if kept > limit {
             self.counts[p].over_limit += 1;
@@ -786,6 +795,7 @@ impl Table {
     /// Removes `cards` from `p`'s hand in sight of everybody.
     fn drop_public(&mut self, p: usize, cards: CardSet) {
         self.hand[p] &= !cards;
+        self.size[p] = count(self.hand[p]) as u8;
         for q in 0..self.players() {
             self.known[q][p] &= !cards;
         }
@@ -794,6 +804,7 @@ impl Table {
     /// Adds `cards` to `p`'s hand in sight of everybody.
     fn add_public(&mut self, p: usize, cards: CardSet) {
         self.hand[p] |= cards;
+        self.size[p] = count(self.hand[p]) as u8;
         for q in 0..self.players() {
             self.known[q][p] |= cards;
         }
@@ -804,6 +815,8 @@ impl Table {
     fn move_hidden(&mut self, from: usize, to: usize, c: Card) {
         self.hand[from] &= !bit(c);
         self.hand[to] |= bit(c);
+        self.size[from] -= 1;
+        self.size[to] += 1;
         for q in 0..self.players() {
             if q != from && q != to {
                 self.known[q][from] = 0;
@@ -844,6 +857,7 @@ impl Table {
                 Some(c) => {
                     got |= bit(c);
                     self.hand[p] |= bit(c);
+                    self.size[p] += 1;
                 }
                 None => break,
             }
@@ -967,6 +981,7 @@ impl Table {
             Func::Swap => {
                 let q = usize::from(play.target);
                 self.hand.swap(p, q);
+                self.size.swap(p, q);
                 for o in 0..self.players() {
                     self.known[o].swap(p, q);
                 }
@@ -1006,6 +1021,7 @@ impl Table {
                 len += 1;
             }
             self.hand[q] = 0;
+            self.size[q] = 0;
         }
         for slot in 0..3 {
             if self.community[slot] != EMPTY {
@@ -1017,6 +1033,7 @@ impl Table {
         d.shuffle(&mut pool[..len]);
         for (i, &c) in pool[..len].iter().enumerate() {
             self.hand[(p + i) % n] |= bit(c);
+            self.size[(p + i) % n] += 1;
         }
         self.known = [[0; MAX_PLAYERS]; MAX_PLAYERS];
         self.grace |= (((1u16 << n) - 1) as u8) & !(1 << p);
@@ -1074,7 +1091,7 @@ impl Table {
         self.challenges_round += 1;
         self.counts[p].challenges += 1;
         self.counts[q].challenged += 1;
-        let n = count(self.hand[q]);
+        let n = u32::from(self.size[q]);
         let penalised = self.penalised(q);
         let base = if penalised { LIMIT_6 } else { LIMIT };
         let mut shown = EMPTY;
@@ -1134,7 +1151,7 @@ impl Table {
         obs: &mut O,
         d: &mut D,
     ) -> CardSet {
-        let n = count(self.hand[q]);
+        let n = u32::from(self.size[q]);
         if n <= LIMIT_6 {
             return 0;
         }
@@ -1224,7 +1241,7 @@ impl<'a> View<'a> {
     /// Hand size of `q` (public, C21).
     #[inline]
     pub fn hand_size(&self, q: usize) -> u32 {
-        count(self.t.hand[q])
+        u32::from(self.t.size[q])
     }
     /// The cards this player knows `q` holds.
     #[inline]
@@ -1288,10 +1305,10 @@ impl<'a> View<'a> {
     #[inline]
     pub fn unseen(&self) -> CardSet {
         let mut m = self.t.rules.deck.all & !self.hand() & !self.community_set() & !self.t.discard & !self.t.played;
+        // Own row included: what a player knows of its own hand is part of
+        // that hand (`check`), already taken out.
         for q in 0..self.players() {
-            if q != self.seat {
-                m &= !self.t.known[self.seat][q];
-            }
+            m &= !self.t.known[self.seat][q];
         }
         m
     }
@@ -1326,6 +1343,7 @@ impl<'a> View<'a> {
             }
             next += k;
             w.hand[q] = h;
+            w.size[q] = count(h) as u8;
         }
         let k = t.draw_n;
         w.draw[..k].copy_from_slice(&pool[next..next + k]);
