@@ -241,8 +241,10 @@ impl fmt::Display for Policy {
 #[derive(Clone, Copy, Debug)]
 pub struct Wants {
     target: Rank,
-    /// The value of a plain card of each rank (see [`Wants::value`]).
-    rv: [i32; RANKS],
+    /// The value of a plain card of each rank, then of each action card
+    /// (see [`Wants::value`]): a card's value is one lookup by
+    /// [`CARD_SLOT`].
+    rv: [i32; RANKS + 8],
 }
 
 impl Wants {
@@ -270,23 +272,22 @@ impl Wants {
         let lanes = |counts: u64| [counts & LOW, (counts >> 4) & LOW];
         let (nat, gd, gh, dead) = (lanes(nat), lanes(gold_deck), lanes(gold_hand), lanes(dead));
         let x = [0, 1].map(|i| 8 * nat[i] + 3 * gd[i] + 6 * gh[i] + OFFSET - 3 * dead[i]);
-        // The highest want is the target (ties: the higher rank).
-        let mut rv = [0; RANKS];
-        let mut target = 12;
-        let mut best = i32::MIN;
-        for r in (0..RANKS).rev() {
-            if r == EIGHT as usize {
-                continue;
-            }
-            let want = ((x[r & 1] >> (8 * (r >> 1))) & 0xFF) as i32 - 24;
-            rv[r] = 20 * want;
-            if want > best {
-                best = want;
-                target = r as Rank;
-            }
+        // The highest want is the target (ties: the higher rank): the
+        // largest of want << 4 | rank, kept with a sign mask (which rank
+        // wins is a coin flip for the branch predictor).
+        let mut rv = [0; RANKS + 8];
+        let mut top = 0i32;
+        for (r, v) in rv.iter_mut().enumerate().take(RANKS) {
+            let want = ((x[r & 1] >> (8 * (r >> 1))) & 0xFF) as i32;
+            *v = 20 * (want - 24);
+            let key = (want << 4 | r as i32) & -i32::from(r != EIGHT as usize);
+            let d = key - top;
+            top += d & !(d >> 31);
         }
+        let target = (top & 0xF) as Rank;
         rv[usize::from(target)] += 2_000;
         rv[EIGHT as usize] = 8_000;
+        rv[RANKS..].copy_from_slice(&ACTION_VALUE);
         Wants { target, rv }
     }
 
@@ -304,10 +305,7 @@ impl Wants {
     /// 2,000 for the target rank and 60 for a gold card.
     pub fn value(&self, c: Card) -> i32 {
         let c = usize::from(c);
-        match CARD_ACTION[c] {
-            NOT_ACTION => self.rv[usize::from(CARD_RANK[c])] + CARD_GOLD_BONUS[c],
-            a => ACTION_VALUE[usize::from(a)],
-        }
+        self.rv[usize::from(CARD_SLOT[c])] + CARD_GOLD_BONUS[c]
     }
 }
 
@@ -360,12 +358,16 @@ const CARD_GOLD_BONUS: [i32; 128] = {
     t
 };
 
-/// The rank of every card id (number cards only).
-const CARD_RANK: [Rank; 128] = {
+/// Where [`Wants::value`] looks up every card id: its rank for a number
+/// card, 13 + its action index for an action card.
+const CARD_SLOT: [u8; 128] = {
     let mut t = [0; 128];
     let mut c = 0;
     while c < 128 {
-        t[c] = ((c % PER_DECK as usize) % 13) as Rank;
+        t[c] = match CARD_ACTION[c] {
+            NOT_ACTION => ((c % PER_DECK as usize) % 13) as u8,
+            a => RANKS as u8 + a,
+        };
         c += 1;
     }
     t
@@ -1180,7 +1182,14 @@ mod tests {
                 }
                 let w = Wants::from_sets(hand | com, hand, discard, deck);
                 let (target, rv) = wants_by_rank(hand | com, hand, discard, deck);
-                assert_eq!((w.target, w.rv), (target, rv), "hand {} discard {}", names(hand), names(discard));
+                assert_eq!((w.target, &w.rv[..RANKS]), (target, &rv[..]), "hand {} discard {}", names(hand), names(discard));
+                for c in cards_of(deck) {
+                    let want = match action(c) {
+                        Some(a) => ACTION_VALUE[usize::from(a)],
+                        None => rv[usize::from(rank(c).unwrap())] + CARD_GOLD_BONUS[usize::from(c)],
+                    };
+                    assert_eq!(w.value(c), want, "{}", name(c));
+                }
             }
         }
     }
