@@ -374,23 +374,29 @@ const CARD_SLOT: [u8; 128] = {
 };
 
 
-/// The cards of a set with their sort keys `value << 8 | card` (unique:
-/// the card id breaks ties, higher first), for choosing the most or least
-/// valuable few without sorting. Hands have up to 16 cards on the stack;
-/// bigger sets (a Chaos deal can make one) go to the heap.
+/// The cards of a set in order of value: each card with its place (0 for
+/// the most valuable), for choosing the most valuable few without
+/// sorting. Sort keys are `value << 8 | card` (unique: the card id breaks
+/// ties, higher first; positive and below 2^29).
 struct Keyed {
-    buf: [u64; 16],
-    more: Vec<u64>,
+    /// Up to 16 cards: the keys, then zeros.
+    buf: [i32; 16],
+    /// Each card's place: how many keys are above its key.
+    place: [u32; 16],
+    /// More than 16 cards (a Chaos deal can make such a hand): all keys,
+    /// sorted from the most valuable.
+    more: Vec<i32>,
     n: usize,
 }
 
 impl Keyed {
     #[inline]
     fn of(set: CardSet, wants: &Wants) -> Keyed {
-        // Values are above -2^20: shifted to be positive.
-        let key = |c: Card| ((wants.value(c) as i64 + (1 << 20)) as u64) << 8 | u64::from(c);
+        // Values are above -2^20 and below 2^20: shifted to be positive.
+        let key = |c: Card| (wants.value(c) + (1 << 20)) << 8 | i32::from(c);
         let mut k = Keyed {
             buf: [0; 16],
+            place: [0; 16],
             more: Vec::new(),
             n: 0,
         };
@@ -405,82 +411,43 @@ impl Keyed {
             }
             k.n += 1;
         }
+        if k.n > 16 {
+            k.more.sort_unstable_by(|a, b| b.cmp(a));
+        } else {
+            // Each key against the whole buffer at once (zeros are above
+            // nothing): independent comparisons, no branch on a coin flip.
+            let keys = k.buf;
+            for (x, place) in keys.iter().zip(k.place.iter_mut()).take(k.n) {
+                *place = keys.iter().map(|&y| u32::from(y > *x)).sum();
+            }
+        }
         k
     }
 
+    /// The cards among `mask` that are among the `k` most valuable.
     #[inline]
-    fn keys(&self) -> &[u64] {
-        if self.n > 16 { &self.more } else { &self.buf[..self.n] }
+    fn best_of(&self, k: usize, mask: CardSet) -> CardSet {
+        if self.n > 16 {
+            return self.more.iter().take(k).fold(0, |m, &x| m | bit(x as u8)) & mask;
+        }
+        let mut out = 0;
+        for (&x, &place) in self.buf.iter().zip(&self.place).take(self.n) {
+            out |= bit(x as u8) & 0u128.wrapping_sub(u128::from(place < k as u32));
+        }
+        out & mask
     }
 
     /// The `k` most valuable cards (all of them if there are fewer).
     #[inline]
     fn best(&self, k: usize) -> CardSet {
-        let n = self.n;
-        if k >= n {
-            return self.keys().iter().fold(0, |m, &x| m | bit(x as u8));
-        }
-        // Up to 16 cards, the passes go over all 16 places (the empty ones
-        // hold 0, which no pass takes): a fixed trip count, no branch to
-        // mispredict at the end of a hand.
-        let keys = if n <= 16 { &self.buf[..] } else { &self.more[..] };
-        if k <= n - k {
-            take_extremes(keys, k, true)
-        } else {
-            let all = self.keys().iter().fold(0, |m, &x| m | bit(x as u8));
-            all & !take_extremes(keys, n - k, false)
-        }
+        self.best_of(k, CardSet::MAX)
     }
 
     /// Whether a card of `mask` is among the `k` most valuable.
     #[inline]
     fn among_best(&self, k: usize, mask: CardSet) -> bool {
-        if mask == 0 {
-            return false;
-        }
-        let keys = self.keys();
-        keys.iter()
-            .filter(|&&x| bit(x as u8) & mask != 0)
-            .any(|&x| keys.iter().filter(|&&y| y > x).count() < k)
+        mask != 0 && self.best_of(k, mask) != 0
     }
-}
-
-/// The cards of the `k` largest (`largest`) or smallest keys, found by `k`
-/// passes over the keys (`k` is small: a discard of two or three). Keys are
-/// unique and positive, so each pass takes the extreme beyond the last one
-/// taken. Zeros among the keys are ignored.
-#[inline]
-fn take_extremes(keys: &[u64], k: usize, largest: bool) -> CardSet {
-    // The comparisons are coin flips, and the compiler turns selects into
-    // branches: sign masks instead (keys are below 2^40).
-    let neg = |d: i64| d >> 63; // all ones when d < 0
-    let mut out = 0;
-    if largest {
-        let mut below = i64::MAX;
-        for _ in 0..k {
-            let mut m = 0i64;
-            for &x in keys {
-                let x = x as i64 & neg(x as i64 - below);
-                let d = x - m;
-                m += d & !neg(d);
-            }
-            below = m;
-            out |= bit(m as u8);
-        }
-    } else {
-        let mut above = 0i64;
-        for _ in 0..k {
-            let mut m = i64::MAX >> 1;
-            for &x in keys {
-                let x = x as i64 + ((1 << 50) & neg(x as i64 - above - 1));
-                let d = x - m;
-                m += d & neg(d);
-            }
-            above = m;
-            out |= bit(m as u8);
-        }
-    }
-    out
 }
 
 /// The cards to discard so that the `keep` most valuable remain.
