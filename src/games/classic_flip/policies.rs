@@ -554,6 +554,9 @@ impl Policy {
         Start::Draw2
     }
 
+    // Out of line: the collector's start stays small and its frame
+    // holds none of this one's buffers.
+    #[inline(never)]
     fn thief_start(&self, v: &View<'_>, wants: &Wants) -> Option<Start> {
         if v.caller().is_some() {
             return None;
@@ -606,6 +609,9 @@ impl Policy {
         None
     }
 
+    // Out of line: the collector's start stays small and its frame
+    // holds none of this one's buffers.
+    #[inline(never)]
     fn random_start<D: Draw>(&self, v: &View<'_>, d: &mut D) -> Start {
         let mut opts: Vec<Start> = Vec::with_capacity(16);
         opts.push(Start::Draw2);
@@ -652,6 +658,9 @@ impl Policy {
         opts[d.below(opts.len() as u32) as usize]
     }
 
+    // Out of line: the collector's start stays small and its frame
+    // holds none of this one's buffers.
+    #[inline(never)]
     fn counter_start(&self, v: &View<'_>, wants: &Wants) -> Start {
         let now = v.score().points;
         let combined = v.combined();
@@ -702,6 +711,9 @@ impl Policy {
         best.1
     }
 
+    // Out of line: the collector's start stays small and its frame
+    // holds none of this one's buffers.
+    #[inline(never)]
     fn rollout_start<D: Draw>(&self, k: u16, v: &View<'_>, wants: &Wants, d: &mut D) -> Start {
         let mut cands: Vec<Start> = Vec::with_capacity(12);
         cands.push(Start::Draw2);

@@ -335,6 +335,9 @@ pub struct Table {
     /// `known[p][q]`: cards p knows q holds (always a subset of q's hand).
     pub(crate) known: [[CardSet; MAX_PLAYERS]; MAX_PLAYERS],
     community: [Card; 3],
+    /// The community cards as a set, kept beside the slots (every turn
+    /// asks for a combined hand).
+    community_mask: CardSet,
     pub(crate) draw: [Card; 128],
     pub(crate) draw_n: usize,
     discard: CardSet,
@@ -364,6 +367,7 @@ impl Table {
             size: [0; MAX_PLAYERS],
             known: [[0; MAX_PLAYERS]; MAX_PLAYERS],
             community: [EMPTY; 3],
+            community_mask: 0,
             draw: [0; 128],
             draw_n: 0,
             discard: 0,
@@ -405,10 +409,14 @@ impl Table {
     /// The community cards as a set.
     #[inline]
     pub fn community_set(&self) -> CardSet {
-        self.community
-            .iter()
-            .filter(|&&c| c != EMPTY)
-            .fold(0, |m, &c| m | bit(c))
+        self.community_mask
+    }
+
+    /// Puts `c` (or `EMPTY`) in community slot `slot`.
+    fn set_community(&mut self, slot: usize, c: Card) {
+        self.community[slot] = c;
+        let card = |c: Card| if c == EMPTY { 0 } else { bit(c) };
+        self.community_mask = self.community.iter().fold(0, |m, &c| m | card(c));
     }
     /// The draw pile, top card first.
     pub fn draw_pile(&self) -> impl Iterator<Item = Card> + '_ {
@@ -525,6 +533,8 @@ impl Table {
                 assert_eq!(self.known[p][q] & !self.hand[q], 0, "knowledge of {p} about {q} is false");
             }
         }
+        let slots = self.community.iter().filter(|&&c| c != EMPTY).fold(0, |m, &c| m | bit(c));
+        assert_eq!(self.community_mask, slots, "community set out of step with its slots");
         add(self.community_set(), "community");
         let mut pile = 0;
         for &c in &self.draw[..self.draw_n] {
@@ -554,6 +564,7 @@ impl Table {
         self.size = [0; MAX_PLAYERS];
         self.known = [[0; MAX_PLAYERS]; MAX_PLAYERS];
         self.community = [EMPTY; 3];
+        self.community_mask = 0;
         self.draw_n = 0;
         self.discard = 0;
         self.played = 0;
@@ -589,7 +600,8 @@ impl Table {
                 self.hand[p] |= bit(c);
                 self.size[p] += 1;
             }
-            self.community[pass] = self.pop();
+            let c = self.pop();
+            self.set_community(pass, c);
         }
     }
 
@@ -600,7 +612,9 @@ impl Table {
             self.hand[p] = h;
             self.size[p] = count(h) as u8;
         }
-        self.community = pos.community;
+        for (slot, &c) in pos.community.iter().enumerate() {
+            self.set_community(slot, c);
+        }
         self.draw_n = pos.draw.len();
         for (i, &c) in pos.draw.iter().rev().enumerate() {
             self.draw[i] = c;
@@ -872,10 +886,10 @@ impl Table {
     /// pile (or stays empty, C31).
     fn take_community<O: Observer<Table>, D: Draw>(&mut self, p: usize, slot: usize, obs: &mut O, d: &mut D) {
         let c = self.community[slot];
-        self.community[slot] = EMPTY;
+        self.set_community(slot, EMPTY);
         self.add_public(p, bit(c));
         let r = self.next_card(obs, d).unwrap_or(EMPTY);
-        self.community[slot] = r;
+        self.set_community(slot, r);
         if O::EVENTS {
             obs.event(
                 self,
@@ -1027,7 +1041,7 @@ impl Table {
             if self.community[slot] != EMPTY {
                 pool[len] = self.community[slot];
                 len += 1;
-                self.community[slot] = EMPTY;
+                self.set_community(slot, EMPTY);
             }
         }
         d.shuffle(&mut pool[..len]);
@@ -1041,7 +1055,8 @@ impl Table {
             obs.event(self, Event::Chaos { seat: p });
         }
         for slot in 0..3 {
-            self.community[slot] = self.next_card(obs, d).unwrap_or(EMPTY);
+            let c = self.next_card(obs, d).unwrap_or(EMPTY);
+            self.set_community(slot, c);
         }
     }
 
