@@ -1079,6 +1079,8 @@ fn redealing_what_a_player_cannot_know_never_changes_a_decision() {
         "sure-only+flip-own+flip-safe+place-block+place-build",
         "call-at:0.2+read:1+flip-likely+place-trap+place-random",
         "never-call+place-build+flip-safe",
+        "call-at:0.15/0.5+worlds:16+flip-likely+place-trap+flip-safe+place-build",
+        "call-at:0.1+worlds:8/0.5+place-hot+flip-likely+flip-safe+place-block",
     ];
     let (mut decisions, mut moved) = (0, 0);
     for (i, spec) in specs.iter().enumerate() {
