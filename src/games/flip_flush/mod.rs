@@ -106,7 +106,7 @@ const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "worlds:K/Q",
-                does: "read the whole history from K sampled worlds: each player's hand followed through its Places (attacks with probability Q, else traps; Q 0.1 if not given) and a card its placer left face-down on a hot cell through its turn is not a Flush it remembers",
+                does: "read the whole history from K sampled worlds: each player's hand followed through its Places (a demanded suit on a hot cell with probability Q when it can choose, as read:Q; Q 0.1 if not given) and a card its placer left face-down on a hot cell through its turn is not a Flush it remembers",
             },
             PolicyDoc {
                 spec: "count",

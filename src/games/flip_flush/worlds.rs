@@ -13,18 +13,16 @@
 //!
 //! - **Places on hot cells.** Just before a Place its placer held its
 //!   hand of now plus every card it placed since (in a world, all known).
-//!   On a hot cell (suits `D` would have completed a line there) the
-//!   placer *attacks* with probability `Q`: it puts a card of `D` there,
-//!   each one it holds alike; otherwise it *traps*: it puts a card of
-//!   another suit there, each alike. A placer holding no card for its
-//!   choice does not place there, so a hot Place also says the hand held a
-//!   card of the kind placed: the weight of a world is `Q / d` for a card
-//!   of `D` (`d` of them in that hand) and `(1 - Q) / r` for another (`r`
-//!   of them). Places on cells that were not hot say nothing. This ties a
-//!   player's Places together: a player who spent other suits on traps has
-//!   fewer left, and a trap from a hand that can only hold `D` is
-//!   unlikely, unlike with `read:Q`, which reads each Place on its own and
-//!   lets a hand of one kind place that kind.
+//!   On a hot cell (suits `D` would have completed a line there), holding
+//!   cards of `D` *and* of other suits, the placer put a card of `D` there
+//!   with probability `Q` (each alike) and another with probability
+//!   `1 - Q` (each alike): the weight of the world is `Q / d` or
+//!   `(1 - Q) / r` (`d`, `r` cards of each kind in that hand). Holding one
+//!   kind only, it put any card, each alike (`1 / hand`). Places on cells
+//!   that were not hot say nothing. This is `read:Q`'s placer, but with one
+//!   hand per player followed through all its Places: a player who spent
+//!   its other suits on traps has fewer left, and its later hot Places
+//!   are read with the hand it can still hold.
 //! - **Placed and then protected.** An opponent whose own face-down card
 //!   lay on a hot cell at the start of its turn, and who did not flip with
 //!   a call that turn, would have flipped and called it had the card been
@@ -220,7 +218,9 @@ impl Problem {
                 .fold(0u64, |m, s| m | suit_set(s));
             let nd = (h & fit).count_ones();
             let nr = h.count_ones() - nd;
-            w *= if e.demand >> suit(c) & 1 != 0 {
+            w *= if nd == 0 || nr == 0 {
+                1.0 / f64::from(h.count_ones())
+            } else if e.demand >> suit(c) & 1 != 0 {
                 q / f64::from(nd)
             } else {
                 (1.0 - q) / f64::from(nr)
@@ -453,7 +453,9 @@ mod tests {
                 let nd = h.iter().filter(|&&c| fits(c)).count() as f64;
                 let nr = h.len() as f64 - nd;
                 if e.demand != 0 {
-                    w *= if fits(cards[i]) {
+                    w *= if nd == 0.0 || nr == 0.0 {
+                        1.0 / h.len() as f64
+                    } else if fits(cards[i]) {
                         q / nd
                     } else {
                         (1.0 - q) / nr
