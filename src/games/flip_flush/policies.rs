@@ -1495,6 +1495,50 @@ mod tests {
         assert_eq!(assert_matches_brute_force(&t, 0), (1, 1));
     }
 
+    // ----- worlds:K: placed and then protected -----
+
+    /// An opponent leaves its own card face-down on a hot cell through its
+    /// turn without calling: with full memory, `worlds` reads it as certainly
+    /// no Flush (it would have called it); `read:Q` and counting cannot tell;
+    /// with memory 0 the placer may have forgotten it, and it stays a chance.
+    #[test]
+    fn a_card_left_face_down_on_a_hot_cell_through_its_placers_turn_is_no_flush() {
+        let hands: [&[&str]; 3] = [
+            &["2C", "2D", "3D", "4D", "5D", "6D", "7D", "8D"],
+            &["3C", "5H", "6H", "7H", "8H", "9H", "10H", "JH"],
+            &["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"],
+        ];
+        let worlds = |t: &Table, seat: usize| {
+            let mut d = batch_rng(3, 3);
+            let (n, den) = Sight::with_model(&t.view(seat), Model::Worlds(2000, 100_000), &mut d).chance(2);
+            f64::from(n) / f64::from(den)
+        };
+        for memory in [MEMORY_ONE, 0] {
+            let mut t = table_with_hands(3, memory, &hands);
+            place(&mut t, 0, "2C", 0);
+            place(&mut t, 1, "3C", 1);
+            flip(&mut t, 2, 0);
+            flip(&mut t, 0, 1);
+            // Cell 2 is hot for clubs; seat 1 puts a heart there.
+            place(&mut t, 1, "5H", 2);
+            place(&mut t, 2, "2S", 4);
+            let before = worlds(&t, 2);
+            assert!(before > 0.0, "memory {memory}: a fresh hot Place may be a Flush");
+            place(&mut t, 0, "2D", 5);
+            // Seat 1's turn: it places elsewhere instead of flipping cell 2.
+            place(&mut t, 1, "6H", 6);
+            let after = worlds(&t, 2);
+            let counted = Sight::new(&t.view(2)).chance(2);
+            let read = Sight::reading(&t.view(2), Some(100_000)).chance(2);
+            assert!(counted.0 > 0 && read.0 > 0);
+            if memory == MEMORY_ONE {
+                assert_eq!(after, 0.0, "a remembered Flush would have been called");
+            } else {
+                assert!(after > 0.0, "a forgetful placer may have left a Flush");
+            }
+        }
+    }
+
     // ----- The belief model against brute force -----
 
     /// The belief model's chance by enumeration: every hand of `hand`
