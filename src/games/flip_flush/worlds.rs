@@ -190,10 +190,10 @@ impl Problem {
     }
 
     /// The weight of a complete world: `cards[i]` the card of event `i`,
-    /// `hands[s]` the hand of seat `s` now (only seats in
-    /// [`Problem::needed_seats`] are read). Protection factors (of cards
-    /// the player did not see) are left out when `skip_kept`: the sampler
-    /// draws those cards in proportion to them.
+    /// `hands[s]` the hand of seat `s` now (only the hands of seats with a
+    /// hot Place are read). Protection factors (of cards the player did not
+    /// see) are left out when `skip_kept`: the sampler draws those cards in
+    /// proportion to them.
     pub fn world_weight(&self, cards: &[Card], hands: &[CardSet], skip_kept: bool) -> f64 {
         let q = f64::from(self.q) / f64::from(MEMORY_ONE);
         let needed = self.needed_seats();
