@@ -1079,6 +1079,8 @@ fn redealing_what_a_player_cannot_know_never_changes_a_decision() {
         "sure-only+flip-own+flip-safe+place-block+place-build",
         "call-at:0.2+read:1+flip-likely+place-trap+place-random",
         "never-call+place-build+flip-safe",
+        "call-at:0.15/0.5+worlds:16+flip-likely+place-trap+flip-safe+place-build",
+        "call-at:0.1+worlds:8/0.5+place-hot+flip-likely+flip-safe+place-block",
     ];
     let (mut decisions, mut moved) = (0, 0);
     for (i, spec) in specs.iter().enumerate() {
@@ -1135,4 +1137,65 @@ fn redealing_what_a_player_cannot_know_never_changes_a_decision() {
         decisions > 3000 && moved > decisions / 2,
         "{decisions} decisions, {moved} re-deals moved a card"
     );
+}
+
+/// The public history a player reads (`View::history`): every Place and
+/// Flip in order, with who moved, where, and whether they called; the card
+/// of a Flip always, the card of a Place only once it was flipped or when
+/// the player placed it and remembers it: a card the history hides is one
+/// the player has not seen, and a card it shows is one the player has.
+#[test]
+fn the_history_shows_a_player_only_the_cards_it_saw() {
+    let (mut hidden, mut shown) = (0, 0);
+    for g in 0..60u64 {
+        let players = 2 + (g % 3) as usize;
+        let memory = [MEMORY_ONE, 500_000, 0][(g % 3) as usize];
+        let mut t = Table::new(Rules {
+            players,
+            gambling: false,
+            memory,
+        });
+        let mut rng = batch_rng(g, 77);
+        t.new_game(&mut rng);
+        let mut seats = Seats::new(vec![Policy::parse("default").unwrap(); players]);
+        for turn in 0..80 {
+            let seat = turn % players;
+            if !t.is_alive(seat) || (t.hand(seat) == 0 && t.grid().masks().1 == 0) {
+                continue;
+            }
+            let mv = seats.choose(&t.view(seat), &mut rng);
+            let ended = t.apply(seat, mv, &mut Silent, &mut rng).is_some();
+            for s in 0..players {
+                let v = t.view(s);
+                assert_eq!(v.history_len(), t.log_len());
+                for i in 0..t.log_len() {
+                    let (truth, seen) = (t.log_entry(i), v.history(i));
+                    assert_eq!(
+                        (seen.seat, seen.cell, seen.flip, seen.call),
+                        (truth.seat, truth.cell, truth.flip, truth.call)
+                    );
+                    let card = truth.card.unwrap();
+                    match seen.card {
+                        Some(c) => {
+                            assert_eq!(c, card);
+                            assert!(
+                                v.unseen() & (1 << c) == 0,
+                                "seat {s} shown card {c} it has not seen"
+                            );
+                            shown += 1;
+                        }
+                        None => {
+                            assert!(!truth.flip, "a flipped card is public");
+                            assert!(v.unseen() & (1 << card) != 0, "seat {s}: a card it saw is hidden");
+                            hidden += 1;
+                        }
+                    }
+                }
+            }
+            if ended {
+                break;
+            }
+        }
+    }
+    assert!(hidden > 1000 && shown > 1000, "{hidden} hidden, {shown} shown");
 }

@@ -22,6 +22,7 @@ pub mod policies;
 pub mod rules;
 pub mod stats;
 pub mod trace;
+pub mod worlds;
 
 use clap::Args;
 
@@ -102,6 +103,10 @@ const CATALOGUE: &[PolicySection] = &[
             PolicyDoc {
                 spec: "read:Q",
                 does: "read a card placed on a hot cell: its placer put a demanded suit there with probability Q when it could choose (read:0 expects traps, read:1 attempts)",
+            },
+            PolicyDoc {
+                spec: "worlds:K/Q",
+                does: "read the whole history from K sampled worlds: each player's hand followed through its Places (a demanded suit on a hot cell with probability Q when it can choose, as read:Q; Q 0.1 if not given) and a card its placer left face-down on a hot cell through its turn is not a Flush it remembers",
             },
             PolicyDoc {
                 spec: "count",

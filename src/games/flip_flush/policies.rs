@@ -8,7 +8,7 @@
 //! SPEC  = "default" | PART ("+" PART)*
 //! PART  = CALL | READ | STEP
 //! CALL  = "call-at:" P ["/" P] | "never-call" | "sure-only"  (at most one)
-//! READ  = "read:" Q | "count"                            (at most one)
+//! READ  = "read:" Q | "worlds:" K ["/" Q] | "count"      (at most one)
 //! STEP  = "flip-likely" | "flip-own" | "flip-safe"
 //!       | "place-block" | "place-build" | "place-random"
 //!       | "place-trap" | "place-hot"                      (each at most once)
@@ -49,6 +49,17 @@
 //! is read on its own (two Places of one player are not tied together) and
 //! a card placed before its cell was hot is counted as without `read`. The
 //! unit tests check the formula against an enumeration of every hand.
+//!
+//! # Reading the whole history (`worlds:K/Q`)
+//!
+//! `worlds:K/Q` assumes the same level-1 placer as `read:Q` but reads every
+//! Place of the game together, with each player's hand followed through
+//! its Places, and reads "placed and then protected": an opponent that
+//! leaves its own card face-down on a hot cell through its turn would have
+//! flipped and called it had it been a demanded suit it remembers. The
+//! chance of every hot face-down card the player does not know is a
+//! posterior estimated from `K` worlds (see [`super::worlds`]); `Q` is 0.1
+//! when not given.
 //!
 //! # Call rules (used on every flip, whichever step chose it)
 //!
@@ -116,6 +127,7 @@ use std::fmt;
 
 use super::cards::{ALL_CELLS, CELLS, Card, CardSet, LINES, LINES_THROUGH, SUITS, suit, suit_set};
 use super::rules::{Chooser, MEMORY_ONE, Move, View};
+use super::worlds::Problem;
 use crate::engine::rng::Draw;
 
 /// The default policy, also spelled `default`.
@@ -124,7 +136,8 @@ pub const DEFAULT_SPEC: &str = "call-at:0.15/0.5+read:0.1+flip-likely+place-trap
 /// Spec forms accepted by [`Policy::parse`], for error messages and help.
 pub const ACCEPTED: &str = "default, or parts joined by +: one call rule (call-at:P or call-at:P/Q with P, Q from 0 \
                             to 1, never-call, sure-only), at most one model of the opponents \
-                            (read:Q with Q from 0 to 1, or count) and steps tried in order (flip-likely, \
+                            (read:Q with Q from 0 to 1, worlds:K or worlds:K/Q with K from 1 to 100000, \
+                            or count) and steps tried in order (flip-likely, \
                             flip-own, flip-safe, place-block, place-build, place-random, \
                             place-trap, place-hot), e.g. call-at:0.15+read:0+flip-likely+place-trap+flip-safe+place-build";
 
@@ -201,14 +214,31 @@ const STEP_NAMES: [(Step, &str); 8] = [
 /// Most steps in one policy (each at most once).
 pub const MAX_STEPS: usize = STEP_NAMES.len();
 
+/// The model of the opponents: where a player's chances come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// `count`: every card the player does not know is any unseen card.
+    Count,
+    /// `read:Q` (Q in millionths): each hot Place read on its own.
+    Read(u32),
+    /// `worlds:K/Q` (Q in millionths): the whole history, from K sampled
+    /// worlds ([`super::worlds`]).
+    Worlds(u32, u32),
+}
+
+/// `Q` of `worlds:K` when not given.
+pub const WORLDS_Q: u32 = 100_000;
+
+/// Most worlds a `worlds:K` model may draw.
+pub const MAX_WORLDS: u32 = 100_000;
+
 /// A policy: a call rule and an ordered list of steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// The call rule.
     pub call: Call,
-    /// The model of the opponents (`read:Q`, Q in millionths); `None`:
-    /// chances are counted.
-    pub read: Option<u32>,
+    /// The model of the opponents.
+    pub model: Model,
     steps: [Step; MAX_STEPS],
     len: u8,
 }
@@ -221,7 +251,7 @@ impl Policy {
         s[..steps.len()].copy_from_slice(steps);
         Policy {
             call,
-            read: None,
+            model: Model::Count,
             steps: s,
             len: steps.len() as u8,
         }
@@ -247,19 +277,31 @@ impl Policy {
         let mut read = None;
         let mut steps = Vec::new();
         for part in spec.split('+').map(str::trim) {
+            let bad = |e: String| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}");
             let this_read = if let Some(q) = part.strip_prefix("read:") {
-                Some(Some(
-                    parse_probability(q).map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))?,
-                ))
+                Some(Model::Read(parse_probability(q).map_err(bad)?))
+            } else if let Some(kq) = part.strip_prefix("worlds:") {
+                let (k, q) = kq.split_once('/').unwrap_or((kq, ""));
+                let k = k
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|k| (1..=MAX_WORLDS).contains(k))
+                    .ok_or_else(|| bad(format!("K must be a whole number from 1 to {MAX_WORLDS}, found '{k}'")))?;
+                let q = if kq.contains('/') {
+                    parse_probability(q).map_err(bad)?
+                } else {
+                    WORLDS_Q
+                };
+                Some(Model::Worlds(k, q))
             } else if part == "count" {
-                Some(None)
+                Some(Model::Count)
             } else {
                 None
             };
             if let Some(r) = this_read {
                 if read.is_some() {
                     return Err(format!(
-                        "'{spec}' has two models of the opponents (read:Q, count); give at most one; accepted: {ACCEPTED}"
+                        "'{spec}' has two models of the opponents (read:Q, worlds:K, count); give at most one; accepted: {ACCEPTED}"
                     ));
                 }
                 read = Some(r);
@@ -308,14 +350,14 @@ impl Policy {
         // Parts not given are the default policy's.
         let default = (spec != DEFAULT_SPEC).then(Policy::default_policy);
         let call = call.or(default.map(|d| d.call)).unwrap_or(Call::At(MEMORY_ONE / 2));
-        let read = read.unwrap_or(default.and_then(|d| d.read));
+        let model = read.or(default.map(|d| d.model)).unwrap_or(Model::Count);
         if steps.is_empty()
             && let Some(d) = default
         {
             steps = d.steps().to_vec();
         }
         let mut p = Policy::new(call, &steps);
-        p.read = read;
+        p.model = model;
         Ok(p)
     }
 
@@ -336,7 +378,7 @@ impl Policy {
             }
             first += 1;
         }
-        let s = Sight::reading(v, self.read);
+        let s = Sight::with_model(v, self.model, d);
         let call = self.call.with_players(v.players() as u32);
         for &step in &steps[first..] {
             let m = match step {
@@ -404,9 +446,10 @@ impl fmt::Display for Policy {
             Call::Never => write!(f, "never-call")?,
             Call::SureOnly => write!(f, "sure-only")?,
         }
-        match self.read {
-            Some(q) => write!(f, "+read:{}", millionths(q))?,
-            None => write!(f, "+count")?,
+        match self.model {
+            Model::Read(q) => write!(f, "+read:{}", millionths(q))?,
+            Model::Worlds(k, q) => write!(f, "+worlds:{k}/{}", millionths(q))?,
+            Model::Count => write!(f, "+count")?,
         }
         for step in self.steps() {
             let name = STEP_NAMES.iter().find(|(s, _)| s == step).expect("named").1;
@@ -598,6 +641,32 @@ impl<'a> Sight<'a> {
     #[inline]
     pub fn new(v: &View<'a>) -> Sight<'a> {
         Sight::reading(v, None)
+    }
+
+    /// Everything the policies use, from the player's view, with the chances
+    /// of `model`; `worlds:K` draws its worlds from one number of `d`, drawn
+    /// only when some cell is read.
+    #[inline]
+    pub fn with_model<D: Draw>(v: &View<'a>, model: Model, d: &mut D) -> Sight<'a> {
+        match model {
+            Model::Count => Sight::reading(v, None),
+            Model::Read(q) => Sight::reading(v, Some(q)),
+            Model::Worlds(k, q) => {
+                let mut s = Sight::reading(v, None);
+                let targets = s.hot & s.down & !s.known;
+                if targets != 0 {
+                    let seed = u64::from(d.below(u32::MAX)) << 32 | u64::from(d.below(u32::MAX));
+                    let problem = Problem::from_view(v, targets, &s.demand, q);
+                    if let Some(p) = problem.sample(k, seed, BELIEF_ONE) {
+                        for (&(cell, _, _), p) in problem.targets.iter().zip(p) {
+                            s.read_cells |= 1 << cell;
+                            s.belief[cell] = p;
+                        }
+                    }
+                }
+                s
+            }
+        }
     }
 
     /// Everything the policies use, from the player's view; with
@@ -1137,10 +1206,15 @@ mod tests {
         let p = Policy::parse("call-at:0.6+flip-safe+place-build").unwrap();
         assert_eq!(p.call, Call::At(600_000));
         assert_eq!(p.steps(), [Step::FlipSafe, Step::PlaceBuild]);
-        assert_eq!(p.read, Some(100_000), "the default's model");
+        assert_eq!(p.model, Model::Read(100_000), "the default's model");
         assert_eq!(p.to_string(), "call-at:0.6+read:0.1+flip-safe+place-build");
         let c = Policy::parse("count+flip-likely").unwrap();
-        assert_eq!((c.call, c.read), (Call::Split(150_000, 500_000), None));
+        assert_eq!((c.call, c.model), (Call::Split(150_000, 500_000), Model::Count));
+        let w = Policy::parse("worlds:64+flip-likely").unwrap();
+        assert_eq!(w.model, Model::Worlds(64, WORLDS_Q));
+        assert_eq!(w.to_string(), "call-at:0.15/0.5+worlds:64/0.1+flip-likely");
+        assert_eq!(Policy::parse(&w.to_string()).unwrap(), w);
+        assert_eq!(Policy::parse("worlds:8/0.3").unwrap().model, Model::Worlds(8, 300_000));
         assert_eq!(c.to_string(), "call-at:0.15/0.5+count+flip-likely");
         let r = Policy::parse("read:0.75+never-call+place-trap+place-hot").unwrap();
         assert_eq!(r.to_string(), "never-call+read:0.75+place-trap+place-hot");
@@ -1180,6 +1254,11 @@ mod tests {
             ("flip-safe+", "an empty part"),
             ("read:0.2+count", "two models"),
             ("read:2", "P must be"),
+            ("worlds:0", "K must be a whole number"),
+            ("worlds:x/0.1", "K must be"),
+            ("worlds:", "K must be"),
+            ("worlds:10/1.5", "P must be"),
+            ("worlds:10+read:0.1", "two models"),
         ] {
             let e = Policy::parse(bad).unwrap_err();
             assert!(e.contains(says) && e.contains("call-at:P"), "{bad}: {e}");
@@ -1414,6 +1493,50 @@ mod tests {
         let hs = (u & (suit_set(2) | suit_set(3))).count_ones();
         assert_eq!(s.chance(0), (hs, u.count_ones()));
         assert_eq!(assert_matches_brute_force(&t, 0), (1, 1));
+    }
+
+    // ----- worlds:K: placed and then protected -----
+
+    /// An opponent leaves its own card face-down on a hot cell through its
+    /// turn without calling: with full memory, `worlds` reads it as certainly
+    /// no Flush (it would have called it); `read:Q` and counting cannot tell;
+    /// with memory 0 the placer may have forgotten it, and it stays a chance.
+    #[test]
+    fn a_card_left_face_down_on_a_hot_cell_through_its_placers_turn_is_no_flush() {
+        let hands: [&[&str]; 3] = [
+            &["2C", "2D", "3D", "4D", "5D", "6D", "7D", "8D"],
+            &["3C", "5H", "6H", "7H", "8H", "9H", "10H", "JH"],
+            &["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"],
+        ];
+        let worlds = |t: &Table, seat: usize| {
+            let mut d = batch_rng(3, 3);
+            let (n, den) = Sight::with_model(&t.view(seat), Model::Worlds(2000, 100_000), &mut d).chance(2);
+            f64::from(n) / f64::from(den)
+        };
+        for memory in [MEMORY_ONE, 0] {
+            let mut t = table_with_hands(3, memory, &hands);
+            place(&mut t, 0, "2C", 0);
+            place(&mut t, 1, "3C", 1);
+            flip(&mut t, 2, 0);
+            flip(&mut t, 0, 1);
+            // Cell 2 is hot for clubs; seat 1 puts a heart there.
+            place(&mut t, 1, "5H", 2);
+            place(&mut t, 2, "2S", 4);
+            let before = worlds(&t, 2);
+            assert!(before > 0.0, "memory {memory}: a fresh hot Place may be a Flush");
+            place(&mut t, 0, "2D", 5);
+            // Seat 1's turn: it places elsewhere instead of flipping cell 2.
+            place(&mut t, 1, "6H", 6);
+            let after = worlds(&t, 2);
+            let counted = Sight::new(&t.view(2)).chance(2);
+            let read = Sight::reading(&t.view(2), Some(100_000)).chance(2);
+            assert!(counted.0 > 0 && read.0 > 0);
+            if memory == MEMORY_ONE {
+                assert_eq!(after, 0.0, "a remembered Flush would have been called");
+            } else {
+                assert!(after > 0.0, "a forgetful placer may have left a Flush");
+            }
+        }
     }
 
     // ----- The belief model against brute force -----

@@ -224,6 +224,30 @@ pub struct Table {
     missed: [u16; MAX_PLAYERS],
     turn: u32,
     next: usize,
+    /// Every Place and Flip of this game, in order ([`Table::log_entry`]).
+    log: [u16; MAX_LOG],
+    log_len: u8,
+}
+
+/// Most moves a game can hold: every Place uses up a card (at most 48) and
+/// every Flip turns a placed card face-up.
+pub const MAX_LOG: usize = 2 * HAND_SIZE * MAX_PLAYERS;
+
+/// One move of the public history, as a player sees it
+/// ([`View::history`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Logged {
+    /// Who moved.
+    pub seat: usize,
+    /// The cell placed on or flipped.
+    pub cell: usize,
+    /// A Flip (else a Place).
+    pub flip: bool,
+    /// A Flip with a call.
+    pub call: bool,
+    /// The card, when the viewer saw it: a flipped card, a placed card
+    /// that was flipped later or that the viewer placed and remembers.
+    pub card: Option<Card>,
 }
 
 impl Table {
@@ -263,6 +287,8 @@ impl Table {
             missed: [0; MAX_PLAYERS],
             turn: 0,
             next: 0,
+            log: [0; MAX_LOG],
+            log_len: 0,
         }
     }
 
@@ -316,6 +342,7 @@ impl Table {
         self.missed = [0; MAX_PLAYERS];
         self.turn = 0;
         self.next = 0;
+        self.log_len = 0;
         for _ in 0..HAND_SIZE {
             for h in &mut self.hands[..n] {
                 *h |= 1u64 << self.deck.deal(d);
@@ -388,6 +415,18 @@ impl Table {
         assert!(self.is_alive(seat), "seat {seat} is not in the game");
         self.turns[seat] += 1;
         self.turn += 1;
+        // seat (3 bits), cell (4), card (6), flip, call.
+        let entry = match mv {
+            Move::Place { card, cell } => seat | cell << 3 | usize::from(card) << 7,
+            Move::Flip { cell, call } => {
+                let card = self.grid.card(cell).map_or(0, usize::from);
+                seat | cell << 3 | card << 7 | 1 << 13 | usize::from(call) << 14
+            }
+        };
+        if usize::from(self.log_len) < MAX_LOG {
+            self.log[usize::from(self.log_len)] = entry as u16;
+            self.log_len += 1;
+        }
         match mv {
             Move::Place { card, cell } => {
                 self.place(seat, card, cell, obs, d);
@@ -659,6 +698,24 @@ impl Table {
         self.turn
     }
 
+    /// Moves played this game (Places and Flips; passes are not logged).
+    #[inline]
+    pub fn log_len(&self) -> usize {
+        usize::from(self.log_len)
+    }
+
+    /// Move `i` of this game, with its card whatever anybody saw.
+    pub fn log_entry(&self, i: usize) -> Logged {
+        let e = self.log[i];
+        Logged {
+            seat: usize::from(e & 7),
+            cell: usize::from(e >> 3 & 15),
+            flip: e >> 13 & 1 != 0,
+            call: e >> 14 & 1 != 0,
+            card: Some((e >> 7 & 63) as Card),
+        }
+    }
+
     /// A copy of this table in which the cards `seat` has not seen
     /// ([`View::unseen`]) are shuffled among the places that hold them
     /// (opponents' hands, the undealt rest, face-down cells `seat` does not
@@ -690,6 +747,10 @@ impl Table {
         }
         t.removed = map_set(self.removed);
         t.dropped = map_set(self.dropped);
+        for e in &mut t.log[..usize::from(self.log_len)] {
+            let card = usize::from(*e >> 7 & 63);
+            *e = (*e & !(63 << 7)) | u16::from(perm[card]) << 7;
+        }
         t.deck.map(|c| perm[usize::from(c)]);
         t
     }
@@ -918,6 +979,36 @@ impl View<'_> {
     #[inline(always)]
     pub fn placed_hand(&self, cell: usize) -> u32 {
         u32::from(self.t.placed_hand[cell])
+    }
+
+    /// The chance, in millionths, that a player remembers a card they
+    /// place (the table's `--memory`, a public rule).
+    #[inline(always)]
+    pub fn memory(&self) -> u32 {
+        self.t.rules.memory
+    }
+
+    /// Moves played this game (Places and Flips, in order).
+    #[inline(always)]
+    pub fn history_len(&self) -> usize {
+        self.t.log_len()
+    }
+
+    /// Move `i` of this game as this player saw it: who, where, Place or
+    /// Flip, called or not, and the card only if the player saw it (a
+    /// flipped card; a placed card that was flipped later, or that this
+    /// player placed and remembers).
+    #[inline]
+    pub fn history(&self, i: usize) -> Logged {
+        let mut e = self.t.log_entry(i);
+        if let Some(c) = e.card {
+            let bit = 1u64 << c;
+            let seen = e.flip || self.t.shown & bit != 0 || (e.seat == self.seat && self.t.mem_cards[self.seat] & bit != 0);
+            if !seen {
+                e.card = None;
+            }
+        }
+        e
     }
 
     /// How many cards `seat` holds now (public).
