@@ -16,6 +16,7 @@
 //! only, never on `--threads`.
 
 pub mod cards;
+pub mod counter;
 pub mod policies;
 pub mod rules;
 pub mod score_command;

@@ -34,12 +34,32 @@
 //! - `random`: a uniformly random legal start option (every action card
 //!   and function, random targets), random discards down to the limit,
 //!   blocks half the time, never challenges.
-//! - `counter`: each draw option valued by its exact expected round score
-//!   over the unseen cards (every pair for draw two, every card for a
-//!   community take, every triple for Draw; cards grouped by what they do
-//!   for the score); calls when the expected gain of one more draw is below
-//!   a quarter of the round score it holds (or, with `caller:S`, once
-//!   the score is at least S); otherwise as `collector`.
+//! - `counter`: every start option it can value, valued by its own
+//!   exact expected round score after the option, over the unseen cards
+//!   (grouped by what they do for the score; sums in
+//!   [`super::counter`]): draw two (every pair), Draw (every triple), a
+//!   community take (its own hand keeps the card, the replacement is an
+//!   unseen card) plus the mirror denial (what the card is worth to its own
+//!   combined hand against a random unseen card, taken as what it is worth
+//!   to an opponent), Take on every opponent (the best card of a hand made
+//!   of its known cards and hidden unseen cards; nothing when the target
+//!   holds a Draw/Block), Steal (one random card of each victim, known or
+//!   unseen, the community slots' replacements; blocks weighted by the
+//!   chance the victim holds a Draw/Block), Swap (the target's known cards
+//!   and its hidden cards with the community), Reboot (the community and
+//!   as many unseen cards as it gives up), each action of Any valued
+//!   without Any's wild and doubling. Options whose sum would take more
+//!   than 6,000 terms and Chaos are not valued; +Turn is played when draw
+//!   two is the best. Calls (without `caller:S`) when the exact expected
+//!   gain of waiting a turn (one draw two; points beyond what takes it past
+//!   the target and every opponent count nothing) is at most the expected
+//!   gain of that turn for the most improving opponent (the exact gain of
+//!   a draw two for the opponent's hand, averaged over 8 worlds sampled
+//!   from what it knows): waiting gives every opponent one more turn, and
+//!   their final turns come either way. Discards: the action cards that do
+//!   not score and the number kept as `collector`; of the cards that score
+//!   (numbers, Any, 2X) the set with the best exact expected score after
+//!   one more unseen card (when there are at most 128 such sets).
 //! - `rollout:K`: for every legal start option, K determinized playouts of
 //!   the rest of the round (the unseen cards dealt at random into the
 //!   hidden places, so only worlds consistent with what it knows; everybody
@@ -84,7 +104,7 @@ pub enum Base {
     Random,
     /// Greedy set builder.
     Collector,
-    /// Exact expected score of each draw option.
+    /// Exact expected score of each start option it can value.
     Counter,
     /// K determinized playouts per start option.
     Rollout(u16),
@@ -437,7 +457,7 @@ pub fn chance_of_limit10(v: &View<'_>, q: usize) -> f64 {
 }
 
 /// The first held card (in `order`) that can play `f`, Any excluded.
-fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
+pub(super) fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
     order.iter().find_map(|&a| {
         let m = v.hand() & (bit(action_card(a, 0)) | bit(action_card(a, 1)));
         (m != 0).then(|| m.trailing_zeros() as Card)
@@ -446,7 +466,7 @@ fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
 }
 
 /// Steal victims: every opponent, or the three with the most cards.
-fn steal_victims(v: &View<'_>) -> u8 {
+pub(super) fn steal_victims(v: &View<'_>) -> u8 {
     let n = v.players();
     let me = v.seat();
     let mut opp: Vec<usize> = (0..n).filter(|&q| q != me).collect();
@@ -455,7 +475,7 @@ fn steal_victims(v: &View<'_>) -> u8 {
 }
 
 /// Steal community slots: as many as allowed, the most valuable first.
-fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
+pub(super) fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
     let n = v.players();
     let max = 3usize.saturating_sub(n - 1);
     let com = v.community();
@@ -509,7 +529,7 @@ impl Policy {
         Start::Draw2
     }
 
-    fn thief_start(&self, v: &View<'_>, wants: &Wants) -> Option<Start> {
+    pub(super) fn thief_start(&self, v: &View<'_>, wants: &Wants) -> Option<Start> {
         if v.caller().is_some() {
             return None;
         }
@@ -605,56 +625,6 @@ impl Policy {
             }
         }
         opts[d.below(opts.len() as u32) as usize]
-    }
-
-    fn counter_start(&self, v: &View<'_>, wants: &Wants) -> Start {
-        let now = v.score().points;
-        let combined = v.combined();
-        let pool = Pool::of(v.unseen());
-        let e2 = pool.expected(combined, 2);
-        if v.can_call() {
-            let call = match self.call_at {
-                Some(s) => now >= s,
-                None => (e2 - f64::from(now)) < f64::from(now) / 4.0,
-            };
-            if call {
-                return Start::Flip;
-            }
-        }
-        if self.thief
-            && let Some(s) = self.thief_start(v, wants)
-        {
-            return s;
-        }
-        let mut best = (e2, Start::Draw2);
-        if let Some(c) = holding(v, &[DRAW_TAKE, DRAW_STEAL, DRAW_BLOCK], Func::Draw) {
-            let p = Play::new(c, Func::Draw);
-            if v.playable(&p) {
-                let e3 = pool.expected(combined, 3);
-                if e3 >= best.0 {
-                    best = (e3, Start::Play(p));
-                }
-            }
-        }
-        if v.caller().is_none() {
-            let e1 = pool.expected(combined, 1);
-            let com = v.community();
-            for (s, &c) in com.iter().enumerate() {
-                // Taking a wild or a multiplier denies it to everybody.
-                if c != super::rules::EMPTY && bit(c) & (WILD | MULT) != 0 && e1 + 1.0 > best.0 {
-                    best = (e1 + 1.0, Start::Community(s as u8));
-                }
-            }
-        }
-        if let Start::Draw2 = best.1
-            && let Some(c) = holding(v, &[CHAOS_TURN], Func::PlusTurn)
-        {
-            let p = Play::new(c, Func::PlusTurn);
-            if v.playable(&p) {
-                return Start::Play(p);
-            }
-        }
-        best.1
     }
 
     fn rollout_start<D: Draw>(&self, k: u16, v: &View<'_>, wants: &Wants, d: &mut D) -> Start {
@@ -818,7 +788,7 @@ impl Policy {
 
 /// The unseen cards grouped by what they do for a score: cards of one
 /// group are interchangeable in any combined hand.
-struct Pool {
+pub(super) struct Pool {
     /// (cards of the group, how many).
     groups: [(CardSet, u32); 32],
     len: usize,
@@ -826,7 +796,7 @@ struct Pool {
 }
 
 impl Pool {
-    fn of(unseen: CardSet) -> Pool {
+    pub(super) fn of(unseen: CardSet) -> Pool {
         let mut groups = [(0, 0); 32];
         let mut len = 0;
         let mut add = |m: CardSet| {
@@ -852,18 +822,45 @@ impl Pool {
 
     /// The exact expected score of `combined` plus `k` cards drawn without
     /// replacement from the pool.
-    fn expected(&self, combined: CardSet, k: u32) -> f64 {
+    pub(super) fn expected(&self, combined: CardSet, k: u32) -> f64 {
+        self.expected_capped(combined, k, u32::MAX)
+    }
+
+    /// As [`Pool::expected`], each score counted at most `cap`.
+    pub(super) fn expected_capped(&self, combined: CardSet, k: u32, cap: u32) -> f64 {
         if self.total < k {
-            return f64::from(points(combined));
+            return f64::from(points(combined).min(cap));
         }
         let mut sum = 0f64;
-        self.walk(0, k, combined, 1.0, &mut sum);
+        self.walk(0, k, combined, 1.0, cap, &mut sum);
         sum / binom(self.total, k)
     }
 
-    fn walk(&self, from: usize, k: u32, m: CardSet, weight: f64, sum: &mut f64) {
+    /// How many terms [`Pool::expected`] sums for `k` cards: the ways to
+    /// choose `k` cards up to the groups (its cost).
+    pub(super) fn leaves(&self, k: u32) -> f64 {
+        let k = k as usize;
+        let mut ways = vec![0f64; k + 1];
+        ways[0] = 1.0;
+        for g in 0..self.len {
+            let n = self.groups[g].1 as usize;
+            let mut next = vec![0f64; k + 1];
+            for (j, &w) in ways.iter().enumerate() {
+                if w == 0.0 {
+                    continue;
+                }
+                for t in 0..=n.min(k - j) {
+                    next[j + t] += w;
+                }
+            }
+            ways = next;
+        }
+        ways[k]
+    }
+
+    fn walk(&self, from: usize, k: u32, m: CardSet, weight: f64, cap: u32, sum: &mut f64) {
         if k == 0 {
-            *sum += weight * f64::from(points(m));
+            *sum += weight * f64::from(points(m).min(cap));
             return;
         }
         for g in from..self.len {
@@ -874,13 +871,13 @@ impl Pool {
                 let c = rest.trailing_zeros();
                 rest &= rest - 1;
                 add |= 1u128 << c;
-                self.walk(g + 1, k - j, add, weight * binom(n, j), sum);
+                self.walk(g + 1, k - j, add, weight * binom(n, j), cap, sum);
             }
         }
     }
 }
 
-fn binom(n: u32, k: u32) -> f64 {
+pub(super) fn binom(n: u32, k: u32) -> f64 {
     if k > n {
         return 0.0;
     }
@@ -950,7 +947,7 @@ impl Chooser for Policy {
         match self.base {
             Base::Random => self.random_start(v, d),
             Base::Collector => self.collector_start(v),
-            Base::Counter => self.counter_start(v, &Wants::of(v)),
+            Base::Counter => super::counter::start(self, v, &Wants::of(v), d),
             Base::Rollout(k) => self.rollout_start(k, v, &Wants::of(v), d),
         }
     }
@@ -980,7 +977,11 @@ impl Chooser for Policy {
     }
 
     fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
-        self.keep_discard(v, limit, forced, d)
+        let out = self.keep_discard(v, limit, forced, d);
+        if self.base == Base::Counter {
+            return super::counter::discard(v, limit, forced, out);
+        }
+        out
     }
 
     fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
