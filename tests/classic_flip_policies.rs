@@ -168,11 +168,14 @@ impl FromSeed for SimRng {
 
 #[test]
 fn re_dealing_every_card_a_player_cannot_know_never_changes_a_decision() {
-    let cases: [(&[&str], usize, u32); 4] = [
+    let cases: [(&[&str], usize, u32); 6] = [
         (&["collector", "thief+sheriff:0.4", "bluffer:9", "random"], 4, 20),
         (&["counter", "thief"], 2, 6),
         (&["counter+sheriff:0.3", "thief+bluffer:10", "collector"], 3, 4),
         (&["rollout:2", "thief"], 2, 1),
+        // Rollout challenges and discards (bluffers to challenge).
+        (&["rollout:2+sheriff:0.3", "bluffer:10", "thief+bluffer:9"], 3, 1),
+        (&["counter+thief", "rollout:1", "bluffer:10", "counter"], 4, 1),
     ];
     for (specs, players, games) in cases {
         let mut t = Table::new(Rules::standard(players));
@@ -255,4 +258,57 @@ fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
         Policy::parse("caller:20").unwrap().start(&v, &mut rng),
         Start::Flip
     );
+}
+
+/// A two-player table: seat 0 holds nine cards, seat 1 `n` number cards
+/// (none of them a 7>>>10 or Any), the rest is the draw pile.
+fn over_limit_table(n: usize) -> Table {
+    let deck = Rules::standard(2).deck.all;
+    let hand0: CardSet = ["RK", "BK", "PK", "R3", "B3", "P9", "R10", "B6", "2X"]
+        .iter()
+        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let com = [parse("R2").unwrap(), parse("B4").unwrap(), parse("P5").unwrap()];
+    let used0 = hand0 | com.iter().fold(0, |m, &c| m | bit(c));
+    let hand1: CardSet = cards_of(deck & !ACTION_CARDS & !used0 & !WILD)
+        .step_by(3)
+        .take(n)
+        .fold(0, |m, c| m | bit(c));
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw: cards_of(deck & !used0 & !hand1).collect(),
+        discard: 0,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    t
+}
+
+#[test]
+fn rollout_challenge_and_discard_are_the_same_in_every_world_its_player_cannot_tell_apart() {
+    let mut p = Policy::parse("rollout:6").unwrap();
+    for n in [9, 11] {
+        let t = over_limit_table(n);
+        let v = View::new(&t, 0);
+        let mut worlds = batch_rng(7, n as u64);
+        let real_c = p.challenge(&v, &mut batch_rng(1, 1));
+        let real_d = p.discard(&v, 7, false, &mut batch_rng(1, 2));
+        assert!(count(real_d) >= 1, "nine cards: something to decide");
+        for _ in 0..10 {
+            let w = v.sample_world(&mut worlds);
+            assert_ne!(w.hand(1), t.hand(1), "the world re-deals seat 1's hand");
+            let wv = View::new(&w, 0);
+            assert_eq!(p.challenge(&wv, &mut batch_rng(1, 1)), real_c, "{n} cards");
+            assert_eq!(
+                p.discard(&wv, 7, false, &mut batch_rng(1, 2)),
+                real_d,
+                "{n} cards"
+            );
+        }
+        if n == 11 {
+            // Eleven cards always lose a challenge: the playouts see it.
+            assert_eq!(real_c, Some(1));
+        }
+    }
 }

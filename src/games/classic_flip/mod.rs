@@ -18,6 +18,7 @@
 pub mod cards;
 pub mod counter;
 pub mod policies;
+pub mod rollout;
 pub mod rules;
 pub mod score_command;
 pub mod stats;

@@ -60,12 +60,18 @@
 //!   not score and the number kept as `collector`; of the cards that score
 //!   (numbers, Any, 2X) the set with the best exact expected score after
 //!   one more unseen card (when there are at most 128 such sets).
-//! - `rollout:K`: for every legal start option, K determinized playouts of
-//!   the rest of the round (the unseen cards dealt at random into the
-//!   hidden places, so only worlds consistent with what it knows; everybody
-//!   then plays `collector`); plays the option with the best mean of its
-//!   round score minus the best opponent's. The same K worlds serve every
-//!   option. Other decisions as `collector`.
+//! - `rollout:K`: for every legal start option (calling "Flip!"
+//!   included), K determinized playouts of the rest of the round (the
+//!   unseen cards dealt at random into the hidden places, so only worlds
+//!   consistent with what it knows; it then plays its own spec with
+//!   `collector` as the play rule, everybody else `collector`); plays the
+//!   option with the best mean of its round score minus the best
+//!   opponent's. The same K worlds serve every option. The hand challenge
+//!   (none, or each opponent over its limit and not just given its hand)
+//!   and the end-of-turn discard (`collector`'s with its own bluffing part,
+//!   and with `bluffer:7` to `bluffer:10`) are decided the same way
+//!   ([`super::rollout`]). Blocks, Take picks and forced discards as
+//!   `collector`.
 //!
 //! # The other parts
 //!
@@ -708,7 +714,7 @@ impl Policy {
         best.1
     }
 
-    fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+    pub(super) fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
         let hand = v.hand();
         let n = count(hand);
         if self.base == Base::Random {
@@ -972,11 +978,17 @@ impl Chooser for Policy {
         Some(b.trailing_zeros() as Card)
     }
 
-    fn challenge<D: Draw>(&mut self, v: &View<'_>, _d: &mut D) -> Option<usize> {
+    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
+        if let Base::Rollout(k) = self.base {
+            return super::rollout::challenge(self, k, v, d);
+        }
         self.challenge_choice(v)
     }
 
     fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+        if let Base::Rollout(k) = self.base {
+            return super::rollout::discard(self, k, v, limit, forced, d);
+        }
         let out = self.keep_discard(v, limit, forced, d);
         if self.base == Base::Counter {
             return super::counter::discard(v, limit, forced, out);

@@ -783,6 +783,57 @@ impl Table {
         }
     }
 
+    /// For playouts that decide an end-of-turn step: `p`'s turn from its
+    /// end phase on (`from_challenge`: from E1, the challenge, else from
+    /// E3, the discard), then its +Turn extra turns and the rest of the
+    /// round. The end phase is [`Table::one_turn`]'s, step for step.
+    pub fn play_on_from_end<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        from_challenge: bool,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
+        if from_challenge {
+            if let Some(q) = ch.challenge(&View::new(self, p), d) {
+                assert!(q != p && q < self.players(), "seat {p} challenged seat {q}");
+                self.challenge(p, q, ch, obs, d);
+            }
+            self.discard |= self.played;
+            self.played = 0;
+        }
+        let limit = self.limit_for(p, self.hand[p]);
+        let out = ch.discard(&View::new(self, p), limit, false, d);
+        assert_eq!(out & !self.hand[p], 0, "seat {p} discarded cards it does not hold");
+        self.drop_public(p, out);
+        self.discard |= out;
+        let kept = count(self.hand[p]);
+        let limit = self.limit_for(p, self.hand[p]);
+        if kept > limit {
+            self.counts[p].over_limit += 1;
+        }
+        self.grace &= !(1 << p);
+        if O::EVENTS {
+            obs.event(
+                self,
+                Event::Discarded {
+                    seat: p,
+                    cards: out,
+                    kept,
+                    limit,
+                },
+            );
+        }
+        if self.extra {
+            self.extra = false;
+            self.full_turn(p, ch, obs, d);
+        }
+        if !self.cut_off {
+            self.play_turns_from((p + 1) % self.players(), ch, obs, d);
+        }
+    }
+
     /// Removes `cards` from `p`'s hand in sight of everybody.
     fn drop_public(&mut self, p: usize, cards: CardSet) {
         self.hand[p] &= !cards;
