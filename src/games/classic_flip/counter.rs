@@ -19,6 +19,10 @@ use crate::engine::rng::Draw;
 /// The most terms one expectation may sum (about 0.2 ms).
 pub const BUDGET: f64 = 6_000.0;
 
+/// The most terms `thief` sums to value one Swap or Reboot (one or
+/// two unknown cards).
+pub const THIEF_BUDGET: f64 = 600.0;
+
 /// Worlds sampled to price one opponent turn in the call rule.
 pub const CALL_WORLDS: u32 = 8;
 
@@ -142,16 +146,13 @@ fn denial(pool: &Pool, combined: CardSet, c: Card) -> f64 {
 /// Every start option `counter` values, with its value: own expected
 /// round score after the option (plus the mirror denial for community
 /// cards taken). Draw two first: ties keep the earlier option.
-pub fn valued_options(v: &View<'_>, wants: &Wants) -> Vec<(f64, Start)> {
+/// `deny`: community takes are options; `any`: Any's actions are.
+pub fn valued_options(v: &View<'_>, wants: &Wants, deny: bool, any: bool) -> Vec<(f64, Start)> {
     let combined = v.combined();
-    let unseen = v.unseen();
-    let pool = Pool::of(unseen);
-    let com = v.community_set();
-    let n = v.players();
-    let me = v.seat();
+    let pool = Pool::of(v.unseen());
     let mut out: Vec<(f64, Start)> = Vec::with_capacity(16);
     out.push((pool.expected(combined, 2), Start::Draw2));
-    if v.caller().is_none() {
+    if deny && v.caller().is_none() {
         let e1 = pool.expected(combined, 1);
         for (s, &c) in v.community().iter().enumerate() {
             if c != EMPTY {
@@ -159,6 +160,25 @@ pub fn valued_options(v: &View<'_>, wants: &Wants) -> Vec<(f64, Start)> {
             }
         }
     }
+    action_options(v, wants, &pool, &mut out, BUDGET, |c, _| any || action(c) != Some(ANY));
+    out
+}
+
+/// The action plays `keep(card, function)` allows, valued as in
+/// [`valued_options`], pushed to `out`.
+fn action_options(
+    v: &View<'_>,
+    wants: &Wants,
+    pool: &Pool,
+    out: &mut Vec<(f64, Start)>,
+    budget: f64,
+    keep: impl Fn(Card, Func) -> bool,
+) {
+    let combined = v.combined();
+    let unseen = v.unseen();
+    let com = v.community_set();
+    let n = v.players();
+    let me = v.seat();
     // One card per action (two decks hold two copies).
     let mut seen_action = 0u8;
     for c in cards_of(v.hand() & ACTION_CARDS) {
@@ -170,13 +190,13 @@ pub fn valued_options(v: &View<'_>, wants: &Wants) -> Vec<(f64, Start)> {
         // Playing Any gives up its wild and its doubling.
         let base = combined & !bit(c);
         for f in Func::ALL {
-            if functions(c) & f.bit() == 0 {
+            if functions(c) & f.bit() == 0 || !keep(c, f) {
                 continue;
             }
             let mut p = Play::new(c, f);
             match f {
                 Func::Draw => {
-                    if v.playable(&p) && pool.leaves(3) <= BUDGET {
+                    if v.playable(&p) && pool.leaves(3) <= budget {
                         out.push((pool.expected(base, 3), Start::Play(p)));
                     }
                 }
@@ -204,11 +224,11 @@ pub fn valued_options(v: &View<'_>, wants: &Wants) -> Vec<(f64, Start)> {
                             .collect();
                         let draws = victims.iter().map(|x| x.size - count(x.known)).filter(|&h| h > 0).count() as u32
                             + p.slots.count_ones();
-                        if pool.leaves(draws) <= BUDGET {
-                            let mut e = steal_value(&pool, base, &victims, p.slots.count_ones());
+                        if pool.leaves(draws) <= budget {
+                            let mut e = steal_value(pool, base, &victims, p.slots.count_ones());
                             for s in 0..3 {
                                 if p.slots & (1 << s) != 0 {
-                                    e += denial(&pool, combined, v.community()[s]);
+                                    e += denial(pool, combined, v.community()[s]);
                                 }
                             }
                             out.push((e, Start::Play(p)));
@@ -219,14 +239,14 @@ pub fn valued_options(v: &View<'_>, wants: &Wants) -> Vec<(f64, Start)> {
                     for q in (0..n).filter(|&q| q != me) {
                         p.target = q as u8;
                         let h = v.hidden(q);
-                        if v.playable(&p) && pool.leaves(h) <= BUDGET {
+                        if v.playable(&p) && pool.leaves(h) <= budget {
                             out.push((pool.expected(v.known(q) | com, h), Start::Play(p)));
                         }
                     }
                 }
                 Func::Reboot => {
                     let k = count(v.hand()) - 1;
-                    if v.playable(&p) && pool.leaves(k) <= BUDGET {
+                    if v.playable(&p) && pool.leaves(k) <= budget {
                         out.push((pool.expected(com, k), Start::Play(p)));
                     }
                 }
@@ -236,7 +256,6 @@ pub fn valued_options(v: &View<'_>, wants: &Wants) -> Vec<(f64, Start)> {
             }
         }
     }
-    out
 }
 
 /// `counter`'s start option.
@@ -249,7 +268,7 @@ pub fn start<D: Draw>(policy: &Policy, v: &View<'_>, wants: &Wants, d: &mut D) -
     {
         return s;
     }
-    let opts = valued_options(v, wants);
+    let opts = valued_options(v, wants, !policy.no_deny, !policy.wild_any);
     let mut best = opts[0];
     for &o in &opts[1..] {
         if o.0 > best.0 + 1e-9 {
@@ -274,6 +293,31 @@ pub fn useful_points(v: &View<'_>) -> u32 {
     let me = v.seat();
     let best_other = (0..v.players()).filter(|&q| q != me).map(|q| v.total(q)).max().unwrap_or(0);
     v.rules().target.max(best_other + 1).saturating_sub(v.total(me))
+}
+
+/// `thief`'s uses of Swap and Reboot, after its other actions: when it
+/// holds a Swap/Reboot, the Swap or Reboot whose exact expected round
+/// score (as `counter` values it) is highest, if it beats drawing two by
+/// more than one point. With Any (and not `wild-any`), Any played as
+/// Swap or Reboot too, valued without Any's wild and doubling. (Any as
+/// Take, Steal or Draw is left to `counter`: valued the same way, it
+/// almost never beats keeping Any.)
+pub fn thief_extras(policy: &Policy, v: &View<'_>, wants: &Wants) -> Option<Start> {
+    let any = !policy.wild_any && v.hand() & ANY_CARDS != 0;
+    let swap_reboot = cards_of(v.hand() & ACTION_CARDS).any(|c| action(c) == Some(SWAP_REBOOT));
+    if !any && !swap_reboot {
+        return None;
+    }
+    let pool = Pool::of(v.unseen());
+    let mut opts = Vec::new();
+    action_options(v, wants, &pool, &mut opts, THIEF_BUDGET, |c, f| {
+        matches!(f, Func::Swap | Func::Reboot) && (any || action(c) != Some(ANY))
+    });
+    let combined = v.combined();
+    let now = f64::from(points(combined));
+    // Drawing two is worth at least the score held: most turns stop here.
+    let best = opts.into_iter().filter(|o| o.0 > now + 1.0).max_by(|a, b| a.0.total_cmp(&b.0))?;
+    (best.0 > pool.expected(combined, 2) + 1.0).then_some(best.1)
 }
 
 /// The expected gain of waiting one more turn: one draw two, exact, with

@@ -100,8 +100,8 @@ use crate::engine::rng::{Draw, SimRng};
 
 /// Spec forms accepted, for error messages.
 pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000); \
-     thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards); sheriff:Q (Q 0..=1), \
-     e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
+     thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards); sheriff:Q (Q 0..=1); \
+     no-deny; wild-any; e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
 
 /// How a policy chooses its start options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +130,10 @@ pub struct Policy {
     pub bluff: u32,
     /// Challenge threshold in millionths (0 = certain wins only).
     pub sheriff: u32,
+    /// Never take a community card (`no-deny`).
+    pub no_deny: bool,
+    /// Never play Any as an action (`wild-any`).
+    pub wild_any: bool,
 }
 
 impl Default for Policy {
@@ -140,6 +144,8 @@ impl Default for Policy {
             call_at: None,
             bluff: LIMIT_PLAIN,
             sheriff: 0,
+            no_deny: false,
+            wild_any: false,
         }
     }
 }
@@ -166,7 +172,7 @@ impl Policy {
             return Err(format!("empty policy; accepted: {ACCEPTED}"));
         }
         let mut p = Policy::default();
-        let mut seen = [false; 5];
+        let mut seen = [false; 7];
         let mut once = |slot: usize, part: &str| -> Result<(), String> {
             if seen[slot] {
                 return Err(format!("'{part}' repeats a part already given in '{spec}'; accepted: {ACCEPTED}"));
@@ -214,6 +220,14 @@ impl Policy {
                     let q: f64 = number_in(part, a, 0.0f64, 1.0)?;
                     p.sheriff = (q * 1e6).round() as u32;
                 }
+                ("no-deny", None) => {
+                    once(5, part)?;
+                    p.no_deny = true;
+                }
+                ("wild-any", None) => {
+                    once(6, part)?;
+                    p.wild_any = true;
+                }
                 _ => return Err(format!("unknown policy part '{part}'; accepted: {ACCEPTED}")),
             }
         }
@@ -251,6 +265,12 @@ impl fmt::Display for Policy {
             let q = format!("{:.6}", f64::from(self.sheriff) / 1e6);
             let q = q.trim_end_matches('0').trim_end_matches('.');
             parts.push(format!("sheriff:{q}"));
+        }
+        if self.no_deny {
+            parts.push("no-deny".into());
+        }
+        if self.wild_any {
+            parts.push("wild-any".into());
         }
         if parts.is_empty() {
             parts.push("collector".into());
@@ -584,7 +604,34 @@ impl Policy {
                 return Some(Start::Play(p));
             }
         }
-        None
+        super::counter::thief_extras(self, v, wants)
+    }
+
+    /// `collector` with `no-deny`: as [`Policy::collector_start`] without
+    /// community takes.
+    fn no_deny_start(&self, v: &View<'_>) -> Start {
+        let s = v.score();
+        if v.caller().is_none() && s.rank.is_some() && s.points >= self.call_threshold() {
+            return Start::Flip;
+        }
+        if self.thief
+            && let Some(s) = self.thief_start(v, &Wants::of(v))
+        {
+            return s;
+        }
+        if let Some(c) = holding(v, &[DRAW_TAKE, DRAW_STEAL, DRAW_BLOCK], Func::Draw) {
+            let p = Play::new(c, Func::Draw);
+            if v.playable(&p) {
+                return Start::Play(p);
+            }
+        }
+        if let Some(c) = holding(v, &[CHAOS_TURN], Func::PlusTurn) {
+            let p = Play::new(c, Func::PlusTurn);
+            if v.playable(&p) {
+                return Start::Play(p);
+            }
+        }
+        Start::Draw2
     }
 
     fn random_start<D: Draw>(&self, v: &View<'_>, d: &mut D) -> Start {
@@ -846,20 +893,18 @@ impl Pool {
     /// choose `k` cards up to the groups (its cost).
     pub(super) fn leaves(&self, k: u32) -> f64 {
         let k = k as usize;
-        let mut ways = vec![0f64; k + 1];
+        if k >= 16 {
+            return f64::INFINITY;
+        }
+        let mut ways = [0f64; 16];
         ways[0] = 1.0;
         for g in 0..self.len {
             let n = self.groups[g].1 as usize;
-            let mut next = vec![0f64; k + 1];
-            for (j, &w) in ways.iter().enumerate() {
-                if w == 0.0 {
-                    continue;
-                }
-                for t in 0..=n.min(k - j) {
-                    next[j + t] += w;
-                }
+            // Ways for j cards: the sum of ways[j - t] for t = 0..=n.
+            for j in (1..=k).rev() {
+                let add: f64 = (1..=n.min(j)).map(|t| ways[j - t]).sum();
+                ways[j] += add;
             }
-            ways = next;
         }
         ways[k]
     }
@@ -952,6 +997,7 @@ impl Chooser for Policy {
     fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
         match self.base {
             Base::Random => self.random_start(v, d),
+            Base::Collector if self.no_deny => self.no_deny_start(v),
             Base::Collector => self.collector_start(v),
             Base::Counter => super::counter::start(self, v, &Wants::of(v), d),
             Base::Rollout(k) => self.rollout_start(k, v, &Wants::of(v), d),
@@ -1062,6 +1108,9 @@ mod tests {
             "bluffer:9",
             "sheriff:0.3",
             "counter+thief+caller:20+bluffer:8+sheriff:0.25",
+            "no-deny",
+            "thief+wild-any",
+            "counter+no-deny+wild-any",
         ] {
             assert_eq!(Policy::parse(s).unwrap().to_string(), s);
         }
