@@ -10,6 +10,8 @@
 //!      | "caller:" S                                            call timing (default caller:10)
 //!      | "bluffer:" K                                           bluffing (default bluffer:7, none)
 //!      | "sheriff:" Q                                           challenging (default sheriff:0)
+//!      | "no-deny"                                              never take a community card
+//!      | "wild-any"                                             never play Any as an action
 //! ```
 //!
 //! Action-card use, call timing, bluffing and challenging are separate
@@ -79,7 +81,16 @@
 //!   opponent with the most cards (the most valuable card), Steal from
 //!   every opponent (the three with most cards; community cards too with 2
 //!   or 3 players), Swap into a fully known better hand, Chaos when
-//!   scoring nothing and behind; always Block.
+//!   scoring nothing and behind; then, holding a Swap/Reboot (or Any), the
+//!   Swap or Reboot (or Any played as Swap or Reboot) with the best exact
+//!   expected round score as `counter` values it, when that beats drawing
+//!   two by more than a point (sums of at most 600 terms: targets with at
+//!   most two unknown cards, Reboot of at most three); always Block.
+//! - `no-deny`: never takes a community card (`collector`: its denial of
+//!   wilds, Any and 2X off; `counter`: community takes not valued), to
+//!   measure what denial is worth.
+//! - `wild-any`: never plays Any as an action (`counter`, `thief`), to
+//!   measure Any as a wild against Any as an action.
 //! - `caller:S`: call "Flip!" once the round score is at least S points.
 //! - `bluffer:K`: ends turns with up to K cards (8..10) without a 7>>>10
 //!   or Any while nobody has challenged this round.
