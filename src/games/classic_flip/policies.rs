@@ -84,8 +84,9 @@
 //!   scoring nothing and behind; then, holding a Swap/Reboot (or Any), the
 //!   Swap or Reboot (or Any played as Swap or Reboot) with the best exact
 //!   expected round score as `counter` values it, when that beats drawing
-//!   two by more than a point (sums of at most 600 terms: targets with at
-//!   most two unknown cards, Reboot of at most three); always Block.
+//!   two by more than a point (sums of at most 600 terms: a Swap target
+//!   with at most two unknown cards, a Reboot drawing at most two); always
+//!   Block.
 //! - `no-deny`: never takes a community card (`collector`: its denial of
 //!   wilds, Any and 2X off; `counter`: community takes not valued), to
 //!   measure what denial is worth.
