@@ -312,3 +312,39 @@ fn rollout_challenge_and_discard_are_the_same_in_every_world_its_player_cannot_t
         }
     }
 }
+
+#[test]
+fn sheriff_bluff_prior_chance_is_bayes_over_every_composition_of_the_hidden_hand() {
+    use sim::games::classic_flip::policies::chance_given_over_limit;
+    // Seat 1 holds 8 unknown cards; two 7>>>10/Any cards are unseen.
+    let t = over_limit_table(8);
+    let v = View::new(&t, 0);
+    let u = count(v.unseen());
+    let g = count(v.unseen() & LIMIT10);
+    assert_eq!(g, 2);
+    let binom = |n: u32, k: u32| -> f64 {
+        if k > n {
+            return 0.0;
+        }
+        (0..k).fold(1.0, |r, i| r * f64::from(n - i) / f64::from(i + 1))
+    };
+    for b in [0.0, 0.1, 0.5, 0.9, 1.0] {
+        // Every hidden hand by how many 7>>>10/Any it holds (j), weighted
+        // by how many hands have that j; a bluffer is over seven whatever
+        // it holds, an honest player only with j > 0.
+        let (mut hold, mut over) = (0.0, 0.0);
+        for j in 0..=2u32 {
+            let hands = binom(g, j) * binom(u - g, 8 - j);
+            let likelihood = b + (1.0 - b) * if j > 0 { 1.0 } else { 0.0 };
+            over += hands * likelihood;
+            if j > 0 {
+                hold += hands * likelihood;
+            }
+        }
+        let e = chance_given_over_limit(&v, 1, b);
+        assert!((e - hold / over).abs() < 1e-12, "b {b}: {e} vs {}", hold / over);
+    }
+    // The public chance at b = 1; certainty that it holds one at b = 0.
+    assert!((chance_given_over_limit(&v, 1, 1.0) - chance_of_limit10(&v, 1)).abs() < 1e-12);
+    assert_eq!(chance_given_over_limit(&v, 1, 0.0), 1.0);
+}

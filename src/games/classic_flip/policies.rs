@@ -12,6 +12,7 @@
 //!      | "sheriff:" Q                                           challenging (default sheriff:0)
 //!      | "no-deny"                                              never take a community card
 //!      | "wild-any"                                             never play Any as an action
+//!      | "bluff-prior:" B                                       the sheriff's prior share of bluffers (default 1)
 //! ```
 //!
 //! Action-card use, call timing, bluffing and challenging are separate
@@ -101,6 +102,11 @@
 //!   lowest, when that chance is below Q. Every policy but `random`
 //!   challenges when the win is certain (11 or more cards, a penalised
 //!   player over six, or no 7>>>10 or Any unseen): that is `sheriff:0`.
+//! - `bluff-prior:B` (with `sheriff:Q`): the chance is a level-1 posterior
+//!   instead, from the target's behaviour: with prior B the target bluffs
+//!   (over seven whatever it holds), otherwise it is honest and over seven
+//!   only with a 7>>>10 or Any ([`chance_given_over_limit`]). B = 1 is the
+//!   public-information chance.
 
 use std::fmt;
 
@@ -113,7 +119,7 @@ use crate::engine::rng::{Draw, SimRng};
 /// Spec forms accepted, for error messages.
 pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000); \
      thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards); sheriff:Q (Q 0..=1); \
-     no-deny; wild-any; e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
+     no-deny; wild-any; bluff-prior:B (B 0..=1); e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
 
 /// How a policy chooses its start options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,6 +152,9 @@ pub struct Policy {
     pub no_deny: bool,
     /// Never play Any as an action (`wild-any`).
     pub wild_any: bool,
+    /// The sheriff's prior share of bluffers, in millionths (`bluff-prior:B`;
+    /// 1,000,000: the public-information chance alone).
+    pub bluff_prior: u32,
 }
 
 impl Default for Policy {
@@ -158,6 +167,7 @@ impl Default for Policy {
             sheriff: 0,
             no_deny: false,
             wild_any: false,
+            bluff_prior: 1_000_000,
         }
     }
 }
@@ -184,7 +194,7 @@ impl Policy {
             return Err(format!("empty policy; accepted: {ACCEPTED}"));
         }
         let mut p = Policy::default();
-        let mut seen = [false; 7];
+        let mut seen = [false; 8];
         let mut once = |slot: usize, part: &str| -> Result<(), String> {
             if seen[slot] {
                 return Err(format!("'{part}' repeats a part already given in '{spec}'; accepted: {ACCEPTED}"));
@@ -240,6 +250,11 @@ impl Policy {
                     once(6, part)?;
                     p.wild_any = true;
                 }
+                ("bluff-prior", Some(a)) => {
+                    once(7, part)?;
+                    let b: f64 = number_in(part, a, 0.0f64, 1.0)?;
+                    p.bluff_prior = (b * 1e6).round() as u32;
+                }
                 _ => return Err(format!("unknown policy part '{part}'; accepted: {ACCEPTED}")),
             }
         }
@@ -283,6 +298,11 @@ impl fmt::Display for Policy {
         }
         if self.wild_any {
             parts.push("wild-any".into());
+        }
+        if self.bluff_prior != 1_000_000 {
+            let b = format!("{:.6}", f64::from(self.bluff_prior) / 1e6);
+            let b = b.trim_end_matches('0').trim_end_matches('.');
+            parts.push(format!("bluff-prior:{b}"));
         }
         if parts.is_empty() {
             parts.push("collector".into());
@@ -494,6 +514,25 @@ pub fn chance_of_limit10(v: &View<'_>, q: usize) -> f64 {
     1.0 - none
 }
 
+/// The chance that `q`, over the seven-card limit, holds a 7>>>10 or Any,
+/// given its behaviour (a level-1 posterior): with prior `b` it bluffs
+/// (keeps 8-10 cards whatever it holds, so its cards are as the public
+/// information says, [`chance_of_limit10`]); otherwise it is honest and
+/// over seven only when it holds one. Bayes: P(none | over seven) =
+/// b q0 / (b + (1 - b)(1 - q0)), q0 the public chance of none; the
+/// result is 1 minus that. `b` = 1 gives the public chance.
+pub fn chance_given_over_limit(v: &View<'_>, q: usize, b: f64) -> f64 {
+    let hold = chance_of_limit10(v, q);
+    let q0 = 1.0 - hold;
+    let over = b + (1.0 - b) * hold;
+    if over <= 0.0 {
+        // Nobody bluffs and it cannot hold one: it cannot be over seven;
+        // the public chance is all there is.
+        return hold;
+    }
+    1.0 - b * q0 / over
+}
+
 /// The first held card (in `order`) that can play `f`, Any excluded.
 pub(super) fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
     order.iter().find_map(|&a| {
@@ -617,6 +656,36 @@ impl Policy {
             }
         }
         super::counter::thief_extras(self, v, wants)
+    }
+
+    /// `sheriff:Q` with `bluff-prior:B`: as [`Policy::challenge_choice`]
+    /// with [`chance_given_over_limit`] for the chance.
+    fn posterior_challenge(&self, v: &View<'_>) -> Option<usize> {
+        let q_max = f64::from(self.sheriff) / 1e6;
+        let b = f64::from(self.bluff_prior) / 1e6;
+        let mut best: Option<(bool, f64, u32, usize)> = None;
+        for q in 0..v.players() {
+            if q == v.seat() || v.grace(q) {
+                continue;
+            }
+            let n = v.hand_size(q);
+            if n <= if v.penalised(q) { 6 } else { 7 } {
+                continue;
+            }
+            let sure = n >= 11 || v.penalised(q);
+            let p = if sure { 0.0 } else { chance_given_over_limit(v, q, b) };
+            if !(sure || p == 0.0 || p < q_max) {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((bs, bp, bn, _)) => (sure && !bs) || (sure == bs && (p < bp || (p == bp && n > bn))),
+            };
+            if better {
+                best = Some((sure, p, n, q));
+            }
+        }
+        best.map(|x| x.3)
     }
 
     /// `collector` with `no-deny`: as [`Policy::collector_start`] without
@@ -1040,6 +1109,9 @@ impl Chooser for Policy {
         if let Base::Rollout(k) = self.base {
             return super::rollout::challenge(self, k, v, d);
         }
+        if self.bluff_prior != 1_000_000 && self.base != Base::Random {
+            return self.posterior_challenge(v);
+        }
         self.challenge_choice(v)
     }
 
@@ -1123,6 +1195,7 @@ mod tests {
             "no-deny",
             "thief+wild-any",
             "counter+no-deny+wild-any",
+            "sheriff:0.3+bluff-prior:0.25",
         ] {
             assert_eq!(Policy::parse(s).unwrap().to_string(), s);
         }
