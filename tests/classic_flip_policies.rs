@@ -348,3 +348,49 @@ fn sheriff_bluff_prior_chance_is_bayes_over_every_composition_of_the_hidden_hand
     assert!((chance_given_over_limit(&v, 1, 1.0) - chance_of_limit10(&v, 1)).abs() < 1e-12);
     assert_eq!(chance_given_over_limit(&v, 1, 0.0), 1.0);
 }
+
+#[test]
+fn counter_discard_keeps_the_seven_with_the_best_expected_score_after_one_more_card() {
+    // Seat 0 holds nine number cards and must drop two; brute force: every
+    // seven of them, each valued by the mean score over every unseen card.
+    let deck = Rules::standard(2).deck.all;
+    let hand0: CardSet = ["RK", "BK", "PK", "GK", "R3", "B3", "P9", "R10", "B6"]
+        .iter()
+        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let com = [parse("R2").unwrap(), parse("B9").unwrap(), parse("G9").unwrap()];
+    let com_set = com.iter().fold(0, |m, &c| m | bit(c));
+    let hand1: CardSet = ["P2", "B2"].iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw: cards_of(deck & !hand0 & !hand1 & !com_set).collect(),
+        discard: 0,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    let v = View::new(&t, 0);
+    let unseen = v.unseen();
+    let value = |k: CardSet| {
+        cards_of(unseen)
+            .map(|c| f64::from(points(k | com_set | bit(c))))
+            .sum::<f64>()
+            / f64::from(count(unseen))
+    };
+    let cards: Vec<Card> = cards_of(hand0).collect();
+    let mut best = f64::MIN;
+    for a in 0..9 {
+        for b in a + 1..9 {
+            best = best.max(value(hand0 & !bit(cards[a]) & !bit(cards[b])));
+        }
+    }
+    let out = Policy::parse("counter")
+        .unwrap()
+        .discard(&v, 7, false, &mut batch_rng(1, 1));
+    assert_eq!(count(out), 2);
+    assert!(
+        (value(hand0 & !out) - best).abs() < 1e-9,
+        "kept {}",
+        names(hand0 & !out)
+    );
+}
