@@ -394,3 +394,36 @@ fn counter_discard_keeps_the_seven_with_the_best_expected_score_after_one_more_c
         names(hand0 & !out)
     );
 }
+
+#[test]
+fn counter_calls_once_more_points_cannot_matter_and_waits_while_a_draw_gains_more_than_it_gives() {
+    // Seat 0: five Kings with a Wild 8 (10 points, a 2X or a gold King
+    // would double it); seat 1 holds two low cards.
+    let deck = Rules::standard(2).deck.all;
+    let hand0: CardSet = ["RK", "BK", "PK", "R8", "B8"]
+        .iter()
+        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let com = [parse("R2").unwrap(), parse("R3").unwrap(), parse("R4").unwrap()];
+    let hand1: CardSet = ["B2", "P3"].iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
+    let position = |totals: Vec<u32>| {
+        let mut t = Table::new(Rules::standard(2));
+        t.set_position(&Position {
+            hands: vec![hand0, hand1],
+            community: com,
+            draw: cards_of(deck & !used).collect(),
+            discard: 0,
+            totals,
+            ..Default::default()
+        });
+        t
+    };
+    let mut p = Policy::parse("counter").unwrap();
+    // 195 + 10 wins the game: more points are worth nothing.
+    let t = position(vec![195, 0]);
+    assert_eq!(p.start(&View::new(&t, 0), &mut batch_rng(1, 1)), Start::Flip);
+    // From 0, a draw two is worth more to it than a turn is to the
+    // opponent with two low cards.
+    let t = position(vec![0, 0]);
+    assert_ne!(p.start(&View::new(&t, 0), &mut batch_rng(1, 1)), Start::Flip);
+}
