@@ -106,7 +106,9 @@
 //!   instead, from the target's behaviour: with prior B the target bluffs
 //!   (over seven whatever it holds), otherwise it is honest and over seven
 //!   only with a 7>>>10 or Any ([`chance_given_over_limit`]). B = 1 is the
-//!   public-information chance.
+//!   public-information chance. With `rollout:K`, the worlds of its
+//!   challenge and discard playouts are weighted by the same likelihood
+//!   ([`super::rollout`]).
 
 use std::fmt;
 

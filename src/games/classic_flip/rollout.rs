@@ -6,7 +6,11 @@
 //! round score minus the best opponent's is played (ties: the earlier
 //! candidate, no challenge first, `collector`'s discard first). In the
 //! playouts it plays its own spec with `collector` as the play rule, the
-//! others play `collector`.
+//! others play `collector`. With `bluff-prior:B` the worlds of these two
+//! decisions are weighted by the likelihood of what the opponents did:
+//! each opponent over seven counts B in a world where it holds no 7>>>10
+//! or Any (it must be bluffing) and 1 where it holds one (importance
+//! weights towards the level-1 posterior of `sheriff`'s `bluff-prior`).
 
 use rand::SeedableRng;
 
@@ -78,10 +82,26 @@ fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], from_challenge: boo
         base: Base::Collector,
         ..*policy
     };
-    let mut sum = 0i64;
+    // With `bluff-prior:B`, each world is weighted by how likely the
+    // opponents' behaviour is in it: an opponent over seven without a
+    // 7>>>10 or Any is a bluffer (B), with one it may be either (1).
+    let b = f64::from(policy.bluff_prior) / 1e6;
+    let over: Vec<usize> = (0..n)
+        .filter(|&q| q != me && !v.penalised(q) && v.hand_size(q) > 7)
+        .collect();
+    let mut sum = 0f64;
+    let mut weights = 0f64;
     for &seed in seeds {
         let mut rng = SimRng::seed_from_u64(seed);
         let mut w = v.sample_world(&mut rng);
+        let weight = if b < 1.0 {
+            over.iter()
+                .map(|&q| if w.hand(q) & LIMIT10 == 0 { b } else { 1.0 })
+                .product()
+        } else {
+            1.0
+        };
+        weights += weight;
         let mut ch = Scripted {
             me,
             mine,
@@ -91,10 +111,10 @@ fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], from_challenge: boo
         w.play_on_from_end(me, from_challenge, &mut ch, &mut Silent, &mut rng);
         if !w.cut_off() {
             let other = (0..n).filter(|&q| q != me).map(|q| w.score_of(q).points).max().unwrap_or(0);
-            sum += i64::from(w.score_of(me).points) - i64::from(other);
+            sum += weight * (f64::from(w.score_of(me).points) - f64::from(other));
         }
     }
-    sum as f64 / seeds.len() as f64
+    if weights == 0.0 { 0.0 } else { sum / weights }
 }
 
 /// The players `v`'s player could challenge with a chance of winning:
