@@ -168,11 +168,14 @@ impl FromSeed for SimRng {
 
 #[test]
 fn re_dealing_every_card_a_player_cannot_know_never_changes_a_decision() {
-    let cases: [(&[&str], usize, u32); 4] = [
+    let cases: [(&[&str], usize, u32); 6] = [
         (&["collector", "thief+sheriff:0.4", "bluffer:9", "random"], 4, 20),
         (&["counter", "thief"], 2, 6),
         (&["counter+sheriff:0.3", "thief+bluffer:10", "collector"], 3, 4),
         (&["rollout:2", "thief"], 2, 1),
+        // Rollout challenges and discards (bluffers to challenge).
+        (&["rollout:2+sheriff:0.3", "bluffer:10", "thief+bluffer:9"], 3, 1),
+        (&["counter+thief", "rollout:1", "bluffer:10", "counter"], 4, 1),
     ];
     for (specs, players, games) in cases {
         let mut t = Table::new(Rules::standard(players));
@@ -255,4 +258,172 @@ fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
         Policy::parse("caller:20").unwrap().start(&v, &mut rng),
         Start::Flip
     );
+}
+
+/// A two-player table: seat 0 holds nine cards, seat 1 `n` number cards
+/// (none of them a 7>>>10 or Any), the rest is the draw pile.
+fn over_limit_table(n: usize) -> Table {
+    let deck = Rules::standard(2).deck.all;
+    let hand0: CardSet = ["RK", "BK", "PK", "R3", "B3", "P9", "R10", "B6", "2X"]
+        .iter()
+        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let com = [parse("R2").unwrap(), parse("B4").unwrap(), parse("P5").unwrap()];
+    let used0 = hand0 | com.iter().fold(0, |m, &c| m | bit(c));
+    let hand1: CardSet = cards_of(deck & !ACTION_CARDS & !used0 & !WILD)
+        .step_by(3)
+        .take(n)
+        .fold(0, |m, c| m | bit(c));
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw: cards_of(deck & !used0 & !hand1).collect(),
+        discard: 0,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    t
+}
+
+#[test]
+fn rollout_challenge_and_discard_are_the_same_in_every_world_its_player_cannot_tell_apart() {
+    let mut p = Policy::parse("rollout:6").unwrap();
+    for n in [9, 11] {
+        let t = over_limit_table(n);
+        let v = View::new(&t, 0);
+        let mut worlds = batch_rng(7, n as u64);
+        let real_c = p.challenge(&v, &mut batch_rng(1, 1));
+        let real_d = p.discard(&v, 7, false, &mut batch_rng(1, 2));
+        assert!(count(real_d) >= 1, "nine cards: something to decide");
+        for _ in 0..10 {
+            let w = v.sample_world(&mut worlds);
+            assert_ne!(w.hand(1), t.hand(1), "the world re-deals seat 1's hand");
+            let wv = View::new(&w, 0);
+            assert_eq!(p.challenge(&wv, &mut batch_rng(1, 1)), real_c, "{n} cards");
+            assert_eq!(
+                p.discard(&wv, 7, false, &mut batch_rng(1, 2)),
+                real_d,
+                "{n} cards"
+            );
+        }
+        if n == 11 {
+            // Eleven cards always lose a challenge: the playouts see it.
+            assert_eq!(real_c, Some(1));
+        }
+    }
+}
+
+#[test]
+fn sheriff_bluff_prior_chance_is_bayes_over_every_composition_of_the_hidden_hand() {
+    use sim::games::classic_flip::policies::chance_given_over_limit;
+    // Seat 1 holds 8 unknown cards; two 7>>>10/Any cards are unseen.
+    let t = over_limit_table(8);
+    let v = View::new(&t, 0);
+    let u = count(v.unseen());
+    let g = count(v.unseen() & LIMIT10);
+    assert_eq!(g, 2);
+    let binom = |n: u32, k: u32| -> f64 {
+        if k > n {
+            return 0.0;
+        }
+        (0..k).fold(1.0, |r, i| r * f64::from(n - i) / f64::from(i + 1))
+    };
+    for b in [0.0, 0.1, 0.5, 0.9, 1.0] {
+        // Every hidden hand by how many 7>>>10/Any it holds (j), weighted
+        // by how many hands have that j; a bluffer is over seven whatever
+        // it holds, an honest player only with j > 0.
+        let (mut hold, mut over) = (0.0, 0.0);
+        for j in 0..=2u32 {
+            let hands = binom(g, j) * binom(u - g, 8 - j);
+            let likelihood = b + (1.0 - b) * if j > 0 { 1.0 } else { 0.0 };
+            over += hands * likelihood;
+            if j > 0 {
+                hold += hands * likelihood;
+            }
+        }
+        let e = chance_given_over_limit(&v, 1, b);
+        assert!((e - hold / over).abs() < 1e-12, "b {b}: {e} vs {}", hold / over);
+    }
+    // The public chance at b = 1; certainty that it holds one at b = 0.
+    assert!((chance_given_over_limit(&v, 1, 1.0) - chance_of_limit10(&v, 1)).abs() < 1e-12);
+    assert_eq!(chance_given_over_limit(&v, 1, 0.0), 1.0);
+}
+
+#[test]
+fn counter_discard_keeps_the_seven_with_the_best_expected_score_after_one_more_card() {
+    // Seat 0 holds nine number cards and must drop two; brute force: every
+    // seven of them, each valued by the mean score over every unseen card.
+    let deck = Rules::standard(2).deck.all;
+    let hand0: CardSet = ["RK", "BK", "PK", "GK", "R3", "B3", "P9", "R10", "B6"]
+        .iter()
+        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let com = [parse("R2").unwrap(), parse("B9").unwrap(), parse("G9").unwrap()];
+    let com_set = com.iter().fold(0, |m, &c| m | bit(c));
+    let hand1: CardSet = ["P2", "B2"].iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw: cards_of(deck & !hand0 & !hand1 & !com_set).collect(),
+        discard: 0,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    let v = View::new(&t, 0);
+    let unseen = v.unseen();
+    let value = |k: CardSet| {
+        cards_of(unseen)
+            .map(|c| f64::from(points(k | com_set | bit(c))))
+            .sum::<f64>()
+            / f64::from(count(unseen))
+    };
+    let cards: Vec<Card> = cards_of(hand0).collect();
+    let mut best = f64::MIN;
+    for a in 0..9 {
+        for b in a + 1..9 {
+            best = best.max(value(hand0 & !bit(cards[a]) & !bit(cards[b])));
+        }
+    }
+    let out = Policy::parse("counter")
+        .unwrap()
+        .discard(&v, 7, false, &mut batch_rng(1, 1));
+    assert_eq!(count(out), 2);
+    assert!(
+        (value(hand0 & !out) - best).abs() < 1e-9,
+        "kept {}",
+        names(hand0 & !out)
+    );
+}
+
+#[test]
+fn counter_calls_once_more_points_cannot_matter_and_waits_while_a_draw_gains_more_than_it_gives() {
+    // Seat 0: five Kings with a Wild 8 (10 points, a 2X or a gold King
+    // would double it); seat 1 holds two low cards.
+    let deck = Rules::standard(2).deck.all;
+    let hand0: CardSet = ["RK", "BK", "PK", "R8", "B8"]
+        .iter()
+        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let com = [parse("R2").unwrap(), parse("R3").unwrap(), parse("R4").unwrap()];
+    let hand1: CardSet = ["B2", "P3"].iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
+    let position = |totals: Vec<u32>| {
+        let mut t = Table::new(Rules::standard(2));
+        t.set_position(&Position {
+            hands: vec![hand0, hand1],
+            community: com,
+            draw: cards_of(deck & !used).collect(),
+            discard: 0,
+            totals,
+            ..Default::default()
+        });
+        t
+    };
+    let mut p = Policy::parse("counter").unwrap();
+    // 195 + 10 wins the game: more points are worth nothing.
+    let t = position(vec![195, 0]);
+    assert_eq!(p.start(&View::new(&t, 0), &mut batch_rng(1, 1)), Start::Flip);
+    // From 0, a draw two is worth more to it than a turn is to the
+    // opponent with two low cards.
+    let t = position(vec![0, 0]);
+    assert_ne!(p.start(&View::new(&t, 0), &mut batch_rng(1, 1)), Start::Flip);
 }

@@ -967,3 +967,86 @@ fn c6_any_plays_as_any_action_and_blocks() {
     turn(&mut t, 0, &mut s);
     assert_eq!(t.hand(0), set("R2 B2 B3 B4"));
 }
+
+/// Counts every hand from public actions only: the deal (three cards
+/// each), how many cards each draw gives (not which), community takes,
+/// action cards played and Blocks, one card per Take or Steal, Swap,
+/// Reboot and every discard (face up), the penalty cards, and Chaos (the
+/// cards collected, the community's read off the table, dealt one at a
+/// time from its player).
+#[derive(Default)]
+struct PublicTally {
+    size: [u32; MAX_PLAYERS],
+    community: u32,
+    checked: u64,
+}
+
+impl Observer<Table> for PublicTally {
+    const EVENTS: bool = true;
+    fn event(&mut self, t: &Table, e: Event) {
+        let n = t.players();
+        match e {
+            Event::Dealt => self.size = [3; MAX_PLAYERS],
+            Event::Drew { seat, cards } => self.size[seat] += count(cards),
+            Event::Community { seat, .. } => self.size[seat] += 1,
+            Event::Played { seat, .. } | Event::Blocked { seat, .. } => self.size[seat] -= 1,
+            Event::Took { seat, from, .. } => {
+                self.size[seat] += 1;
+                self.size[from] -= 1;
+            }
+            Event::Swapped { seat, with } => self.size.swap(seat, with),
+            Event::Rebooted { seat, cards }
+            | Event::PenaltyDiscard { seat, cards }
+            | Event::Discarded { seat, cards, .. } => self.size[seat] -= count(cards),
+            Event::PenaltyTaken { seat, cards } => self.size[seat] += count(cards),
+            Event::Chaos { seat } => {
+                let total: u32 = self.size[..n].iter().sum::<u32>() + self.community;
+                for i in 0..n {
+                    self.size[(seat + i) % n] = total / n as u32 + u32::from((i as u32) < total % n as u32);
+                }
+            }
+            _ => {}
+        }
+        if let Event::Discarded { seat, kept, .. } = e {
+            assert_eq!(kept, self.size[seat]);
+        }
+        // A reshuffle comes in the middle of a draw: counted at its end.
+        if !matches!(e, Event::Reshuffled { .. }) {
+            for p in 0..n {
+                assert_eq!(self.size[p], count(t.hand(p)), "seat {p} after {e:?}");
+            }
+        }
+        self.community = count(t.community_set());
+        self.checked += 1;
+    }
+}
+
+#[test]
+fn c21_hidden_counts_every_hand_size_follows_from_public_actions() {
+    use sim::engine::rng::{batch_rng, game_rng};
+    use sim::games::classic_flip::policies::{Policy, Seats};
+    for (players, specs) in [
+        (2, ["thief", "random", "bluffer:10", "collector"]),
+        (3, ["thief+sheriff:0.5", "random", "bluffer:9", "thief"]),
+        (4, ["random", "thief", "bluffer:10+thief", "sheriff:0.6"]),
+        (6, ["random", "thief", "bluffer:10", "collector"]),
+    ] {
+        let mut t = Table::new(Rules::standard(players));
+        let mut seats = Seats::new(
+            (0..players)
+                .map(|s| Policy::parse(specs[s % 4]).unwrap())
+                .collect(),
+        );
+        let mut tally = PublicTally::default();
+        let mut batch = batch_rng(21, players as u64);
+        for _ in 0..20 {
+            let mut rng = game_rng(&mut batch);
+            t.play_game(&mut seats, &mut tally, &mut rng);
+        }
+        assert!(
+            tally.checked > 1_000,
+            "{players} players: {} events",
+            tally.checked
+        );
+    }
+}

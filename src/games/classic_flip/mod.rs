@@ -16,7 +16,9 @@
 //! only, never on `--threads`.
 
 pub mod cards;
+pub mod counter;
 pub mod policies;
+pub mod rollout;
 pub mod rules;
 pub mod score_command;
 pub mod stats;
@@ -195,11 +197,11 @@ const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "counter",
-                does: "each draw option valued by its exact expected round score over the unseen cards; calls when one more draw is worth little",
+                does: "every start option it can value (draws, community takes, Take, Steal, Swap, Reboot, Any's actions) by its exact expected round score over the unseen cards; discards by the same value; calls when waiting gains less than it gives the best opponent",
             },
             PolicyDoc {
                 spec: "rollout:K",
-                does: "K determinized playouts of the round per start option (worlds consistent with what it knows)",
+                does: "K determinized playouts of the round per start option, call, challenge and end-of-turn discard (worlds consistent with what it knows)",
             },
         ],
     ),
@@ -207,8 +209,21 @@ const CATALOGUE: &[PolicySection] = &[
         "Action-card use (+thief)",
         &[PolicyDoc {
             spec: "thief",
-            does: "aggressive Take, Steal, Swap into a known better hand, Chaos when behind; always Block",
+            does: "aggressive Take, Steal, Swap into a known better hand, Chaos when behind, Swap or Reboot when worth more than drawing two; always Block",
         }],
+    ),
+    (
+        "Experiments (+no-deny, +wild-any)",
+        &[
+            PolicyDoc {
+                spec: "no-deny",
+                does: "never take a community card",
+            },
+            PolicyDoc {
+                spec: "wild-any",
+                does: "never play Any as an action",
+            },
+        ],
     ),
     (
         "Call timing (+caller:S)",
@@ -225,11 +240,17 @@ const CATALOGUE: &[PolicySection] = &[
         }],
     ),
     (
-        "Challenging (+sheriff:Q)",
-        &[PolicyDoc {
-            spec: "sheriff:Q",
-            does: "challenge when the exact chance the target holds a 7>>>10 or Any is below Q (default 0: certain wins only)",
-        }],
+        "Challenging (+sheriff:Q, +bluff-prior:B)",
+        &[
+            PolicyDoc {
+                spec: "sheriff:Q",
+                does: "challenge when the exact chance the target holds a 7>>>10 or Any is below Q (default 0: certain wins only)",
+            },
+            PolicyDoc {
+                spec: "bluff-prior:B",
+                does: "with sheriff:Q, the chance given the target's behaviour: a share B of players bluff, the others are over seven only with a 7>>>10 or Any",
+            },
+        ],
     ),
 ];
 
@@ -241,7 +262,8 @@ impl Game for ClassicFlip {
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (parts joined by +, e.g. caller:40+sheriff:0.3, thief+bluffer:9; see --list-policies), \
         a strategy name (strategies/classic-flip-NAME.toml) or a .toml path. See docs/rules/classic-flip.md.";
-    const POLICY_INTRO: &'static str = "A policy is parts joined by +: a play rule, +thief, +caller:S, +bluffer:K, +sheriff:Q,\n\
+    const POLICY_INTRO: &'static str = "A policy is parts joined by +: a play rule, +thief, +caller:S, +bluffer:K, +sheriff:Q\n\
+        (+bluff-prior:B), +no-deny, +wild-any,\n\
         e.g. counter+caller:40+sheriff:0.3. A comma-separated list gives one per seat.\n";
     const CATALOGUE: &'static [PolicySection] = CATALOGUE;
     const SWEEP_EXAMPLE: &'static str = "caller:{10,20,40,80}";

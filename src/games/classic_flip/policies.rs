@@ -10,6 +10,9 @@
 //!      | "caller:" S                                            call timing (default caller:10)
 //!      | "bluffer:" K                                           bluffing (default bluffer:7, none)
 //!      | "sheriff:" Q                                           challenging (default sheriff:0)
+//!      | "no-deny"                                              never take a community card
+//!      | "wild-any"                                             never play Any as an action
+//!      | "bluff-prior:" B                                       the sheriff's prior share of bluffers (default 1)
 //! ```
 //!
 //! Action-card use, call timing, bluffing and challenging are separate
@@ -34,18 +37,44 @@
 //! - `random`: a uniformly random legal start option (every action card
 //!   and function, random targets), random discards down to the limit,
 //!   blocks half the time, never challenges.
-//! - `counter`: each draw option valued by its exact expected round score
-//!   over the unseen cards (every pair for draw two, every card for a
-//!   community take, every triple for Draw; cards grouped by what they do
-//!   for the score); calls when the expected gain of one more draw is below
-//!   a quarter of the round score it holds (or, with `caller:S`, once
-//!   the score is at least S); otherwise as `collector`.
-//! - `rollout:K`: for every legal start option, K determinized playouts of
-//!   the rest of the round (the unseen cards dealt at random into the
-//!   hidden places, so only worlds consistent with what it knows; everybody
-//!   then plays `collector`); plays the option with the best mean of its
-//!   round score minus the best opponent's. The same K worlds serve every
-//!   option. Other decisions as `collector`.
+//! - `counter`: every start option it can value, valued by its own
+//!   exact expected round score after the option, over the unseen cards
+//!   (grouped by what they do for the score; sums in
+//!   [`super::counter`]): draw two (every pair), Draw (every triple), a
+//!   community take (its own hand keeps the card, the replacement is an
+//!   unseen card) plus the mirror denial (what the card is worth to its own
+//!   combined hand against a random unseen card, taken as what it is worth
+//!   to an opponent), Take on every opponent (the best card of a hand made
+//!   of its known cards and hidden unseen cards; nothing when the target
+//!   holds a Draw/Block), Steal (one random card of each victim, known or
+//!   unseen, the community slots' replacements; blocks weighted by the
+//!   chance the victim holds a Draw/Block), Swap (the target's known cards
+//!   and its hidden cards with the community), Reboot (the community and
+//!   as many unseen cards as it gives up), each action of Any valued
+//!   without Any's wild and doubling. Options whose sum would take more
+//!   than 6,000 terms and Chaos are not valued; +Turn is played when draw
+//!   two is the best. Calls (without `caller:S`) when the exact expected
+//!   gain of waiting a turn (one draw two; points beyond what takes it past
+//!   the target and every opponent count nothing) is at most the expected
+//!   gain of that turn for the most improving opponent (the exact gain of
+//!   a draw two for the opponent's hand, averaged over 8 worlds sampled
+//!   from what it knows): waiting gives every opponent one more turn, and
+//!   their final turns come either way. Discards: the action cards that do
+//!   not score and the number kept as `collector`; of the cards that score
+//!   (numbers, Any, 2X) the set with the best exact expected score after
+//!   one more unseen card (when there are at most 128 such sets).
+//! - `rollout:K`: for every legal start option (calling "Flip!"
+//!   included), K determinized playouts of the rest of the round (the
+//!   unseen cards dealt at random into the hidden places, so only worlds
+//!   consistent with what it knows; it then plays its own spec with
+//!   `collector` as the play rule, everybody else `collector`); plays the
+//!   option with the best mean of its round score minus the best
+//!   opponent's. The same K worlds serve every option. The hand challenge
+//!   (none, or each opponent over its limit and not just given its hand)
+//!   and the end-of-turn discard (`collector`'s with its own bluffing part,
+//!   and with `bluffer:7` to `bluffer:10`) are decided the same way
+//!   ([`super::rollout`]). Blocks, Take picks and forced discards as
+//!   `collector`.
 //!
 //! # The other parts
 //!
@@ -53,7 +82,17 @@
 //!   opponent with the most cards (the most valuable card), Steal from
 //!   every opponent (the three with most cards; community cards too with 2
 //!   or 3 players), Swap into a fully known better hand, Chaos when
-//!   scoring nothing and behind; always Block.
+//!   scoring nothing and behind; then, holding a Swap/Reboot (or Any), the
+//!   Swap or Reboot (or Any played as Swap or Reboot) with the best exact
+//!   expected round score as `counter` values it, when that beats drawing
+//!   two by more than a point (sums of at most 600 terms: a Swap target
+//!   with at most two unknown cards, a Reboot drawing at most two); always
+//!   Block.
+//! - `no-deny`: never takes a community card (`collector`: its denial of
+//!   wilds, Any and 2X off; `counter`: community takes not valued), to
+//!   measure what denial is worth.
+//! - `wild-any`: never plays Any as an action (`counter`, `thief`), to
+//!   measure Any as a wild against Any as an action.
 //! - `caller:S`: call "Flip!" once the round score is at least S points.
 //! - `bluffer:K`: ends turns with up to K cards (8..10) without a 7>>>10
 //!   or Any while nobody has challenged this round.
@@ -63,6 +102,13 @@
 //!   lowest, when that chance is below Q. Every policy but `random`
 //!   challenges when the win is certain (11 or more cards, a penalised
 //!   player over six, or no 7>>>10 or Any unseen): that is `sheriff:0`.
+//! - `bluff-prior:B` (with `sheriff:Q`): the chance is a level-1 posterior
+//!   instead, from the target's behaviour: with prior B the target bluffs
+//!   (over seven whatever it holds), otherwise it is honest and over seven
+//!   only with a 7>>>10 or Any ([`chance_given_over_limit`]). B = 1 is the
+//!   public-information chance. With `rollout:K`, the worlds of its
+//!   challenge and discard playouts are weighted by the same likelihood
+//!   ([`super::rollout`]).
 
 use std::fmt;
 
@@ -74,8 +120,8 @@ use crate::engine::rng::{Draw, SimRng};
 
 /// Spec forms accepted, for error messages.
 pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000); \
-     thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards); sheriff:Q (Q 0..=1), \
-     e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
+     thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards); sheriff:Q (Q 0..=1); \
+     no-deny; wild-any; bluff-prior:B (B 0..=1); e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
 
 /// How a policy chooses its start options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +130,7 @@ pub enum Base {
     Random,
     /// Greedy set builder.
     Collector,
-    /// Exact expected score of each draw option.
+    /// Exact expected score of each start option it can value.
     Counter,
     /// K determinized playouts per start option.
     Rollout(u16),
@@ -104,6 +150,13 @@ pub struct Policy {
     pub bluff: u32,
     /// Challenge threshold in millionths (0 = certain wins only).
     pub sheriff: u32,
+    /// Never take a community card (`no-deny`).
+    pub no_deny: bool,
+    /// Never play Any as an action (`wild-any`).
+    pub wild_any: bool,
+    /// The sheriff's prior share of bluffers, in millionths (`bluff-prior:B`;
+    /// 1,000,000: the public-information chance alone).
+    pub bluff_prior: u32,
 }
 
 impl Default for Policy {
@@ -114,6 +167,9 @@ impl Default for Policy {
             call_at: None,
             bluff: LIMIT_PLAIN,
             sheriff: 0,
+            no_deny: false,
+            wild_any: false,
+            bluff_prior: 1_000_000,
         }
     }
 }
@@ -140,7 +196,7 @@ impl Policy {
             return Err(format!("empty policy; accepted: {ACCEPTED}"));
         }
         let mut p = Policy::default();
-        let mut seen = [false; 5];
+        let mut seen = [false; 8];
         let mut once = |slot: usize, part: &str| -> Result<(), String> {
             if seen[slot] {
                 return Err(format!("'{part}' repeats a part already given in '{spec}'; accepted: {ACCEPTED}"));
@@ -188,6 +244,19 @@ impl Policy {
                     let q: f64 = number_in(part, a, 0.0f64, 1.0)?;
                     p.sheriff = (q * 1e6).round() as u32;
                 }
+                ("no-deny", None) => {
+                    once(5, part)?;
+                    p.no_deny = true;
+                }
+                ("wild-any", None) => {
+                    once(6, part)?;
+                    p.wild_any = true;
+                }
+                ("bluff-prior", Some(a)) => {
+                    once(7, part)?;
+                    let b: f64 = number_in(part, a, 0.0f64, 1.0)?;
+                    p.bluff_prior = (b * 1e6).round() as u32;
+                }
                 _ => return Err(format!("unknown policy part '{part}'; accepted: {ACCEPTED}")),
             }
         }
@@ -225,6 +294,17 @@ impl fmt::Display for Policy {
             let q = format!("{:.6}", f64::from(self.sheriff) / 1e6);
             let q = q.trim_end_matches('0').trim_end_matches('.');
             parts.push(format!("sheriff:{q}"));
+        }
+        if self.no_deny {
+            parts.push("no-deny".into());
+        }
+        if self.wild_any {
+            parts.push("wild-any".into());
+        }
+        if self.bluff_prior != 1_000_000 {
+            let b = format!("{:.6}", f64::from(self.bluff_prior) / 1e6);
+            let b = b.trim_end_matches('0').trim_end_matches('.');
+            parts.push(format!("bluff-prior:{b}"));
         }
         if parts.is_empty() {
             parts.push("collector".into());
@@ -479,8 +559,27 @@ pub fn chance_of_limit10(v: &View<'_>, q: usize) -> f64 {
     1.0 - none
 }
 
+/// The chance that `q`, over the seven-card limit, holds a 7>>>10 or Any,
+/// given its behaviour (a level-1 posterior): with prior `b` it bluffs
+/// (keeps 8-10 cards whatever it holds, so its cards are as the public
+/// information says, [`chance_of_limit10`]); otherwise it is honest and
+/// over seven only when it holds one. Bayes: P(none | over seven) =
+/// b q0 / (b + (1 - b)(1 - q0)), q0 the public chance of none; the
+/// result is 1 minus that. `b` = 1 gives the public chance.
+pub fn chance_given_over_limit(v: &View<'_>, q: usize, b: f64) -> f64 {
+    let hold = chance_of_limit10(v, q);
+    let q0 = 1.0 - hold;
+    let over = b + (1.0 - b) * hold;
+    if over <= 0.0 {
+        // Nobody bluffs and it cannot hold one: it cannot be over seven;
+        // the public chance is all there is.
+        return hold;
+    }
+    1.0 - b * q0 / over
+}
+
 /// The first held card (in `order`) that can play `f`, Any excluded.
-fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
+pub(super) fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
     order.iter().find_map(|&a| {
         let m = v.hand() & (bit(action_card(a, 0)) | bit(action_card(a, 1)));
         (m != 0).then(|| m.trailing_zeros() as Card)
@@ -489,7 +588,7 @@ fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
 }
 
 /// Steal victims: every opponent, or the three with the most cards.
-fn steal_victims(v: &View<'_>) -> u8 {
+pub(super) fn steal_victims(v: &View<'_>) -> u8 {
     let n = v.players();
     let me = v.seat();
     let mut opp: Vec<usize> = (0..n).filter(|&q| q != me).collect();
@@ -498,7 +597,7 @@ fn steal_victims(v: &View<'_>) -> u8 {
 }
 
 /// Steal community slots: as many as allowed, the most valuable first.
-fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
+pub(super) fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
     let n = v.players();
     let max = 3usize.saturating_sub(n - 1);
     let com = v.community();
@@ -526,9 +625,9 @@ impl Policy {
         self.plain_start(v)
     }
 
-    /// Denial, Draw, +Turn, draw two.
+    /// Denial (unless `no-deny`), Draw, +Turn, draw two.
     fn plain_start(&self, v: &View<'_>) -> Start {
-        if v.caller().is_none() && v.community_set() & (WILD | TWO_X_CARDS) != 0 {
+        if !self.no_deny && v.caller().is_none() && v.community_set() & (WILD | TWO_X_CARDS) != 0 {
             let com = v.community();
             for (s, &c) in com.iter().enumerate() {
                 if c != super::rules::EMPTY && bit(c) & (WILD | TWO_X_CARDS) != 0 {
@@ -557,7 +656,7 @@ impl Policy {
     // Out of line: the collector's start stays small and its frame
     // holds none of this one's buffers.
     #[inline(never)]
-    fn thief_start(&self, v: &View<'_>, wants: &Wants) -> Option<Start> {
+    pub(super) fn thief_start(&self, v: &View<'_>, wants: &Wants) -> Option<Start> {
         if v.caller().is_some() {
             return None;
         }
@@ -606,7 +705,37 @@ impl Policy {
                 return Some(Start::Play(p));
             }
         }
-        None
+        super::counter::thief_extras(self, v, wants)
+    }
+
+    /// `sheriff:Q` with `bluff-prior:B`: as [`Policy::challenge_choice`]
+    /// with [`chance_given_over_limit`] for the chance.
+    fn posterior_challenge(&self, v: &View<'_>) -> Option<usize> {
+        let q_max = f64::from(self.sheriff) / 1e6;
+        let b = f64::from(self.bluff_prior) / 1e6;
+        let mut best: Option<(bool, f64, u32, usize)> = None;
+        for q in 0..v.players() {
+            if q == v.seat() || v.grace(q) {
+                continue;
+            }
+            let n = v.hand_size(q);
+            if n <= if v.penalised(q) { 6 } else { 7 } {
+                continue;
+            }
+            let sure = n >= 11 || v.penalised(q);
+            let p = if sure { 0.0 } else { chance_given_over_limit(v, q, b) };
+            if !(sure || p == 0.0 || p < q_max) {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((bs, bp, bn, _)) => (sure && !bs) || (sure == bs && (p < bp || (p == bp && n > bn))),
+            };
+            if better {
+                best = Some((sure, p, n, q));
+            }
+        }
+        best.map(|x| x.3)
     }
 
     // Out of line: the collector's start stays small and its frame
@@ -656,59 +785,6 @@ impl Policy {
             }
         }
         opts[d.below(opts.len() as u32) as usize]
-    }
-
-    // Out of line: the collector's start stays small and its frame
-    // holds none of this one's buffers.
-    #[inline(never)]
-    fn counter_start(&self, v: &View<'_>, wants: &Wants) -> Start {
-        let now = v.score().points;
-        let combined = v.combined();
-        let pool = Pool::of(v.unseen());
-        let e2 = pool.expected(combined, 2);
-        if v.can_call() {
-            let call = match self.call_at {
-                Some(s) => now >= s,
-                None => (e2 - f64::from(now)) < f64::from(now) / 4.0,
-            };
-            if call {
-                return Start::Flip;
-            }
-        }
-        if self.thief
-            && let Some(s) = self.thief_start(v, wants)
-        {
-            return s;
-        }
-        let mut best = (e2, Start::Draw2);
-        if let Some(c) = holding(v, &[DRAW_TAKE, DRAW_STEAL, DRAW_BLOCK], Func::Draw) {
-            let p = Play::new(c, Func::Draw);
-            if v.playable(&p) {
-                let e3 = pool.expected(combined, 3);
-                if e3 >= best.0 {
-                    best = (e3, Start::Play(p));
-                }
-            }
-        }
-        if v.caller().is_none() {
-            let e1 = pool.expected(combined, 1);
-            let com = v.community();
-            for (s, &c) in com.iter().enumerate() {
-                // Taking a wild or a multiplier denies it to everybody.
-                if c != super::rules::EMPTY && bit(c) & (WILD | MULT) != 0 && e1 + 1.0 > best.0 {
-                    best = (e1 + 1.0, Start::Community(s as u8));
-                }
-            }
-        }
-        if let Start::Draw2 = best.1
-            && let Some(c) = holding(v, &[CHAOS_TURN], Func::PlusTurn)
-        {
-            let p = Play::new(c, Func::PlusTurn);
-            if v.playable(&p) {
-                return Start::Play(p);
-            }
-        }
-        best.1
     }
 
     // Out of line: the collector's start stays small and its frame
@@ -795,7 +871,7 @@ impl Policy {
         best.1
     }
 
-    fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+    pub(super) fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
         let hand = v.hand();
         let n = v.hand_size(v.seat());
         if self.base == Base::Random {
@@ -886,7 +962,7 @@ impl Policy {
 
 /// The unseen cards grouped by what they do for a score: cards of one
 /// group are interchangeable in any combined hand.
-struct Pool {
+pub(super) struct Pool {
     /// (cards of the group, how many).
     groups: [(CardSet, u32); 32],
     len: usize,
@@ -894,7 +970,7 @@ struct Pool {
 }
 
 impl Pool {
-    fn of(unseen: CardSet) -> Pool {
+    pub(super) fn of(unseen: CardSet) -> Pool {
         let mut groups = [(0, 0); 32];
         let mut len = 0;
         let mut add = |m: CardSet| {
@@ -920,18 +996,43 @@ impl Pool {
 
     /// The exact expected score of `combined` plus `k` cards drawn without
     /// replacement from the pool.
-    fn expected(&self, combined: CardSet, k: u32) -> f64 {
+    pub(super) fn expected(&self, combined: CardSet, k: u32) -> f64 {
+        self.expected_capped(combined, k, u32::MAX)
+    }
+
+    /// As [`Pool::expected`], each score counted at most `cap`.
+    pub(super) fn expected_capped(&self, combined: CardSet, k: u32, cap: u32) -> f64 {
         if self.total < k {
-            return f64::from(points(combined));
+            return f64::from(points(combined).min(cap));
         }
         let mut sum = 0f64;
-        self.walk(0, k, combined, 1.0, &mut sum);
+        self.walk(0, k, combined, 1.0, cap, &mut sum);
         sum / binom(self.total, k)
     }
 
-    fn walk(&self, from: usize, k: u32, m: CardSet, weight: f64, sum: &mut f64) {
+    /// How many terms [`Pool::expected`] sums for `k` cards: the ways to
+    /// choose `k` cards up to the groups (its cost).
+    pub(super) fn leaves(&self, k: u32) -> f64 {
+        let k = k as usize;
+        if k >= 16 {
+            return f64::INFINITY;
+        }
+        let mut ways = [0f64; 16];
+        ways[0] = 1.0;
+        for g in 0..self.len {
+            let n = self.groups[g].1 as usize;
+            // Ways for j cards: the sum of ways[j - t] for t = 0..=n.
+            for j in (1..=k).rev() {
+                let add: f64 = (1..=n.min(j)).map(|t| ways[j - t]).sum();
+                ways[j] += add;
+            }
+        }
+        ways[k]
+    }
+
+    fn walk(&self, from: usize, k: u32, m: CardSet, weight: f64, cap: u32, sum: &mut f64) {
         if k == 0 {
-            *sum += weight * f64::from(points(m));
+            *sum += weight * f64::from(points(m).min(cap));
             return;
         }
         for g in from..self.len {
@@ -942,13 +1043,13 @@ impl Pool {
                 let c = rest.trailing_zeros();
                 rest &= rest - 1;
                 add |= 1u128 << c;
-                self.walk(g + 1, k - j, add, weight * binom(n, j), sum);
+                self.walk(g + 1, k - j, add, weight * binom(n, j), cap, sum);
             }
         }
     }
 }
 
-fn binom(n: u32, k: u32) -> f64 {
+pub(super) fn binom(n: u32, k: u32) -> f64 {
     if k > n {
         return 0.0;
     }
@@ -1018,7 +1119,7 @@ impl Chooser for Policy {
         match self.base {
             Base::Random => self.random_start(v, d),
             Base::Collector => self.collector_start(v),
-            Base::Counter => self.counter_start(v, &Wants::of(v)),
+            Base::Counter => super::counter::start(self, v, &Wants::of(v), d),
             Base::Rollout(k) => self.rollout_start(k, v, &Wants::of(v), d),
         }
     }
@@ -1043,12 +1144,25 @@ impl Chooser for Policy {
         Some(b.trailing_zeros() as Card)
     }
 
-    fn challenge<D: Draw>(&mut self, v: &View<'_>, _d: &mut D) -> Option<usize> {
+    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
+        if let Base::Rollout(k) = self.base {
+            return super::rollout::challenge(self, k, v, d);
+        }
+        if self.bluff_prior != 1_000_000 && self.base != Base::Random {
+            return self.posterior_challenge(v);
+        }
         self.challenge_choice(v)
     }
 
     fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
-        self.keep_discard(v, limit, forced, d)
+        if let Base::Rollout(k) = self.base {
+            return super::rollout::discard(self, k, v, limit, forced, d);
+        }
+        let out = self.keep_discard(v, limit, forced, d);
+        if self.base == Base::Counter {
+            return super::counter::discard(v, limit, forced, out);
+        }
+        out
     }
 
     fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
@@ -1117,6 +1231,10 @@ mod tests {
             "bluffer:9",
             "sheriff:0.3",
             "counter+thief+caller:20+bluffer:8+sheriff:0.25",
+            "no-deny",
+            "thief+wild-any",
+            "counter+no-deny+wild-any",
+            "sheriff:0.3+bluff-prior:0.25",
         ] {
             assert_eq!(Policy::parse(s).unwrap().to_string(), s);
         }

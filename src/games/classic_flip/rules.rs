@@ -773,14 +773,30 @@ impl Table {
             }
             Start::Play(play) => self.play_action(p, play, ch, obs, d),
         }
-        // E1: one hand challenge (C24).
-        if let Some(q) = ch.challenge(&View::new(self, p), d) {
-            assert!(q != p && q < self.players(), "seat {p} challenged seat {q}");
-            self.challenge(p, q, ch, obs, d);
+        self.end_phase(p, true, ch, obs, d);
+    }
+
+    /// The end of `p`'s turn (C26): the hand challenge and the played card
+    /// to the discard pile (unless `from_challenge` is false: they are
+    /// done), then the discard to the limit.
+    fn end_phase<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        from_challenge: bool,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
+        if from_challenge {
+            // E1: one hand challenge (C24).
+            if let Some(q) = ch.challenge(&View::new(self, p), d) {
+                assert!(q != p && q < self.players(), "seat {p} challenged seat {q}");
+                self.challenge(p, q, ch, obs, d);
+            }
+            // E2: the action card played goes to the discard pile.
+            self.discard |= self.played;
+            self.played = 0;
         }
-        // E2: the action card played goes to the discard pile.
-        self.discard |= self.played;
-        self.played = 0;
         // E3: discard to the limit (keeping more is a bluff, C19).
         let limit = self.limit_for(p, self.hand[p]);
         let out = ch.discard(&View::new(self, p), limit, false, d);
@@ -803,6 +819,28 @@ impl Table {
                     limit,
                 },
             );
+        }
+    }
+
+    /// For playouts that decide an end-of-turn step: `p`'s turn from its
+    /// end phase on (`from_challenge`: from E1, the challenge, else from
+    /// E3, the discard), then its +Turn extra turns and the rest of the
+    /// round. The end phase is the one every turn plays ([`Table::end_phase`]).
+    pub fn play_on_from_end<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        from_challenge: bool,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
+        self.end_phase(p, from_challenge, ch, obs, d);
+        if self.extra {
+            self.extra = false;
+            self.full_turn(p, ch, obs, d);
+        }
+        if !self.cut_off {
+            self.play_turns_from((p + 1) % self.players(), ch, obs, d);
         }
     }
 
