@@ -472,8 +472,7 @@ struct Keyed {
 impl Keyed {
     #[inline]
     fn of(set: CardSet, wants: &Wants) -> Keyed {
-        // Values are above -2^20 and below 2^20: shifted to be positive.
-        let key = |c: Card| (wants.value(c) + (1 << 20)) << 8 | i32::from(c);
+        let key = |c: Card| sort_key(wants, c);
         let mut k = Keyed {
             buf: [0; 16],
             place: [0; 16],
@@ -528,6 +527,40 @@ impl Keyed {
     fn among_best(&self, k: usize, mask: CardSet) -> bool {
         mask != 0 && self.best_of(k, mask) != 0
     }
+}
+
+/// A card's sort key: `value << 8 | card`, unique (the card id breaks
+/// ties, higher first), positive and below 2^29 (values are above -2^20
+/// and below 2^20).
+#[inline]
+fn sort_key(wants: &Wants, c: Card) -> i32 {
+    (wants.value(c) + (1 << 20)) << 8 | i32::from(c)
+}
+
+/// The `k` (1 to 3) least valuable cards of `set` (at least `k` cards),
+/// by the keys of [`Keyed`], in one pass that keeps the three lowest keys
+/// in registers: no buffer to store and load again, no branch on a coin
+/// flip (sign masks, not comparisons).
+#[inline]
+fn least_valuable(set: CardSet, wants: &Wants, k: usize) -> CardSet {
+    let min = |a: i32, b: i32| {
+        let d = b - a;
+        a + (d & (d >> 31))
+    };
+    let max = |a: i32, b: i32| {
+        let d = b - a;
+        b - (d & (d >> 31))
+    };
+    let (mut m1, mut m2, mut m3) = (i32::MAX, i32::MAX, i32::MAX);
+    for c in cards_of(set) {
+        let x = sort_key(wants, c);
+        let x1 = max(m1, x);
+        m1 = min(m1, x);
+        let x2 = max(m2, x1);
+        m2 = min(m2, x1);
+        m3 = min(m3, x2);
+    }
+    [m1, m2, m3][..k].iter().fold(0, |m, &x| m | bit(x as u8))
 }
 
 /// The cards to discard so that the `keep` most valuable remain.
@@ -895,9 +928,9 @@ impl Policy {
             return discard_to(hand, limit as usize, &wants);
         }
         // Keep the best seven (six); with a 7>>>10 or Any among them, ten.
-        let order = Keyed::of(hand, &wants);
         let six_or_seven = v.limit_for(0) as usize;
-        let mut keep = if order.among_best(six_or_seven, hand & LIMIT10) {
+        let limit10 = hand & LIMIT10;
+        let mut keep = if limit10 != 0 && Keyed::of(hand, &wants).among_best(six_or_seven, limit10) {
             v.limit_for(LIMIT10) as usize
         } else {
             six_or_seven
@@ -905,7 +938,12 @@ impl Policy {
         if keep == LIMIT_PLAIN as usize && self.bluff > LIMIT_PLAIN && v.challenges_this_round() == 0 {
             keep = self.bluff as usize;
         }
-        hand & !order.best(keep)
+        match (n as usize).saturating_sub(keep) {
+            0 => 0,
+            // The usual discard: one to three cards, found in one pass.
+            out @ 1..=3 => least_valuable(hand, &wants, out),
+            _ => hand & !Keyed::of(hand, &wants).best(keep),
+        }
     }
 
     fn challenge_choice(&self, v: &View<'_>) -> Option<usize> {
@@ -1307,6 +1345,9 @@ mod tests {
             for k in 0..=n as usize + 1 {
                 let want = sorted.iter().take(k).fold(0, |m, &c| m | bit(c));
                 assert_eq!(Keyed::of(set, &w).best(k), want, "k {k} of {}", names(set));
+                if (1..=3).contains(&(n as usize).saturating_sub(k)) {
+                    assert_eq!(least_valuable(set, &w, n as usize - k), set & !want, "drop {} of {}", n as usize - k, names(set));
+                }
                 let mask = set & LIMIT10;
                 let among = sorted.iter().take(k).any(|&c| bit(c) & mask != 0);
                 assert_eq!(Keyed::of(set, &w).among_best(k, mask), among);
