@@ -43,6 +43,11 @@ impl Observer<Table> for Invariants {
     }
 }
 
+/// The set of the named cards (`RK`, `B8`, ...).
+fn cards(names: &[&str]) -> CardSet {
+    names.iter().fold(0, |m, c| m | bit(parse(c).unwrap()))
+}
+
 fn lineup(players: usize, specs: &[&str]) -> Vec<Policy> {
     (0..players)
         .map(|s| Policy::parse(specs[s % specs.len()]).unwrap())
@@ -228,9 +233,7 @@ fn sheriff_chance_is_the_hypergeometric_count_over_the_unseen_cards() {
 #[test]
 fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
     let deck = Rules::standard(2).deck.all;
-    let hand0: CardSet = ["RK", "BK", "PK", "R8", "B8"]
-        .iter()
-        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let hand0: CardSet = cards(&["RK", "BK", "PK", "R8", "B8"]);
     let com = [parse("R2").unwrap(), parse("R3").unwrap(), parse("R4").unwrap()];
     let hand1 = bit(parse("B2").unwrap());
     let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
@@ -264,9 +267,7 @@ fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
 /// (none of them a 7>>>10 or Any), the rest is the draw pile.
 fn over_limit_table(n: usize) -> Table {
     let deck = Rules::standard(2).deck.all;
-    let hand0: CardSet = ["RK", "BK", "PK", "R3", "B3", "P9", "R10", "B6", "2X"]
-        .iter()
-        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let hand0: CardSet = cards(&["RK", "BK", "PK", "R3", "B3", "P9", "R10", "B6", "2X"]);
     let com = [parse("R2").unwrap(), parse("B4").unwrap(), parse("P5").unwrap()];
     let used0 = hand0 | com.iter().fold(0, |m, &c| m | bit(c));
     let hand1: CardSet = cards_of(deck & !ACTION_CARDS & !used0 & !WILD)
@@ -354,12 +355,10 @@ fn counter_discard_keeps_the_seven_with_the_best_expected_score_after_one_more_c
     // Seat 0 holds nine number cards and must drop two; brute force: every
     // seven of them, each valued by the mean score over every unseen card.
     let deck = Rules::standard(2).deck.all;
-    let hand0: CardSet = ["RK", "BK", "PK", "GK", "R3", "B3", "P9", "R10", "B6"]
-        .iter()
-        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let hand0: CardSet = cards(&["RK", "BK", "PK", "GK", "R3", "B3", "P9", "R10", "B6"]);
     let com = [parse("R2").unwrap(), parse("B9").unwrap(), parse("G9").unwrap()];
     let com_set = com.iter().fold(0, |m, &c| m | bit(c));
-    let hand1: CardSet = ["P2", "B2"].iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let hand1: CardSet = cards(&["P2", "B2"]);
     let mut t = Table::new(Rules::standard(2));
     t.set_position(&Position {
         hands: vec![hand0, hand1],
@@ -400,11 +399,9 @@ fn counter_calls_once_more_points_cannot_matter_and_waits_while_a_draw_gains_mor
     // Seat 0: five Kings with a Wild 8 (10 points, a 2X or a gold King
     // would double it); seat 1 holds two low cards.
     let deck = Rules::standard(2).deck.all;
-    let hand0: CardSet = ["RK", "BK", "PK", "R8", "B8"]
-        .iter()
-        .fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let hand0: CardSet = cards(&["RK", "BK", "PK", "R8", "B8"]);
     let com = [parse("R2").unwrap(), parse("R3").unwrap(), parse("R4").unwrap()];
-    let hand1: CardSet = ["B2", "P3"].iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+    let hand1: CardSet = cards(&["B2", "P3"]);
     let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
     let position = |totals: Vec<u32>| {
         let mut t = Table::new(Rules::standard(2));

@@ -617,6 +617,20 @@ pub fn chance_given_over_limit(v: &View<'_>, q: usize, b: f64) -> f64 {
     1.0 - b * q0 / over
 }
 
+/// The seats `v`'s player could challenge with a chance of winning, as a
+/// mask (bit q for seat q): over their base limit (seven, six when
+/// penalised) and not holding a hand they were just given (C22). Found
+/// without a branch per seat: nearly always nobody.
+#[inline]
+pub(super) fn challengeable(v: &View<'_>) -> u32 {
+    let mut over = 0u32;
+    for q in 0..v.players() {
+        let base = 7 - u32::from(v.penalised(q));
+        over |= u32::from((v.hand_size(q) > base) & !v.grace(q)) << q;
+    }
+    over & !(1 << v.seat())
+}
+
 /// The first held card (in `order`) that can play `f`, Any excluded.
 pub(super) fn holding(v: &View<'_>, order: &[u8], f: Func) -> Option<Card> {
     order.iter().find_map(|&a| {
@@ -747,36 +761,6 @@ impl Policy {
         super::counter::thief_extras(self, v, wants)
     }
 
-    /// `sheriff:Q` with `bluff-prior:B`: as [`Policy::challenge_choice`]
-    /// with [`chance_given_over_limit`] for the chance.
-    fn posterior_challenge(&self, v: &View<'_>) -> Option<usize> {
-        let q_max = f64::from(self.sheriff) / 1e6;
-        let b = f64::from(self.bluff_prior) / 1e6;
-        let mut best: Option<(bool, f64, u32, usize)> = None;
-        for q in 0..v.players() {
-            if q == v.seat() || v.grace(q) {
-                continue;
-            }
-            let n = v.hand_size(q);
-            if n <= if v.penalised(q) { 6 } else { 7 } {
-                continue;
-            }
-            let sure = n >= 11 || v.penalised(q);
-            let p = if sure { 0.0 } else { chance_given_over_limit(v, q, b) };
-            if !(sure || p == 0.0 || p < q_max) {
-                continue;
-            }
-            let better = match best {
-                None => true,
-                Some((bs, bp, bn, _)) => (sure && !bs) || (sure == bs && (p < bp || (p == bp && n > bn))),
-            };
-            if better {
-                best = Some((sure, p, n, q));
-            }
-        }
-        best.map(|x| x.3)
-    }
-
     // Out of line: the collector's start stays small and its frame
     // holds none of this one's buffers.
     #[inline(never)]
@@ -874,9 +858,7 @@ impl Policy {
         if cands.len() == 1 {
             return cands[0];
         }
-        let seeds: Vec<u64> = (0..k)
-            .map(|_| u64::from(d.below(u32::MAX)) << 32 | u64::from(d.below(u32::MAX)))
-            .collect();
+        let seeds = super::rollout::seeds(k, d);
         let mut best = (f64::MIN, Start::Draw2);
         let base = Policy {
             base: Base::Collector,
@@ -887,10 +869,12 @@ impl Policy {
             for &seed in &seeds {
                 let mut rng = SimRng::seed_from_u64(seed);
                 let mut w = v.sample_world(&mut rng);
-                let mut ch = Forced {
-                    first: Some(cand),
+                let mut ch = super::rollout::Scripted {
                     me,
                     mine: base,
+                    start: Some(cand),
+                    challenge: None,
+                    discard: None,
                 };
                 w.full_turn(me, &mut ch, &mut Silent, &mut rng);
                 if !w.cut_off() {
@@ -957,16 +941,7 @@ impl Policy {
             return None;
         }
         let q_max = f64::from(self.sheriff) / 1e6;
-        let me = v.seat();
-        // Opponents over their base limit and open to a challenge (not
-        // just handed their cards, C22), found without a branch per seat:
-        // nearly always nobody.
-        let mut over = 0u32;
-        for q in 0..v.players() {
-            let base = 7 - u32::from(v.penalised(q));
-            over |= u32::from((v.hand_size(q) > base) & !v.grace(q)) << q;
-        }
-        over &= !(1 << me);
+        let mut over = challengeable(v);
         if over == 0 {
             return None;
         }
@@ -979,6 +954,9 @@ impl Policy {
             let sure = n >= 11 || v.penalised(q);
             let p = if sure {
                 0.0
+            } else if self.bluff_prior != 1_000_000 {
+                // `bluff-prior:B`: the chance given that it kept more than seven.
+                chance_given_over_limit(v, q, f64::from(self.bluff_prior) / 1e6)
             } else if q_max == 0.0 {
                 // Only certain wins: no 7>>>10 or Any it could hold.
                 let u = *unseen_limit10.get_or_insert_with(|| v.unseen() & LIMIT10);
@@ -1104,46 +1082,6 @@ pub(super) fn binom(n: u32, k: u32) -> f64 {
     r
 }
 
-/// A chooser for playouts: `first` as the start of the player `me`'s next
-/// turn, then `mine` for that player and `collector` for everybody else.
-struct Forced {
-    first: Option<Start>,
-    me: usize,
-    mine: Policy,
-}
-
-impl Forced {
-    fn policy(&self, seat: usize) -> Policy {
-        if seat == self.me { self.mine } else { Policy::default() }
-    }
-}
-
-impl Chooser for Forced {
-    fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
-        if v.seat() == self.me
-            && let Some(s) = self.first.take()
-        {
-            return s;
-        }
-        self.policy(v.seat()).start(v, d)
-    }
-    fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
-        self.policy(v.seat()).take_pick(v, target, d)
-    }
-    fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
-        self.policy(v.seat()).block(v, by, func, d)
-    }
-    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
-        self.policy(v.seat()).challenge(v, d)
-    }
-    fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
-        self.policy(v.seat()).discard(v, limit, forced, d)
-    }
-    fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
-        self.policy(v.seat()).take_penalty(v, pile, d)
-    }
-}
-
 /// Shuffling a small list of seats.
 trait ShuffleSeats {
     fn shuffle_usize(&mut self, v: &mut [usize]);
@@ -1191,9 +1129,6 @@ impl Chooser for Policy {
     fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
         if let Base::Rollout(k) = self.base {
             return super::rollout::challenge(self, k, v, d);
-        }
-        if self.bluff_prior != 1_000_000 && self.base != Base::Random {
-            return self.posterior_challenge(v);
         }
         self.challenge_choice(v)
     }

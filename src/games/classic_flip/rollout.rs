@@ -15,16 +15,19 @@
 use rand::SeedableRng;
 
 use super::cards::*;
-use super::policies::{Base, Policy};
+use super::policies::{Base, Policy, challengeable};
 use super::rules::{Chooser, Silent, Start, View};
 use crate::engine::rng::{Draw, SimRng};
 
-/// Plays the rest of a round with one end-of-turn decision of `me` fixed.
-struct Scripted {
-    me: usize,
-    mine: Policy,
-    challenge: Option<Option<usize>>,
-    discard: Option<CardSet>,
+/// The chooser of every playout: one decision of the player `me` fixed
+/// (its next start, hand challenge or end-of-turn discard), then `mine`
+/// for that player and `collector` for everybody else.
+pub(super) struct Scripted {
+    pub(super) me: usize,
+    pub(super) mine: Policy,
+    pub(super) start: Option<Start>,
+    pub(super) challenge: Option<Option<usize>>,
+    pub(super) discard: Option<CardSet>,
 }
 
 impl Scripted {
@@ -35,6 +38,11 @@ impl Scripted {
 
 impl Chooser for Scripted {
     fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
+        if v.seat() == self.me
+            && let Some(s) = self.start.take()
+        {
+            return s;
+        }
         self.policy(v.seat()).start(v, d)
     }
     fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
@@ -66,7 +74,7 @@ impl Chooser for Scripted {
 }
 
 /// K playout seeds, drawn from the decision's random numbers.
-fn seeds<D: Draw>(k: u16, d: &mut D) -> Vec<u64> {
+pub(super) fn seeds<D: Draw>(k: u16, d: &mut D) -> Vec<u64> {
     (0..k)
         .map(|_| (u64::from(d.below(u32::MAX)) << 32) | u64::from(d.below(u32::MAX)))
         .collect()
@@ -105,6 +113,7 @@ fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], from_challenge: boo
         let mut ch = Scripted {
             me,
             mine,
+            start: None,
             challenge: script.0,
             discard: script.1,
         };
@@ -121,11 +130,13 @@ fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], from_challenge: boo
 /// over their limit (seven, six when penalised) and not holding a hand
 /// they were just given (C22).
 pub fn challenge_candidates(v: &View<'_>) -> Vec<usize> {
-    (0..v.players())
-        .filter(|&q| {
-            q != v.seat() && !v.grace(q) && v.hand_size(q) > if v.penalised(q) { 6 } else { 7 }
-        })
-        .collect()
+    let mut open = challengeable(v);
+    let mut cands = Vec::new();
+    while open != 0 {
+        cands.push(open.trailing_zeros() as usize);
+        open &= open - 1;
+    }
+    cands
 }
 
 /// `rollout:K`'s hand challenge.
