@@ -245,17 +245,31 @@ pub const TWO_X_CARDS: CardSet = both(action_card(TWO_X, 0));
 /// The 7>>>10 cards.
 pub const SEVEN_TEN_CARDS: CardSet = both(action_card(SEVEN_TEN, 0));
 
-/// The cards of a set, lowest id first.
+/// The cards of a set, lowest id first: the low 64 ids, then the high
+/// ones (with one deck, nothing). Two 64-bit loops cost half the
+/// instructions of one 128-bit loop; folds (`sum`, `any`, `fold`,
+/// `for_each`) run them one after the other with no test between.
 #[inline]
-pub fn cards_of(mut s: CardSet) -> impl Iterator<Item = Card> {
-    std::iter::from_fn(move || {
-        if s == 0 {
+pub fn cards_of(s: CardSet) -> impl Iterator<Item = Card> {
+    Bits64(s as u64).chain(Bits64((s >> 64) as u64).map(|c| c + 64))
+}
+
+/// The set bits of a 64-bit word, lowest first.
+#[derive(Clone, Copy)]
+struct Bits64(u64);
+
+impl Iterator for Bits64 {
+    type Item = Card;
+
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
             return None;
         }
-        let c = s.trailing_zeros() as Card;
-        s &= s - 1;
+        let c = self.0.trailing_zeros() as Card;
+        self.0 &= self.0 - 1;
         Some(c)
-    })
+    }
 }
 
 /// The `i`-th card (from the lowest id) of a set with more than `i` cards.

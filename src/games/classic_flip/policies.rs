@@ -549,23 +549,14 @@ fn among_most_valuable(set: CardSet, wants: &Wants, k: usize, mask: CardSet) -> 
 /// flip (sign masks, not comparisons).
 #[inline]
 fn least_valuable(set: CardSet, wants: &Wants, k: usize) -> CardSet {
-    let min = |a: i32, b: i32| {
-        let d = b - a;
-        a + (d & (d >> 31))
-    };
-    let max = |a: i32, b: i32| {
-        let d = b - a;
-        b - (d & (d >> 31))
-    };
-    let (mut m1, mut m2, mut m3) = (i32::MAX, i32::MAX, i32::MAX);
-    for c in cards_of(set) {
+    let (min, max) = (i32::min, i32::max);
+    let start = (i32::MAX, i32::MAX, i32::MAX);
+    let (m1, m2, m3) = cards_of(set).fold(start, |(m1, m2, m3), c| {
         let x = sort_key(wants, c);
         let x1 = max(m1, x);
-        m1 = min(m1, x);
         let x2 = max(m2, x1);
-        m2 = min(m2, x1);
-        m3 = min(m3, x2);
-    }
+        (min(m1, x), min(m2, x1), min(m3, x2))
+    });
     [m1, m2, m3][..k].iter().fold(0, |m, &x| m | bit(x as u8))
 }
 
@@ -619,16 +610,11 @@ pub fn chance_given_over_limit(v: &View<'_>, q: usize, b: f64) -> f64 {
 
 /// The seats `v`'s player could challenge with a chance of winning, as a
 /// mask (bit q for seat q): over their base limit (seven, six when
-/// penalised) and not holding a hand they were just given (C22). Found
-/// without a branch per seat: nearly always nobody.
+/// penalised) and not holding a hand they were just given (C22). All
+/// seats at once, no branch per seat: nearly always nobody.
 #[inline]
 pub(super) fn challengeable(v: &View<'_>) -> u32 {
-    let mut over = 0u32;
-    for q in 0..v.players() {
-        let base = 7 - u32::from(v.penalised(q));
-        over |= u32::from((v.hand_size(q) > base) & !v.grace(q)) << q;
-    }
-    over & !(1 << v.seat())
+    v.over_base_limit() & !v.grace_mask() & !(1 << v.seat())
 }
 
 /// The first held card (in `order`) that can play `f`, Any excluded.
@@ -959,8 +945,12 @@ impl Policy {
                 chance_given_over_limit(v, q, f64::from(self.bluff_prior) / 1e6)
             } else if q_max == 0.0 {
                 // Only certain wins: no 7>>>10 or Any it could hold.
+                // Some card of `q` unknown (nothing known is the usual
+                // case, found without counting) while a 7>>>10 or Any is
+                // unseen, or one known in its hand: no certain win.
                 let u = *unseen_limit10.get_or_insert_with(|| v.unseen() & LIMIT10);
-                if v.known(q) & LIMIT10 != 0 || (v.hidden(q) > 0 && u != 0) {
+                let k = v.known(q);
+                if k & LIMIT10 != 0 || (u != 0 && (k == 0 || count(k) < n)) {
                     continue;
                 }
                 0.0

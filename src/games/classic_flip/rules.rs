@@ -23,6 +23,24 @@ use crate::engine::rng::Draw;
 pub const MIN_PLAYERS: usize = 2;
 /// Most players.
 pub const MAX_PLAYERS: usize = 8;
+
+/// Bit i of the index as byte i of the value (0 or 1): a seat mask
+/// spread over the bytes of a hand-size word.
+const BYTE_OF_BIT: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if x & (1 << i) != 0 {
+                t[x] |= 1 << (8 * i);
+            }
+            i += 1;
+        }
+        x += 1;
+    }
+    t
+};
 /// Default round cap in turns (C32).
 pub const DEFAULT_ROUND_CAP: u32 = 2_000;
 /// Rounds after which a game stops without a winner (C32, game cap).
@@ -478,6 +496,19 @@ impl Table {
     pub fn grace(&self, p: usize) -> bool {
         self.grace & (1 << p) != 0
     }
+    /// The seats holding more cards than their base limit (seven, six
+    /// when penalised), as a mask (bit p for seat p), grace or not. All
+    /// seats at once: one byte per hand size, the penalised ones raised
+    /// by one, each byte's top bit set by adding 0x78 when it is above
+    /// seven (sizes stay far below 0x88), the top bits gathered by one
+    /// multiplication.
+    #[inline]
+    pub fn over_base_limit(&self) -> u32 {
+        const TOP: u64 = 0x8080_8080_8080_8080;
+        let sizes = u64::from_le_bytes(self.size) + BYTE_OF_BIT[usize::from(self.penalised)];
+        let top = (sizes + 0x7878_7878_7878_7878) & TOP;
+        ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
     /// The dealer of the current round (C40).
     pub fn dealer(&self) -> usize {
         self.round as usize % self.players()
@@ -526,9 +557,12 @@ impl Table {
             seen |= m;
             total += count(m);
         };
+        assert_eq!(self.over_base_limit() >> self.players(), 0, "an empty seat over the limit");
         for p in 0..self.players() {
             add(self.hand[p], "hand");
             assert_eq!(u32::from(self.size[p]), count(self.hand[p]), "size of hand {p}");
+            let base = 7 - u32::from(self.penalised(p));
+            assert_eq!(self.over_base_limit() >> p & 1 == 1, count(self.hand[p]) > base, "over the limit, seat {p}");
             for q in 0..self.players() {
                 assert_eq!(self.known[p][q] & !self.hand[q], 0, "knowledge of {p} about {q} is false");
             }
@@ -1331,6 +1365,18 @@ impl<'a> View<'a> {
     #[inline]
     pub fn grace(&self, q: usize) -> bool {
         self.t.grace(q)
+    }
+    /// The seats over their base limit, grace or not (public; see
+    /// [`Table::over_base_limit`]).
+    #[inline]
+    pub fn over_base_limit(&self) -> u32 {
+        self.t.over_base_limit()
+    }
+    /// The seats that received their hand involuntarily since their last
+    /// turn, as a mask.
+    #[inline]
+    pub fn grace_mask(&self) -> u32 {
+        u32::from(self.t.grace)
     }
     /// The end-of-turn limit for this player holding `hand`.
     #[inline]
