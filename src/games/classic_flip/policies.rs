@@ -353,16 +353,16 @@ impl Wants {
         let (nat, gd, gh, dead) = (lanes(nat), lanes(gold_deck), lanes(gold_hand), lanes(dead));
         let x = [0, 1].map(|i| 8 * nat[i] + 3 * gd[i] + 6 * gh[i] + OFFSET - 3 * dead[i]);
         // The highest want is the target (ties: the higher rank): the
-        // largest of want << 4 | rank, kept with a sign mask (which rank
-        // wins is a coin flip for the branch predictor).
+        // largest of want << 4 | rank (a conditional move, not a branch:
+        // which rank wins is a coin flip for the branch predictor).
         let mut rv = [0; RANKS + 8];
         let mut top = 0i32;
         for (r, v) in rv.iter_mut().enumerate().take(RANKS) {
             let want = ((x[r & 1] >> (8 * (r >> 1))) & 0xFF) as i32;
             *v = 20 * (want - 24);
-            let key = (want << 4 | r as i32) & -i32::from(r != EIGHT as usize);
-            let d = key - top;
-            top += d & !(d >> 31);
+            if r != EIGHT as usize {
+                top = top.max(want << 4 | r as i32);
+            }
         }
         let target = (top & 0xF) as Rank;
         // The target's 2,000 is added in `value`: a store at a computed
@@ -896,18 +896,22 @@ impl Policy {
                 out |= bit(c);
             }
         }
-        if n <= limit && (forced || n <= v.limit_for(hand)) {
+        // Not forced, `limit` is the limit for the hand held (the engine's
+        // `limit_for`).
+        debug_assert!(forced || limit == v.limit_for(hand));
+        if n <= limit {
             return 0;
         }
         let wants = Wants::of(v);
         if forced {
             return discard_to(hand, limit as usize, &wants);
         }
-        // Keep the best seven (six); with a 7>>>10 or Any among them, ten.
+        // Keep the best seven (six); with a 7>>>10 or Any among them, ten
+        // (six when penalised: the limit held is then six).
         let six_or_seven = v.limit_for(0) as usize;
         let limit10 = hand & LIMIT10;
         let mut keep = if limit10 != 0 && among_most_valuable(hand, &wants, six_or_seven, limit10) {
-            v.limit_for(LIMIT10) as usize
+            limit as usize
         } else {
             six_or_seven
         };

@@ -509,6 +509,12 @@ impl Table {
         let top = (sizes + 0x7878_7878_7878_7878) & TOP;
         ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
     }
+    /// The seat after `p` (no division: a remainder by a number known only
+    /// at run time is a slow instruction).
+    #[inline(always)]
+    pub fn next_seat(&self, p: usize) -> usize {
+        if p + 1 == self.players() { 0 } else { p + 1 }
+    }
     /// The dealer of the current round (C40).
     pub fn dealer(&self) -> usize {
         self.round as usize % self.players()
@@ -626,13 +632,14 @@ impl Table {
         d.shuffle(&mut self.draw[..n]);
         self.draw_n = n;
         let players = self.players();
-        let first = (self.dealer() + 1) % players;
+        let first = self.next_seat(self.dealer());
         for pass in 0..3 {
-            for i in 0..players {
-                let p = (first + i) % players;
+            let mut p = first;
+            for _ in 0..players {
                 let c = self.pop();
                 self.hand[p] |= bit(c);
                 self.size[p] += 1;
+                p = self.next_seat(p);
             }
             let c = self.pop();
             self.set_community(pass, c);
@@ -745,7 +752,7 @@ impl Table {
                 }
                 return;
             }
-            p = (p + 1) % self.players();
+            p = self.next_seat(p);
         }
     }
 
@@ -874,7 +881,7 @@ impl Table {
             self.full_turn(p, ch, obs, d);
         }
         if !self.cut_off {
-            self.play_turns_from((p + 1) % self.players(), ch, obs, d);
+            self.play_turns_from(self.next_seat(p), ch, obs, d);
         }
     }
 
