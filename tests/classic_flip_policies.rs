@@ -142,7 +142,8 @@ impl Chooser for Blindfold {
         self.same(v, &mut r, |s, v, d| s.start(v, d))
     }
     fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
-        self.seats.take_pick(v, target, d)
+        let mut r = SimRng::from_seed_u64(u64::from(d.below(u32::MAX)));
+        self.same(v, &mut r, |s, v, d| s.take_pick(v, target, d))
     }
     fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, f: Func, d: &mut D) -> Option<Card> {
         let mut r = SimRng::from_seed_u64(u64::from(d.below(u32::MAX)));
@@ -423,4 +424,75 @@ fn counter_calls_once_more_points_cannot_matter_and_waits_while_a_draw_gains_mor
     // opponent with two low cards.
     let t = position(vec![0, 0]);
     assert_ne!(p.start(&View::new(&t, 0), &mut batch_rng(1, 1)), Start::Flip);
+}
+
+/// Seat 0 plays `play` to start its turn, seat 1 decides its Block with
+/// `blocker` (answers recorded), everybody else plays `collector`.
+struct OneAction {
+    play: Option<Play>,
+    blocker: Policy,
+    blocks: Vec<Option<Card>>,
+}
+
+impl Chooser for OneAction {
+    fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
+        match self.play.take() {
+            Some(p) if v.seat() == 0 => Start::Play(p),
+            _ => Policy::default().start(v, d),
+        }
+    }
+    fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
+        Policy::default().take_pick(v, target, d)
+    }
+    fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, f: Func, d: &mut D) -> Option<Card> {
+        if v.seat() != 1 {
+            return Policy::default().block(v, by, f, d);
+        }
+        let b = self.blocker.block(v, by, f, d);
+        self.blocks.push(b);
+        b
+    }
+    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
+        Policy::default().challenge(v, d)
+    }
+    fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
+        Policy::default().discard(v, limit, forced, d)
+    }
+    fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
+        Policy::default().take_penalty(v, pile, d)
+    }
+}
+
+#[test]
+fn rollout_blocks_a_take_aimed_at_its_any_with_the_block_card_not_the_any() {
+    // Seat 1 holds four Kings, Any and a Draw/Block: an unblocked Take
+    // would take the Any (the most valuable card); blocking with the Any
+    // gives it away as surely. The playouts must pick the Draw/Block.
+    let deck = Rules::standard(2).deck.all;
+    let hand0 = cards(&["Draw/Take", "R2", "B5"]);
+    let hand1 = cards(&["Draw/Block", "Any", "RK", "BK", "PK", "GK"]);
+    let com = [parse("R3").unwrap(), parse("B4").unwrap(), parse("P6").unwrap()];
+    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw: cards_of(deck & !used).collect(),
+        discard: 0,
+        totals: vec![0, 0],
+        ..Default::default()
+    });
+    let mut take = Play::new(parse("Draw/Take").unwrap(), Func::Take);
+    take.target = 1;
+    for (spec, seed) in [("rollout:64", 1), ("rollout:64", 2), ("collector", 1)] {
+        let mut ch = OneAction {
+            play: Some(take),
+            blocker: Policy::parse(spec).unwrap(),
+            blocks: Vec::new(),
+        };
+        let mut w = t.clone();
+        w.full_turn(0, &mut ch, &mut Silent, &mut batch_rng(seed, 0));
+        assert_eq!(ch.blocks, [Some(parse("Draw/Block").unwrap())], "{spec}");
+        assert!(w.hand(1) & ANY_CARDS != 0, "{spec}: the Any stays");
+    }
 }

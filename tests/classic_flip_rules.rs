@@ -1050,3 +1050,191 @@ fn c21_hidden_counts_every_hand_size_follows_from_public_actions() {
         );
     }
 }
+
+// ---------------------------------------------------------------------
+// Playouts picking a turn up at a decision (`Table::play_on_from`)
+// ---------------------------------------------------------------------
+
+/// Records every event and the table at the first event `at` accepts
+/// (with the index of the next event).
+struct Snap<F: Fn(&Event) -> bool> {
+    log: Vec<Event>,
+    at: F,
+    taken: Option<(Table, usize)>,
+}
+
+impl<F: Fn(&Event) -> bool> Observer<Table> for Snap<F> {
+    const EVENTS: bool = true;
+    fn event(&mut self, t: &Table, e: Event) {
+        t.check();
+        self.log.push(e);
+        if self.taken.is_none() && (self.at)(&e) {
+            self.taken = Some((t.clone(), self.log.len()));
+        }
+    }
+}
+
+/// Plays seat 0's turn and the rest of the round (cut off after a few
+/// turns) with `real`, keeping the table at the first event `at` accepts;
+/// then plays on from that table with `Table::play_on_from(0, resume)` and
+/// `rest` (the decisions not taken yet). Both must give the same events
+/// and the same table.
+fn resumes_like_the_turn(
+    mut t: Table,
+    mut real: Script,
+    at: impl Fn(&Event) -> bool,
+    resume: impl Fn(&Event) -> Resume,
+    mut rest: Script,
+) {
+    let mut snap = Snap {
+        log: Vec::new(),
+        at,
+        taken: None,
+    };
+    t.full_turn(0, &mut real, &mut snap, &mut Stacked);
+    if !t.cut_off() {
+        t.play_turns_from(1, &mut real, &mut snap, &mut Stacked);
+    }
+    let (mut w, from) = snap.taken.expect("the event happened");
+    let resume = resume(&snap.log[from - 1]);
+    let mut log = Log::default();
+    w.play_on_from(0, resume, &mut rest, &mut log, &mut Stacked);
+    assert_eq!(log.0, snap.log[from..], "{resume:?}: the same events");
+    assert_eq!(format!("{w:?}"), format!("{t:?}"), "{resume:?}: the same table");
+}
+
+fn short_rules(players: usize) -> Rules {
+    let mut r = Rules::standard(players);
+    r.round_cap = 7;
+    r
+}
+
+#[test]
+fn play_on_from_a_block_plays_the_rest_of_a_steal_and_the_round_as_the_turn_does() {
+    let t = table_with(
+        short_rules(3),
+        &["Draw/Steal R2", "Draw/Block RA BA", "Any R3 B3"],
+        ["R5", "R6", "R7"],
+        "B2 P2 P3 P4 P5 P6 P7 P9 P10 PJ PQ PK PA B4 B5",
+    );
+    let mut p = play("Draw/Steal", Func::Steal);
+    p.victims = 0b110;
+    p.slots = 0b001;
+    // Seat 1 lets it pass, seat 2 blocks with Any.
+    let script = |start: bool| Script {
+        starts: if start { [Start::Play(p)].into() } else { [].into() },
+        blocks: [None, Some(c("Any"))].into(),
+        ..Default::default()
+    };
+    resumes_like_the_turn(
+        t,
+        script(true),
+        |e| matches!(e, Event::Played { .. }),
+        |_| Resume::Block { victim: 1 },
+        script(false),
+    );
+}
+
+#[test]
+fn play_on_from_a_block_of_a_take_plays_on_as_the_turn_does() {
+    for block in [Some(c("Draw/Block")), None] {
+        let t = table_with(
+            short_rules(3),
+            &["Draw/Take R2", "Draw/Block RA BA", "R3 B3"],
+            ["R5", "R6", "R7"],
+            "B2 P2 P3 P4 P5 P6 P7 P9 P10 PJ PQ PK PA B4 B5",
+        );
+        let mut p = play("Draw/Take", Func::Take);
+        p.target = 1;
+        let script = |start: bool| Script {
+            starts: if start { [Start::Play(p)].into() } else { [].into() },
+            blocks: [block].into(),
+            picks: [c("BA")].into(),
+            ..Default::default()
+        };
+        resumes_like_the_turn(
+            t,
+            script(true),
+            |e| matches!(e, Event::Played { .. }),
+            |_| Resume::Block { victim: 1 },
+            script(false),
+        );
+    }
+}
+
+#[test]
+fn play_on_from_a_take_pick_plays_on_as_the_turn_does() {
+    let t = table_with(
+        short_rules(3),
+        &["Draw/Take R2", "RA BA R9", "R3 B3"],
+        ["R5", "R6", "R7"],
+        "B2 P2 P3 P4 P5 P6 P7 P9 P10 PJ PQ PK PA B4 B5",
+    );
+    let mut p = play("Draw/Take", Func::Take);
+    p.target = 1;
+    let script = |start: bool| Script {
+        starts: if start { [Start::Play(p)].into() } else { [].into() },
+        picks: [c("BA")].into(),
+        ..Default::default()
+    };
+    resumes_like_the_turn(
+        t,
+        script(true),
+        |e| matches!(e, Event::Played { .. }),
+        |_| Resume::TakePick { from: 1 },
+        script(false),
+    );
+}
+
+/// Seat 1 holds eight cards and no 7>>>10 or Any: seat 0 draws two,
+/// challenges and wins.
+fn caught_bluffer() -> Table {
+    table_with(
+        short_rules(2),
+        &["R2", "B3 B4 B5 B6 B7 B9 B10 BJ"],
+        ["P5", "P6", "P7"],
+        "B2 P2 P3 P4 P9 P10 PJ PQ PK PA R4 R5",
+    )
+}
+
+#[test]
+fn play_on_from_the_penalty_pick_plays_e2_e3_and_the_round_as_the_turn_does() {
+    let real = Script {
+        challenges: [Some(1)].into(),
+        discards: [set("B3 B4")].into(),
+        penalty: [set("B3")].into(),
+        ..Default::default()
+    };
+    let rest = Script {
+        penalty: [set("B3")].into(),
+        ..Default::default()
+    };
+    resumes_like_the_turn(
+        caught_bluffer(),
+        real,
+        |e| matches!(e, Event::PenaltyDiscard { .. }),
+        |e| match *e {
+            Event::PenaltyDiscard { cards, .. } => Resume::PenaltyPick { pile: cards },
+            _ => unreachable!(),
+        },
+        rest,
+    );
+}
+
+#[test]
+fn play_on_from_the_challenge_or_the_discard_plays_on_as_the_turn_does() {
+    let script = || Script {
+        challenges: [Some(1)].into(),
+        discards: [set("B3 B4")].into(),
+        penalty: [set("B3 B4")].into(),
+        ..Default::default()
+    };
+    let drew = |e: &Event| matches!(e, Event::Drew { seat: 0, .. });
+    resumes_like_the_turn(caught_bluffer(), script(), drew, |_| Resume::Challenge, script());
+    // No challenge: from the end-of-turn discard on.
+    let script = || Script {
+        discards: [set("R2")].into(),
+        ..Default::default()
+    };
+    resumes_like_the_turn(caught_bluffer(), script(), drew, |_| Resume::Discard, script());
+}

@@ -846,10 +846,7 @@ impl Policy {
         }
         let seeds = super::rollout::seeds(k, d);
         let mut best = (f64::MIN, Start::Draw2);
-        let base = Policy {
-            base: Base::Collector,
-            ..*self
-        };
+        let base = super::rollout::collector_rule(self);
         for &cand in &cands {
             let mut sum = 0i64;
             for &seed in &seeds {
@@ -858,9 +855,7 @@ impl Policy {
                 let mut ch = super::rollout::Scripted {
                     me,
                     mine: base,
-                    start: Some(cand),
-                    challenge: None,
-                    discard: None,
+                    fixed: Some(super::rollout::Fixed::Start(cand)),
                 };
                 w.full_turn(me, &mut ch, &mut Silent, &mut rng);
                 if !w.cut_off() {
@@ -1101,6 +1096,9 @@ impl Chooser for Policy {
     }
 
     fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
+        if let Base::Rollout(k) = self.base {
+            return super::rollout::take_pick(self, k, v, target, d);
+        }
         let h = v.known(target);
         if self.base == Base::Random {
             return nth(h, d.below(count(h)));
@@ -1109,7 +1107,10 @@ impl Chooser for Policy {
         cards_of(h).max_by_key(|&c| (wants.value(c), c)).unwrap()
     }
 
-    fn block<D: Draw>(&mut self, v: &View<'_>, _by: usize, _func: Func, d: &mut D) -> Option<Card> {
+    fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
+        if let Base::Rollout(k) = self.base {
+            return super::rollout::block(self, k, v, by, func, d);
+        }
         let b = v.hand() & BLOCK_CARDS;
         if b == 0 {
             return None;
@@ -1139,6 +1140,9 @@ impl Chooser for Policy {
     }
 
     fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
+        if let Base::Rollout(k) = self.base {
+            return super::rollout::take_penalty(self, k, v, pile, d);
+        }
         if self.base == Base::Random {
             let k = d.below(3.min(count(pile) + 1));
             return cards_of(pile).take(k as usize).fold(0, |m, c| m | bit(c));

@@ -1,75 +1,104 @@
-//! The end-of-turn decisions of `rollout:K`: the hand challenge and the
-//! end-of-turn discard are decided, like its start options (and so its
+//! The decisions of `rollout:K` other than its start (see
+//! [`Policy`]'s start): the hand challenge, the end-of-turn discard, the
+//! Block reaction, the card taken by a Take and the cards taken from the
+//! penalty discards are decided, like its start options (and so its
 //! calls), by K determinized playouts of the rest of the round in worlds
-//! sampled from what its player knows ([`View::sample_world`]). Every
-//! candidate sees the same K worlds; the one with the best mean of its
-//! round score minus the best opponent's is played (ties: the earlier
-//! candidate, no challenge first, `collector`'s discard first). In the
-//! playouts it plays its own spec with `collector` as the play rule, the
-//! others play `collector`. With `bluff-prior:B` the worlds of these two
-//! decisions are weighted by the likelihood of what the opponents did:
-//! each opponent over seven counts B in a world where it holds no 7>>>10
-//! or Any (it must be bluffing) and 1 where it holds one (importance
-//! weights towards the level-1 posterior of `sheriff`'s `bluff-prior`).
+//! sampled from what its player knows ([`View::sample_world`]), each
+//! playout picking the turn up at the decision ([`Table::play_on_from`]).
+//! Every candidate sees the same K worlds; the one with the best mean of
+//! its round score minus the best opponent's is played (ties: the earlier
+//! candidate, `collector`'s choice first). In the playouts it plays its
+//! own spec with `collector` as the play rule, the others play
+//! `collector`. With `bluff-prior:B` the worlds are weighted by the
+//! likelihood of what the opponents did: each opponent over seven counts
+//! B in a world where it holds no 7>>>10 or Any (it must be bluffing) and
+//! 1 where it holds one (importance weights towards the level-1 posterior
+//! of `sheriff`'s `bluff-prior`).
+//!
+//! [`Table::play_on_from`]: super::rules::Table::play_on_from
 
 use rand::SeedableRng;
 
 use super::cards::*;
 use super::policies::{Base, Policy, challengeable};
-use super::rules::{Chooser, Silent, Start, View};
+use super::rules::{BLOCK_CARDS, Chooser, Resume, Silent, Start, View};
 use crate::engine::rng::{Draw, SimRng};
 
-/// The chooser of every playout: one decision of the player `me` fixed
-/// (its next start, hand challenge or end-of-turn discard), then `mine`
-/// for that player and `collector` for everybody else.
+/// One decision of a playout's player fixed in advance.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Fixed {
+    Start(Start),
+    Challenge(Option<usize>),
+    Discard(CardSet),
+    Block(Option<Card>),
+    Pick(Card),
+    Penalty(CardSet),
+}
+
+/// The chooser of every playout: the player `me`'s next decision of the
+/// kind fixed is the one fixed, then `mine` decides for that player and
+/// `collector` for everybody else.
 pub(super) struct Scripted {
     pub(super) me: usize,
     pub(super) mine: Policy,
-    pub(super) start: Option<Start>,
-    pub(super) challenge: Option<Option<usize>>,
-    pub(super) discard: Option<CardSet>,
+    pub(super) fixed: Option<Fixed>,
 }
 
 impl Scripted {
     fn policy(&self, seat: usize) -> Policy {
         if seat == self.me { self.mine } else { Policy::default() }
     }
+
+    /// The fixed decision, once, if it is `me` deciding and `pick` finds
+    /// the kind asked for.
+    fn take<T>(&mut self, seat: usize, pick: impl Fn(Fixed) -> Option<T>) -> Option<T> {
+        if seat != self.me {
+            return None;
+        }
+        let answer = self.fixed.and_then(pick);
+        if answer.is_some() {
+            self.fixed = None;
+        }
+        answer
+    }
 }
 
 impl Chooser for Scripted {
     fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
-        if v.seat() == self.me
-            && let Some(s) = self.start.take()
-        {
-            return s;
-        }
-        self.policy(v.seat()).start(v, d)
+        let fixed = self.take(v.seat(), |f| if let Fixed::Start(s) = f { Some(s) } else { None });
+        fixed.unwrap_or_else(|| self.policy(v.seat()).start(v, d))
     }
     fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
-        self.policy(v.seat()).take_pick(v, target, d)
+        let fixed = self.take(v.seat(), |f| if let Fixed::Pick(c) = f { Some(c) } else { None });
+        fixed.unwrap_or_else(|| self.policy(v.seat()).take_pick(v, target, d))
     }
     fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
-        self.policy(v.seat()).block(v, by, func, d)
+        let fixed = self.take(v.seat(), |f| if let Fixed::Block(b) = f { Some(b) } else { None });
+        fixed.unwrap_or_else(|| self.policy(v.seat()).block(v, by, func, d))
     }
     fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
-        if v.seat() == self.me
-            && let Some(c) = self.challenge.take()
-        {
-            return c;
-        }
-        self.policy(v.seat()).challenge(v, d)
+        let fixed = self.take(v.seat(), |f| if let Fixed::Challenge(c) = f { Some(c) } else { None });
+        fixed.unwrap_or_else(|| self.policy(v.seat()).challenge(v, d))
     }
     fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
-        if v.seat() == self.me
-            && !forced
-            && let Some(c) = self.discard.take()
-        {
-            return c;
-        }
-        self.policy(v.seat()).discard(v, limit, forced, d)
+        let fixed = self.take(v.seat(), |f| match f {
+            Fixed::Discard(c) if !forced => Some(c),
+            _ => None,
+        });
+        fixed.unwrap_or_else(|| self.policy(v.seat()).discard(v, limit, forced, d))
     }
     fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
-        self.policy(v.seat()).take_penalty(v, pile, d)
+        let fixed = self.take(v.seat(), |f| if let Fixed::Penalty(c) = f { Some(c) } else { None });
+        fixed.unwrap_or_else(|| self.policy(v.seat()).take_penalty(v, pile, d))
+    }
+}
+
+/// `policy` with `collector` as its play rule: what `rollout:K` plays in
+/// its playouts and offers first as a candidate.
+pub(super) fn collector_rule(policy: &Policy) -> Policy {
+    Policy {
+        base: Base::Collector,
+        ..*policy
     }
 }
 
@@ -81,15 +110,12 @@ pub(super) fn seeds<D: Draw>(k: u16, d: &mut D) -> Vec<u64> {
 }
 
 /// The mean, over the worlds of `seeds`, of `v`'s player's round score
-/// minus the best opponent's after playing on from the end of its turn
-/// with `script` (void rounds count 0).
-fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], from_challenge: bool, script: (Option<Option<usize>>, Option<CardSet>)) -> f64 {
+/// minus the best opponent's after playing on from `at` in the turn of
+/// `actor` with `fixed` (void rounds count 0).
+fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], actor: usize, at: Resume, fixed: Fixed) -> f64 {
     let me = v.seat();
     let n = v.players();
-    let mine = Policy {
-        base: Base::Collector,
-        ..*policy
-    };
+    let mine = collector_rule(policy);
     // With `bluff-prior:B`, each world is weighted by how likely the
     // opponents' behaviour is in it: an opponent over seven without a
     // 7>>>10 or Any is a bluffer (B), with one it may be either (1).
@@ -113,17 +139,43 @@ fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], from_challenge: boo
         let mut ch = Scripted {
             me,
             mine,
-            start: None,
-            challenge: script.0,
-            discard: script.1,
+            fixed: Some(fixed),
         };
-        w.play_on_from_end(me, from_challenge, &mut ch, &mut Silent, &mut rng);
+        w.play_on_from(actor, at, &mut ch, &mut Silent, &mut rng);
         if !w.cut_off() {
             let other = (0..n).filter(|&q| q != me).map(|q| w.score_of(q).points).max().unwrap_or(0);
             sum += weight * (f64::from(w.score_of(me).points) - f64::from(other));
         }
     }
     if weights == 0.0 { 0.0 } else { sum / weights }
+}
+
+/// The candidate with the best [`mean_margin`] over K worlds (ties: the
+/// earlier); the first when it is the only one (no playout, no random
+/// number drawn).
+#[allow(clippy::too_many_arguments)]
+fn best_by_playouts<T: Copy, D: Draw>(
+    policy: &Policy,
+    k: u16,
+    v: &View<'_>,
+    actor: usize,
+    at: Resume,
+    cands: &[T],
+    fix: impl Fn(T) -> Fixed,
+    d: &mut D,
+) -> T {
+    if cands.len() == 1 {
+        return cands[0];
+    }
+    let seeds = seeds(k, d);
+    let mut best = (f64::MIN, cands[0]);
+    for &c in cands {
+        let m = mean_margin(policy, v, &seeds, actor, at, fix(c));
+        if m > best.0 {
+            best = (m, c);
+        }
+    }
+    best.1
 }
 
 /// The players `v`'s player could challenge with a chance of winning:
@@ -139,21 +191,12 @@ pub fn challenge_candidates(v: &View<'_>) -> Vec<usize> {
     cands
 }
 
-/// `rollout:K`'s hand challenge.
+/// `rollout:K`'s hand challenge: none, or each player it could win
+/// against.
 pub fn challenge<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, d: &mut D) -> Option<usize> {
-    let cands = challenge_candidates(v);
-    if cands.is_empty() {
-        return None;
-    }
-    let seeds = seeds(k, d);
-    let mut best = (mean_margin(policy, v, &seeds, true, (Some(None), None)), None);
-    for q in cands {
-        let m = mean_margin(policy, v, &seeds, true, (Some(Some(q)), None));
-        if m > best.0 {
-            best = (m, Some(q));
-        }
-    }
-    best.1
+    let mut cands = vec![None];
+    cands.extend(challenge_candidates(v).into_iter().map(Some));
+    best_by_playouts(policy, k, v, v.seat(), Resume::Challenge, &cands, Fixed::Challenge, d)
 }
 
 /// `rollout:K`'s end-of-turn discard: the candidates are what `collector`
@@ -161,10 +204,7 @@ pub fn challenge<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, d: &mut D) -> O
 /// `bluffer:10` (keep seven, or up to ten without a 7>>>10). Discards
 /// after a lost challenge (`forced`) are `collector`'s.
 pub fn discard<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
-    let plain = Policy {
-        base: Base::Collector,
-        ..*policy
-    };
+    let plain = collector_rule(policy);
     let first = plain.keep_discard(v, limit, forced, d);
     if forced {
         return first;
@@ -176,16 +216,50 @@ pub fn discard<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, limit: u32, force
             cands.push(c);
         }
     }
-    if cands.len() == 1 {
-        return first;
-    }
-    let seeds = seeds(k, d);
-    let mut best = (f64::MIN, first);
-    for c in cands {
-        let m = mean_margin(policy, v, &seeds, false, (None, Some(c)));
-        if m > best.0 {
-            best = (m, c);
+    best_by_playouts(policy, k, v, v.seat(), Resume::Discard, &cands, Fixed::Discard, d)
+}
+
+/// `rollout:K`'s Block reaction to `by`'s Take or Steal: no Block, a
+/// Draw/Block card or an Any (`collector`'s choice first).
+pub fn block<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
+    let first = collector_rule(policy).block(v, by, func, d);
+    let lowest = |m: CardSet| (m != 0).then(|| m.trailing_zeros() as Card);
+    let mut cands = vec![first];
+    for c in [None, lowest(v.hand() & BLOCK_CARDS), lowest(v.hand() & ANY_CARDS)] {
+        if !cands.contains(&c) {
+            cands.push(c);
         }
     }
-    best.1
+    best_by_playouts(policy, k, v, by, Resume::Block { victim: v.seat() }, &cands, Fixed::Block, d)
+}
+
+/// `rollout:K`'s pick from the hand its Take sees: every card of it
+/// (`collector`'s first).
+pub fn take_pick<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, target: usize, d: &mut D) -> Card {
+    let first = collector_rule(policy).take_pick(v, target, d);
+    let mut cands = vec![first];
+    cands.extend(cards_of(v.known(target) & !bit(first)));
+    best_by_playouts(policy, k, v, v.seat(), Resume::TakePick { from: target }, &cands, Fixed::Pick, d)
+}
+
+/// `rollout:K`'s pick from the penalty discards `pile` after winning a
+/// challenge: `collector`'s two, then every other pair (the card itself
+/// when the pile holds one). Taking a card never forces keeping it: the
+/// discard to the limit follows.
+pub fn take_penalty<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
+    let first = collector_rule(policy).take_penalty(v, pile, d);
+    let mut cands = vec![first];
+    let cards: Vec<Card> = cards_of(pile).collect();
+    for (i, &a) in cards.iter().enumerate() {
+        for &b in &cards[i + 1..] {
+            let pair = bit(a) | bit(b);
+            if pair != first {
+                cands.push(pair);
+            }
+        }
+    }
+    if cards.len() == 1 && first != pile {
+        cands.push(pile);
+    }
+    best_by_playouts(policy, k, v, v.seat(), Resume::PenaltyPick { pile }, &cands, Fixed::Penalty, d)
 }

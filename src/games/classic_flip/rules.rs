@@ -91,6 +91,35 @@ impl Rules {
     }
 }
 
+/// The steps of a turn's end (C26), in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EndStep {
+    /// E1, the hand challenge, and on.
+    Challenge,
+    /// E2, the action card to the discard pile, and on.
+    ActionCard,
+    /// E3, the discard to the limit.
+    Discard,
+}
+
+/// Where [`Table::play_on_from`] picks up the turn of the player `p` it
+/// is given: at a decision, which the chooser it is given then answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// `victim`'s Block reaction to `p`'s Take or Steal in play (the rest
+    /// of a Steal's victims follow).
+    Block { victim: usize },
+    /// `p`'s pick of a card from `from`'s hand (a Take not blocked).
+    TakePick { from: usize },
+    /// `p`'s pick from the penalty discards `pile` after winning a
+    /// challenge (then E2 and E3).
+    PenaltyPick { pile: CardSet },
+    /// E1, `p`'s hand challenge.
+    Challenge,
+    /// E3, `p`'s end-of-turn discard.
+    Discard,
+}
+
 /// A played action card and what it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Play {
@@ -360,6 +389,8 @@ pub struct Table {
     pub(crate) draw_n: usize,
     discard: CardSet,
     played: CardSet,
+    /// The play being resolved (from the action card's play to E2).
+    in_play: Option<Play>,
     penalised: u8,
     failed: u8,
     grace: u8,
@@ -390,6 +421,7 @@ impl Table {
             draw_n: 0,
             discard: 0,
             played: 0,
+            in_play: None,
             penalised: 0,
             failed: 0,
             grace: 0,
@@ -608,6 +640,7 @@ impl Table {
         self.draw_n = 0;
         self.discard = 0;
         self.played = 0;
+        self.in_play = None;
         self.penalised = 0;
         self.failed = 0;
         self.grace = 0;
@@ -814,29 +847,32 @@ impl Table {
             }
             Start::Play(play) => self.play_action(p, play, ch, obs, d),
         }
-        self.end_phase(p, true, ch, obs, d);
+        self.end_phase(p, EndStep::Challenge, ch, obs, d);
     }
 
-    /// The end of `p`'s turn (C26): the hand challenge and the played card
-    /// to the discard pile (unless `from_challenge` is false: they are
-    /// done), then the discard to the limit.
+    /// The end of `p`'s turn (C26) from step `from` on: the hand
+    /// challenge (E1), the played card to the discard pile (E2), the
+    /// discard to the limit (E3).
     fn end_phase<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         p: usize,
-        from_challenge: bool,
+        from: EndStep,
         ch: &mut C,
         obs: &mut O,
         d: &mut D,
     ) {
-        if from_challenge {
+        if from == EndStep::Challenge {
             // E1: one hand challenge (C24).
             if let Some(q) = ch.challenge(&View::new(self, p), d) {
                 assert!(q != p && q < self.players(), "seat {p} challenged seat {q}");
                 self.challenge(p, q, ch, obs, d);
             }
+        }
+        if from != EndStep::Discard {
             // E2: the action card played goes to the discard pile.
             self.discard |= self.played;
             self.played = 0;
+            self.in_play = None;
         }
         // E3: discard to the limit (keeping more is a bluff, C19).
         let limit = self.limit_for(p, self.hand[p]);
@@ -863,19 +899,40 @@ impl Table {
         }
     }
 
-    /// For playouts that decide an end-of-turn step: `p`'s turn from its
-    /// end phase on (`from_challenge`: from E1, the challenge, else from
-    /// E3, the discard), then its +Turn extra turns and the rest of the
-    /// round. The end phase is the one every turn plays ([`Table::end_phase`]).
-    pub fn play_on_from_end<C: Chooser, O: Observer<Table>, D: Draw>(
+    /// For playouts that fix one decision: the rest of `p`'s turn from
+    /// the point `at` (where that decision is asked: the chooser given
+    /// answers it), then its +Turn extra turns and the rest of the round.
+    /// Every step is the one every turn plays (the same functions).
+    pub fn play_on_from<C: Chooser, O: Observer<Table>, D: Draw>(
         &mut self,
         p: usize,
-        from_challenge: bool,
+        at: Resume,
         ch: &mut C,
         obs: &mut O,
         d: &mut D,
     ) {
-        self.end_phase(p, from_challenge, ch, obs, d);
+        let from = match at {
+            Resume::Block { victim } => {
+                let play = self.in_play.expect("a Block is asked only while a Take or Steal is resolved");
+                match play.func {
+                    Func::Take => self.take_from(p, victim, ch, obs, d),
+                    Func::Steal => self.steal_from(p, play, victim, ch, obs, d),
+                    f => panic!("a Block is asked only against a Take or Steal, not {}", f.key()),
+                }
+                EndStep::Challenge
+            }
+            Resume::TakePick { from } => {
+                self.pick_from(p, from, ch, obs, d);
+                EndStep::Challenge
+            }
+            Resume::PenaltyPick { pile } => {
+                self.take_from_penalty(p, pile, ch, obs, d);
+                EndStep::ActionCard
+            }
+            Resume::Challenge => EndStep::Challenge,
+            Resume::Discard => EndStep::Discard,
+        };
+        self.end_phase(p, from, ch, obs, d);
         if self.extra {
             self.extra = false;
             self.full_turn(p, ch, obs, d);
@@ -1024,6 +1081,7 @@ impl Table {
         );
         self.drop_public(p, bit(play.card));
         self.played = bit(play.card);
+        self.in_play = Some(play);
         self.counts[p].funcs[play.func as usize] += 1;
         if O::EVENTS {
             obs.event(self, Event::Played { seat: p, play });
@@ -1032,44 +1090,10 @@ impl Table {
             Func::Draw => {
                 self.draw_to(p, 3, obs, d);
             }
-            Func::Take => {
-                let q = usize::from(play.target);
-                if self.blocked(q, p, Func::Take, ch, obs, d) || self.hand[q] == 0 {
-                    return;
-                }
-                // The taker sees the whole hand (C12: only when not blocked).
-                self.known[p][q] = self.hand[q];
-                let c = ch.take_pick(&View::new(self, p), q, d);
-                assert!(self.hand[q] & bit(c) != 0, "seat {p} took {} that seat {q} does not hold", name(c));
-                self.move_hidden(q, p, c);
-                self.known[p][q] = self.hand[q];
-                if O::EVENTS {
-                    obs.event(self, Event::Took { seat: p, from: q, card: c });
-                }
-            }
+            Func::Take => self.take_from(p, usize::from(play.target), ch, obs, d),
             Func::Steal => {
-                let n = self.players();
-                for i in 1..n {
-                    let q = (p + i) % n;
-                    if play.victims & (1 << q) == 0 || self.blocked(q, p, Func::Steal, ch, obs, d) {
-                        continue;
-                    }
-                    let h = self.hand[q];
-                    if h == 0 {
-                        continue;
-                    }
-                    // C13 (ii): a uniformly random card of the victim's hand.
-                    let c = nth(h, d.below(count(h)));
-                    self.move_hidden(q, p, c);
-                    if O::EVENTS {
-                        obs.event(self, Event::Took { seat: p, from: q, card: c });
-                    }
-                }
-                for slot in 0..3 {
-                    if play.slots & (1 << slot) != 0 && self.community[slot] != EMPTY {
-                        self.take_community(p, slot, obs, d);
-                    }
-                }
+                let first = self.next_seat(p);
+                self.steal_from(p, play, first, ch, obs, d);
             }
             Func::Swap => {
                 let q = usize::from(play.target);
@@ -1097,6 +1121,61 @@ impl Table {
             Func::Chaos => self.chaos(p, obs, d),
             Func::PlusTurn => self.extra = true,
             Func::Block => unreachable!(),
+        }
+    }
+
+    /// `p`'s Take against `q`: `q` may block (C12: before any card is
+    /// seen), else `p` sees the hand and takes a card of it.
+    fn take_from<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, p: usize, q: usize, ch: &mut C, obs: &mut O, d: &mut D) {
+        if self.blocked(q, p, Func::Take, ch, obs, d) || self.hand[q] == 0 {
+            return;
+        }
+        // The taker sees the whole hand (C12: only when not blocked).
+        self.known[p][q] = self.hand[q];
+        self.pick_from(p, q, ch, obs, d);
+    }
+
+    /// `p`, seeing `q`'s whole hand, takes a card of it.
+    fn pick_from<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, p: usize, q: usize, ch: &mut C, obs: &mut O, d: &mut D) {
+        let c = ch.take_pick(&View::new(self, p), q, d);
+        assert!(self.hand[q] & bit(c) != 0, "seat {p} took {} that seat {q} does not hold", name(c));
+        self.move_hidden(q, p, c);
+        self.known[p][q] = self.hand[q];
+        if O::EVENTS {
+            obs.event(self, Event::Took { seat: p, from: q, card: c });
+        }
+    }
+
+    /// `p`'s Steal from its victims in seat order, from seat `first` on
+    /// (each may block), then the community slots it names.
+    fn steal_from<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        play: Play,
+        first: usize,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
+        let mut q = first;
+        while q != p {
+            if play.victims & (1 << q) != 0 && !self.blocked(q, p, Func::Steal, ch, obs, d) {
+                let h = self.hand[q];
+                if h != 0 {
+                    // C13 (ii): a uniformly random card of the victim's hand.
+                    let c = nth(h, d.below(count(h)));
+                    self.move_hidden(q, p, c);
+                    if O::EVENTS {
+                        obs.event(self, Event::Took { seat: p, from: q, card: c });
+                    }
+                }
+            }
+            q = self.next_seat(q);
+        }
+        for slot in 0..3 {
+            if play.slots & (1 << slot) != 0 && self.community[slot] != EMPTY {
+                self.take_community(p, slot, obs, d);
+            }
         }
     }
 
@@ -1216,23 +1295,38 @@ impl Table {
         if won {
             self.counts[p].challenges_won += 1;
             self.counts[q].caught += 1;
-            let pile = self.forced_discard(q, ch, obs, d);
+            // C25: the loser is penalised (limit six) from now on, then
+            // discards to six; the challenger takes from those discards.
             self.penalised |= 1 << q;
-            let take = ch.take_penalty(&View::new(self, p), pile, d);
-            assert!(
-                take & !pile == 0 && count(take) <= 2,
-                "seat {p} took {} from the penalty discards {}",
-                names(take),
-                names(pile)
-            );
-            self.discard &= !take;
-            self.add_public(p, take);
-            if O::EVENTS {
-                obs.event(self, Event::PenaltyTaken { seat: p, cards: take });
-            }
+            let pile = self.forced_discard(q, ch, obs, d);
+            self.take_from_penalty(p, pile, ch, obs, d);
         } else {
             self.forced_discard(p, ch, obs, d);
             self.failed |= 1 << p;
+        }
+    }
+
+    /// The winning challenger `p` takes up to two of the penalty discards
+    /// `pile` (C25).
+    fn take_from_penalty<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        pile: CardSet,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
+        let take = ch.take_penalty(&View::new(self, p), pile, d);
+        assert!(
+            take & !pile == 0 && count(take) <= 2,
+            "seat {p} took {} from the penalty discards {}",
+            names(take),
+            names(pile)
+        );
+        self.discard &= !take;
+        self.add_public(p, take);
+        if O::EVENTS {
+            obs.event(self, Event::PenaltyTaken { seat: p, cards: take });
         }
     }
 
@@ -1326,6 +1420,12 @@ impl<'a> View<'a> {
     #[inline]
     pub fn discard(&self) -> CardSet {
         self.t.discard
+    }
+    /// The play being resolved, from the action card's play until it
+    /// goes to the discard pile (public: played face up, C8).
+    #[inline]
+    pub fn in_play(&self) -> Option<Play> {
+        self.t.in_play
     }
     /// The action card played this turn (face up).
     #[inline]
