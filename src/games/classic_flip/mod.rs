@@ -201,7 +201,7 @@ const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "rollout:K",
-                does: "K determinized playouts of the round per start option, call, challenge and end-of-turn discard (worlds consistent with what it knows)",
+                does: "K determinized playouts of the round per start option, call, challenge, end-of-turn discard, Block, Take pick and penalty pick (worlds consistent with what it knows)",
             },
         ],
     ),

@@ -72,9 +72,11 @@
 //!   opponent's. The same K worlds serve every option. The hand challenge
 //!   (none, or each opponent over its limit and not just given its hand)
 //!   and the end-of-turn discard (`collector`'s with its own bluffing part,
-//!   and with `bluffer:7` to `bluffer:10`) are decided the same way
-//!   ([`super::rollout`]). Blocks, Take picks and forced discards as
-//!   `collector`.
+//!   and with `bluffer:7` to `bluffer:10`), the Block reaction (none, a
+//!   Draw/Block card or an Any), the card a Take takes (every card of the
+//!   hand it sees) and the cards taken from the penalty discards (every
+//!   pair) are decided the same way, each playout picking the turn up at
+//!   the decision ([`super::rollout`]). Forced discards as `collector`.
 //!
 //! # The other parts
 //!
@@ -921,15 +923,21 @@ impl Policy {
         }
     }
 
+    /// The hand challenge of the heuristics: nearly always nobody can be
+    /// challenged, found here without a call; the choice among those who
+    /// can is out of line.
+    #[inline]
     fn challenge_choice(&self, v: &View<'_>) -> Option<usize> {
-        if self.base == Base::Random {
+        let over = challengeable(v);
+        if self.base == Base::Random || over == 0 {
             return None;
         }
+        self.challenge_among(v, over)
+    }
+
+    #[inline(never)]
+    fn challenge_among(&self, v: &View<'_>, mut over: u32) -> Option<usize> {
         let q_max = f64::from(self.sheriff) / 1e6;
-        let mut over = challengeable(v);
-        if over == 0 {
-            return None;
-        }
         let mut unseen_limit10: Option<CardSet> = None;
         let mut best: Option<(bool, f64, u32, usize)> = None;
         while over != 0 {
