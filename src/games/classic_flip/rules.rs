@@ -375,10 +375,13 @@ pub struct Position {
 pub struct Table {
     rules: Rules,
     pub(crate) hand: [CardSet; MAX_PLAYERS],
-    /// Cards in each hand, kept beside the masks: a popcount of a 128-bit
-    /// set is a few dozen instructions on plain x86-64, and every turn asks
-    /// for every hand's size.
-    size: [u8; MAX_PLAYERS],
+    /// Cards in each hand, one byte per seat (seat p in bits 8p..8p+8),
+    /// kept beside the masks: a popcount of a 128-bit set is a few dozen
+    /// instructions on plain x86-64, and every turn asks for every hand's
+    /// size. One word, written and read whole: the test of every seat's
+    /// limit at once reads it right after a draw changed it, and a wide
+    /// read of a byte just stored waits for the store.
+    sizes: u64,
     /// `known[p][q]`: cards p knows q holds (always a subset of q's hand).
     pub(crate) known: [[CardSet; MAX_PLAYERS]; MAX_PLAYERS],
     community: [Card; 3],
@@ -413,7 +416,7 @@ impl Table {
         Table {
             rules,
             hand: [0; MAX_PLAYERS],
-            size: [0; MAX_PLAYERS],
+            sizes: 0,
             known: [[0; MAX_PLAYERS]; MAX_PLAYERS],
             community: [EMPTY; 3],
             community_mask: 0,
@@ -537,9 +540,23 @@ impl Table {
     #[inline]
     pub fn over_base_limit(&self) -> u32 {
         const TOP: u64 = 0x8080_8080_8080_8080;
-        let sizes = u64::from_le_bytes(self.size) + BYTE_OF_BIT[usize::from(self.penalised)];
+        let sizes = self.sizes + BYTE_OF_BIT[usize::from(self.penalised)];
         let top = (sizes + 0x7878_7878_7878_7878) & TOP;
         ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+    /// Cards in `p`'s hand.
+    #[inline(always)]
+    fn size(&self, p: usize) -> u32 {
+        ((self.sizes >> (8 * p)) & 0xFF) as u32
+    }
+    #[inline(always)]
+    fn set_size(&mut self, p: usize, n: u32) {
+        self.sizes = (self.sizes & !(0xFF << (8 * p))) | u64::from(n) << (8 * p);
+    }
+    /// `k` more cards in `p`'s hand.
+    #[inline(always)]
+    fn grow(&mut self, p: usize, k: u32) {
+        self.sizes += u64::from(k) << (8 * p);
     }
     /// The seat after `p` (no division: a remainder by a number known only
     /// at run time is a slow instruction).
@@ -598,7 +615,7 @@ impl Table {
         assert_eq!(self.over_base_limit() >> self.players(), 0, "an empty seat over the limit");
         for p in 0..self.players() {
             add(self.hand[p], "hand");
-            assert_eq!(u32::from(self.size[p]), count(self.hand[p]), "size of hand {p}");
+            assert_eq!(self.size(p), count(self.hand[p]), "size of hand {p}");
             let base = 7 - u32::from(self.penalised(p));
             assert_eq!(self.over_base_limit() >> p & 1 == 1, count(self.hand[p]) > base, "over the limit, seat {p}");
             for q in 0..self.players() {
@@ -633,7 +650,7 @@ impl Table {
 
     fn clear_round(&mut self) {
         self.hand = [0; MAX_PLAYERS];
-        self.size = [0; MAX_PLAYERS];
+        self.sizes = 0;
         self.known = [[0; MAX_PLAYERS]; MAX_PLAYERS];
         self.community = [EMPTY; 3];
         self.community_mask = 0;
@@ -671,7 +688,7 @@ impl Table {
             for _ in 0..players {
                 let c = self.pop();
                 self.hand[p] |= bit(c);
-                self.size[p] += 1;
+                self.grow(p, 1);
                 p = self.next_seat(p);
             }
             let c = self.pop();
@@ -684,7 +701,7 @@ impl Table {
         self.clear_round();
         for (p, &h) in pos.hands.iter().enumerate() {
             self.hand[p] = h;
-            self.size[p] = count(h) as u8;
+            self.set_size(p, count(h));
         }
         for (slot, &c) in pos.community.iter().enumerate() {
             self.set_community(slot, c);
@@ -880,7 +897,7 @@ impl Table {
         assert_eq!(out & !self.hand[p], 0, "seat {p} discarded cards it does not hold");
         self.drop_public(p, out);
         self.discard |= out;
-        let kept = u32::from(self.size[p]);
+        let kept = self.size(p);
         let limit = self.limit_for(p, self.hand[p]);
         if kept > limit {
             self.counts[p].over_limit += 1;
@@ -945,7 +962,7 @@ impl Table {
     /// Removes `cards` from `p`'s hand in sight of everybody.
     fn drop_public(&mut self, p: usize, cards: CardSet) {
         self.hand[p] &= !cards;
-        self.size[p] = count(self.hand[p]) as u8;
+        self.set_size(p, count(self.hand[p]));
         for q in 0..self.players() {
             self.known[q][p] &= !cards;
         }
@@ -954,7 +971,7 @@ impl Table {
     /// Adds `cards` to `p`'s hand in sight of everybody.
     fn add_public(&mut self, p: usize, cards: CardSet) {
         self.hand[p] |= cards;
-        self.size[p] = count(self.hand[p]) as u8;
+        self.set_size(p, count(self.hand[p]));
         for q in 0..self.players() {
             self.known[q][p] |= cards;
         }
@@ -965,8 +982,8 @@ impl Table {
     fn move_hidden(&mut self, from: usize, to: usize, c: Card) {
         self.hand[from] &= !bit(c);
         self.hand[to] |= bit(c);
-        self.size[from] -= 1;
-        self.size[to] += 1;
+        self.sizes -= 1 << (8 * from);
+        self.grow(to, 1);
         for q in 0..self.players() {
             if q != from && q != to {
                 self.known[q][from] = 0;
@@ -1007,7 +1024,7 @@ impl Table {
                 Some(c) => {
                     got |= bit(c);
                     self.hand[p] |= bit(c);
-                    self.size[p] += 1;
+                    self.grow(p, 1);
                 }
                 None => break,
             }
@@ -1098,7 +1115,9 @@ impl Table {
             Func::Swap => {
                 let q = usize::from(play.target);
                 self.hand.swap(p, q);
-                self.size.swap(p, q);
+                let (np, nq) = (self.size(p), self.size(q));
+                self.set_size(p, nq);
+                self.set_size(q, np);
                 for o in 0..self.players() {
                     self.known[o].swap(p, q);
                 }
@@ -1193,7 +1212,7 @@ impl Table {
                 len += 1;
             }
             self.hand[q] = 0;
-            self.size[q] = 0;
+            self.set_size(q, 0);
         }
         for slot in 0..3 {
             if self.community[slot] != EMPTY {
@@ -1205,7 +1224,7 @@ impl Table {
         d.shuffle(&mut pool[..len]);
         for (i, &c) in pool[..len].iter().enumerate() {
             self.hand[(p + i) % n] |= bit(c);
-            self.size[(p + i) % n] += 1;
+            self.grow((p + i) % n, 1);
         }
         self.known = [[0; MAX_PLAYERS]; MAX_PLAYERS];
         self.grace |= (((1u16 << n) - 1) as u8) & !(1 << p);
@@ -1264,7 +1283,7 @@ impl Table {
         self.challenges_round += 1;
         self.counts[p].challenges += 1;
         self.counts[q].challenged += 1;
-        let n = u32::from(self.size[q]);
+        let n = self.size(q);
         let penalised = self.penalised(q);
         let base = if penalised { LIMIT_6 } else { LIMIT };
         let mut shown = EMPTY;
@@ -1339,7 +1358,7 @@ impl Table {
         obs: &mut O,
         d: &mut D,
     ) -> CardSet {
-        let n = u32::from(self.size[q]);
+        let n = self.size(q);
         if n <= LIMIT_6 {
             return 0;
         }
@@ -1435,7 +1454,7 @@ impl<'a> View<'a> {
     /// Hand size of `q` (public, C21).
     #[inline]
     pub fn hand_size(&self, q: usize) -> u32 {
-        u32::from(self.t.size[q])
+        self.t.size(q)
     }
     /// The cards this player knows `q` holds.
     #[inline]
@@ -1549,7 +1568,7 @@ impl<'a> View<'a> {
             }
             next += k;
             w.hand[q] = h;
-            w.size[q] = count(h) as u8;
+            w.set_size(q, count(h));
         }
         let k = t.draw_n;
         w.draw[..k].copy_from_slice(&pool[next..next + k]);
