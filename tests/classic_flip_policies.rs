@@ -231,12 +231,12 @@ fn sheriff_chance_is_the_hypergeometric_count_over_the_unseen_cards() {
     assert!((chance_of_limit10(&v, 1) - (1.0 - none)).abs() < 1e-12);
 }
 
-#[test]
-fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
+/// A two-player table with these hands and community, every other card
+/// in the draw pile.
+fn two_hands(hand0: &[&str], hand1: &[&str], community: [&str; 3]) -> Table {
     let deck = Rules::standard(2).deck.all;
-    let hand0: CardSet = cards(&["RK", "BK", "PK", "R8", "B8"]);
-    let com = [parse("R2").unwrap(), parse("R3").unwrap(), parse("R4").unwrap()];
-    let hand1 = bit(parse("B2").unwrap());
+    let (hand0, hand1) = (cards(hand0), cards(hand1));
+    let com = community.map(|x| parse(x).unwrap());
     let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
     let mut t = Table::new(Rules::standard(2));
     t.set_position(&Position {
@@ -247,6 +247,12 @@ fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
         totals: vec![0, 0],
         ..Default::default()
     });
+    t
+}
+
+#[test]
+fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
+    let t = two_hands(&["RK", "BK", "PK", "R8", "B8"], &["B2"], ["R2", "R3", "R4"]);
     let v = View::new(&t, 0);
     assert_eq!(v.score().points, 10);
     let mut rng = batch_rng(1, 1);
@@ -468,20 +474,11 @@ fn rollout_blocks_a_take_aimed_at_its_any_with_the_block_card_not_the_any() {
     // Seat 1 holds four Kings, Any and a Draw/Block: an unblocked Take
     // would take the Any (the most valuable card); blocking with the Any
     // gives it away as surely. The playouts must pick the Draw/Block.
-    let deck = Rules::standard(2).deck.all;
-    let hand0 = cards(&["Draw/Take", "R2", "B5"]);
-    let hand1 = cards(&["Draw/Block", "Any", "RK", "BK", "PK", "GK"]);
-    let com = [parse("R3").unwrap(), parse("B4").unwrap(), parse("P6").unwrap()];
-    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
-    let mut t = Table::new(Rules::standard(2));
-    t.set_position(&Position {
-        hands: vec![hand0, hand1],
-        community: com,
-        draw: cards_of(deck & !used).collect(),
-        discard: 0,
-        totals: vec![0, 0],
-        ..Default::default()
-    });
+    let t = two_hands(
+        &["Draw/Take", "R2", "B5"],
+        &["Draw/Block", "Any", "RK", "BK", "PK", "GK"],
+        ["R3", "B4", "P6"],
+    );
     let mut take = Play::new(parse("Draw/Take").unwrap(), Func::Take);
     take.target = 1;
     for (spec, seed) in [("rollout:64", 1), ("rollout:64", 2), ("collector", 1)] {

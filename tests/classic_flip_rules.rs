@@ -1109,81 +1109,73 @@ fn short_rules(players: usize) -> Rules {
     r
 }
 
-#[test]
-fn play_on_from_a_block_plays_the_rest_of_a_steal_and_the_round_as_the_turn_does() {
+/// Three players with `hands`: seat 0 plays `play`; the table is kept as
+/// the card is played and the turn picked up there at `resume`, with the
+/// same Block answers and Take picks.
+fn resumes_after_playing(
+    hands: &[&str; 3],
+    play: Play,
+    blocks: &[Option<Card>],
+    picks: &[Card],
+    resume: Resume,
+) {
     let t = table_with(
         short_rules(3),
-        &["Draw/Steal R2", "Draw/Block RA BA", "Any R3 B3"],
+        hands,
         ["R5", "R6", "R7"],
         "B2 P2 P3 P4 P5 P6 P7 P9 P10 PJ PQ PK PA B4 B5",
     );
-    let mut p = play("Draw/Steal", Func::Steal);
-    p.victims = 0b110;
-    p.slots = 0b001;
-    // Seat 1 lets it pass, seat 2 blocks with Any.
     let script = |start: bool| Script {
-        starts: if start { [Start::Play(p)].into() } else { [].into() },
-        blocks: [None, Some(c("Any"))].into(),
+        starts: if start {
+            [Start::Play(play)].into()
+        } else {
+            [].into()
+        },
+        blocks: blocks.iter().copied().collect(),
+        picks: picks.iter().copied().collect(),
         ..Default::default()
     };
     resumes_like_the_turn(
         t,
         script(true),
         |e| matches!(e, Event::Played { .. }),
-        |_| Resume::Block { victim: 1 },
+        |_| resume,
         script(false),
+    );
+}
+
+#[test]
+fn play_on_from_a_block_plays_the_rest_of_a_steal_and_the_round_as_the_turn_does() {
+    let mut p = play("Draw/Steal", Func::Steal);
+    p.victims = 0b110;
+    p.slots = 0b001;
+    // Seat 1 lets it pass, seat 2 blocks with Any.
+    let hands = ["Draw/Steal R2", "Draw/Block RA BA", "Any R3 B3"];
+    resumes_after_playing(
+        &hands,
+        p,
+        &[None, Some(c("Any"))],
+        &[],
+        Resume::Block { victim: 1 },
     );
 }
 
 #[test]
 fn play_on_from_a_block_of_a_take_plays_on_as_the_turn_does() {
+    let mut p = play("Draw/Take", Func::Take);
+    p.target = 1;
+    let hands = ["Draw/Take R2", "Draw/Block RA BA", "R3 B3"];
     for block in [Some(c("Draw/Block")), None] {
-        let t = table_with(
-            short_rules(3),
-            &["Draw/Take R2", "Draw/Block RA BA", "R3 B3"],
-            ["R5", "R6", "R7"],
-            "B2 P2 P3 P4 P5 P6 P7 P9 P10 PJ PQ PK PA B4 B5",
-        );
-        let mut p = play("Draw/Take", Func::Take);
-        p.target = 1;
-        let script = |start: bool| Script {
-            starts: if start { [Start::Play(p)].into() } else { [].into() },
-            blocks: [block].into(),
-            picks: [c("BA")].into(),
-            ..Default::default()
-        };
-        resumes_like_the_turn(
-            t,
-            script(true),
-            |e| matches!(e, Event::Played { .. }),
-            |_| Resume::Block { victim: 1 },
-            script(false),
-        );
+        resumes_after_playing(&hands, p, &[block], &[c("BA")], Resume::Block { victim: 1 });
     }
 }
 
 #[test]
 fn play_on_from_a_take_pick_plays_on_as_the_turn_does() {
-    let t = table_with(
-        short_rules(3),
-        &["Draw/Take R2", "RA BA R9", "R3 B3"],
-        ["R5", "R6", "R7"],
-        "B2 P2 P3 P4 P5 P6 P7 P9 P10 PJ PQ PK PA B4 B5",
-    );
     let mut p = play("Draw/Take", Func::Take);
     p.target = 1;
-    let script = |start: bool| Script {
-        starts: if start { [Start::Play(p)].into() } else { [].into() },
-        picks: [c("BA")].into(),
-        ..Default::default()
-    };
-    resumes_like_the_turn(
-        t,
-        script(true),
-        |e| matches!(e, Event::Played { .. }),
-        |_| Resume::TakePick { from: 1 },
-        script(false),
-    );
+    let hands = ["Draw/Take R2", "RA BA R9", "R3 B3"];
+    resumes_after_playing(&hands, p, &[], &[c("BA")], Resume::TakePick { from: 1 });
 }
 
 /// Seat 1 holds eight cards and no 7>>>10 or Any: seat 0 draws two,

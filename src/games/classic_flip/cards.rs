@@ -415,39 +415,29 @@ pub struct Score {
     pub doublings: u32,
 }
 
-/// Spreads the low 7 bits of an index into nibbles (bit i to nibble i).
-const SPREAD_LO: [u64; 128] = {
-    let mut t = [0u64; 128];
+/// For every index x below N: bit i of x moved to bit `width * (i +
+/// first)` (each bit of a set to the low bit of its nibble or byte).
+pub(crate) const fn spread_table<const N: usize>(width: u32, first: u32) -> [u64; N] {
+    let mut t = [0u64; N];
     let mut x = 0;
-    while x < 128 {
+    while x < N {
         let mut i = 0;
-        while i < 7 {
+        while x >> i != 0 {
             if x & (1 << i) != 0 {
-                t[x] |= 1 << (4 * i);
+                t[x] |= 1 << (width * (i + first));
             }
             i += 1;
         }
         x += 1;
     }
     t
-};
+}
+
+/// Spreads the low 7 bits of an index into nibbles (bit i to nibble i).
+const SPREAD_LO: [u64; 128] = spread_table(4, 0);
 
 /// Spreads 6 bits into nibbles 7..13.
-const SPREAD_HI: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut x = 0;
-    while x < 64 {
-        let mut i = 0;
-        while i < 6 {
-            if x & (1 << i) != 0 {
-                t[x] |= 1 << (4 * (i + 7));
-            }
-            i += 1;
-        }
-        x += 1;
-    }
-    t
-};
+const SPREAD_HI: [u64; 64] = spread_table(4, 7);
 
 /// The ranks of a 13-bit suit chunk as one nibble per rank.
 #[inline(always)]

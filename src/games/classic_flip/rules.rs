@@ -26,21 +26,8 @@ pub const MAX_PLAYERS: usize = 8;
 
 /// Bit i of the index as byte i of the value (0 or 1): a seat mask
 /// spread over the bytes of a hand-size word.
-const BYTE_OF_BIT: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut x = 0;
-    while x < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if x & (1 << i) != 0 {
-                t[x] |= 1 << (8 * i);
-            }
-            i += 1;
-        }
-        x += 1;
-    }
-    t
-};
+const BYTE_OF_BIT: [u64; 256] = spread_table(8, 0);
+
 /// Default round cap in turns (C32).
 pub const DEFAULT_ROUND_CAP: u32 = 2_000;
 /// Rounds after which a game stops without a winner (C32, game cap).
