@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use super::observe::{TraceFormat, TraceWriter};
-use super::rng::{SimRng, batch_rng};
+use super::observe::{Observed, Observer, TraceFormat, TraceWriter};
+use super::rng::{SimRng, batch_rng, game_rng};
 
 /// Games per batch. Part of the definition of a run: changing it changes
 /// which generator plays which game, so it is fixed, not a setting.
@@ -56,6 +56,41 @@ pub trait Simulation: Sync {
     /// every game with the statistics of that game alone. Tournaments use
     /// it to group the games that share a deal.
     fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&Self::Acc));
+}
+
+/// One game at a table, again and again: what a game's batch loop plays
+/// ([`play_games`]).
+pub trait PlaysGames<T: Observed> {
+    /// Plays one game with its own generator `rng`, telling `obs`.
+    fn play_one<O: Observer<T>>(&mut self, rng: &mut SimRng, obs: &mut O);
+}
+
+/// The games of a batch, each from its own stream of the batch's generator
+/// ([`game_rng`]), told to `acc` and, when given, first to the trace
+/// observer `trace`: the same games whether traced or not. Gives the trace
+/// observer back (a game may have more to write after the batch).
+pub fn play_games<T: Observed, P: PlaysGames<T>, A: Observer<T>, X: Observer<T>>(
+    table: &mut P,
+    rng: &mut SimRng,
+    games: u64,
+    acc: &mut A,
+    trace: Option<X>,
+) -> Option<X> {
+    match trace {
+        None => {
+            for _ in 0..games {
+                table.play_one(&mut game_rng(rng), acc);
+            }
+            None
+        }
+        Some(trace) => {
+            let mut both = (trace, acc);
+            for _ in 0..games {
+                table.play_one(&mut game_rng(rng), &mut both);
+            }
+            Some(both.0)
+        }
+    }
 }
 
 /// How to run a simulation.

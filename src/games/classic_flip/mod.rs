@@ -12,7 +12,7 @@
 //!
 //! This file plugs the game into the engine: [`ClassicFlip`] implements
 //! [`Game`]. Every game draws its own generator from the batch's
-//! ([`game_rng`]), so results depend on the seed and the number of games
+//! ([`game_rng`](crate::engine::rng::game_rng)), so results depend on the seed and the number of games
 //! only, never on `--threads`.
 
 pub mod cards;
@@ -32,10 +32,10 @@ use self::rules::{DEFAULT_ROUND_CAP, MAX_PLAYERS, MIN_PLAYERS, Rules, Table};
 use self::stats::ClassicStats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
-use crate::engine::observe::TraceWriter;
-use crate::engine::rng::{SimRng, game_rng};
+use crate::engine::observe::{Observer, Silent, TraceWriter};
+use crate::engine::rng::SimRng;
 use crate::engine::run::seat_policies;
-use crate::engine::runner::Simulation;
+use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
 /// Classic Flip, as the engine sees it.
 pub struct ClassicFlip;
@@ -422,34 +422,24 @@ impl Simulation for ClassicFlipSim {
     }
 
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut ClassicStats, trace: Option<&mut TraceWriter<'_>>) {
-        let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
-        match trace {
-            None => {
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.play_game(&mut seats, acc, &mut rng);
-                }
-            }
-            Some(out) => {
-                let mut obs = (Trace::new(out), &mut *acc);
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.play_game(&mut seats, &mut obs, &mut rng);
-                }
-            }
-        }
+        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
+        play_games(&mut at, rng, games, acc, trace.map(Trace::new));
     }
 
     fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&ClassicStats)) {
-        let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
+        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
         for _ in 0..games {
             let mut one = self.new_acc();
-            let mut rng = game_rng(rng);
-            table.play_game(&mut seats, &mut one, &mut rng);
+            play_games(&mut at, rng, 1, &mut one, None::<Silent>);
             each(&one);
         }
+    }
+}
+
+impl PlaysGames<Table> for (Table, Seats) {
+    #[inline]
+    fn play_one<O: Observer<Table>>(&mut self, rng: &mut SimRng, obs: &mut O) {
+        self.0.play_game(&mut self.1, obs, rng);
     }
 }
 

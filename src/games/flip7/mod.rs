@@ -28,10 +28,10 @@ use self::rules::{MAX_PLAYERS, Rules, Table};
 use self::stats::Flip7Stats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicySection, SeatResult, Variant};
-use crate::engine::observe::{Observer, TraceWriter};
-use crate::engine::rng::{SimRng, game_rng};
+use crate::engine::observe::{Observer, Silent, TraceWriter};
+use crate::engine::rng::SimRng;
 use crate::engine::run::seat_policies;
-use crate::engine::runner::Simulation;
+use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
 /// Flip 7, as the engine sees it.
 pub struct Flip7;
@@ -190,10 +190,11 @@ impl Simulation for Flip7Sim {
 
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats, trace: Option<&mut TraceWriter<'_>>) {
         let mut table = Table::new(self.rules);
+        let trace = trace.map(Trace::new);
         if let Some(mut seats) = Thresholds::of(&self.policies) {
             // Plain thresholds (the main job): the same games, without
             // dispatching on the rule at every decision.
-            play_traced(&mut table, &mut seats, acc, rng, games, trace);
+            play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
         } else {
             let mut seats = Seats::new(self.policies.clone());
             if self.policies.iter().any(Policy::is_random) {
@@ -201,7 +202,7 @@ impl Simulation for Flip7Sim {
                 // so every other run keeps its games.
                 seats.seed(rand::Rng::next_u64(rng));
             }
-            play_traced(&mut table, &mut seats, acc, rng, games, trace);
+            play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
         }
     }
 
@@ -214,46 +215,18 @@ impl Simulation for Flip7Sim {
             seats.seed(rand::Rng::next_u64(rng));
         }
         for _ in 0..games {
-            play_games(&mut table, &mut seats, &mut one, rng, 1);
+            play_games(&mut (&mut table, &mut seats), rng, 1, &mut one, None::<Silent>);
             each(&one);
             one.clear();
         }
     }
 }
 
-/// [`play_games`] into `acc`, and to `trace` as well when given.
-#[inline(always)]
-fn play_traced<C: rules::Chooser>(
-    table: &mut Table,
-    seats: &mut C,
-    acc: &mut Flip7Stats,
-    rng: &mut SimRng,
-    games: u64,
-    trace: Option<&mut TraceWriter<'_>>,
-) {
-    match trace {
-        None => play_games(table, seats, acc, rng, games),
-        Some(out) => {
-            let mut obs = (Trace::new(out), &mut *acc);
-            play_games(table, seats, &mut obs, rng, games);
-        }
-    }
-}
-
-/// The games of a batch, each from its own stream of the batch's generator
-/// (the same games whether traced or not).
-#[inline(always)]
-fn play_games<C: rules::Chooser, O: Observer<Table>>(
-    table: &mut Table,
-    seats: &mut C,
-    obs: &mut O,
-    rng: &mut SimRng,
-    games: u64,
-) {
-    for _ in 0..games {
-        let mut rng = game_rng(rng);
-        table.new_game(&mut rng);
-        table.play_game(seats, obs, &mut rng);
+impl<C: rules::Chooser> PlaysGames<Table> for (&mut Table, &mut C) {
+    #[inline(always)]
+    fn play_one<O: Observer<Table>>(&mut self, rng: &mut SimRng, obs: &mut O) {
+        self.0.new_game(rng);
+        self.0.play_game(self.1, obs, rng);
     }
 }
 
@@ -271,7 +244,7 @@ mod tests {
         };
         let mut table = Table::new(rules);
         let mut acc = Flip7Stats::new(players);
-        play_games(&mut table, chooser, &mut acc, &mut batch_rng(seed, 0), 2000);
+        play_games(&mut (&mut table, chooser), &mut batch_rng(seed, 0), 2000, &mut acc, None::<Silent>);
         acc
     }
 

@@ -31,10 +31,10 @@ use self::rules::{MAX_PLAYERS, MEMORY_ONE, MIN_PLAYERS, Rules, Table};
 use self::stats::FlipFlushStats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
-use crate::engine::observe::TraceWriter;
+use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::{SimRng, game_rng};
 use crate::engine::run::seat_policies;
-use crate::engine::runner::Simulation;
+use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
 /// Flip-Flush, as the engine sees it.
 pub struct FlipFlush;
@@ -289,43 +289,22 @@ impl Simulation for FlipFlushSim {
     /// game to game within the batch; after the batch's last game the table
     /// plays on until the pot is won ([`FlipFlushSim::play_on`]).
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut FlipFlushStats, trace: Option<&mut TraceWriter<'_>>) {
-        let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
-        match trace {
-            None => {
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, acc, &mut rng);
-                }
-                self.play_on(&mut table, &mut seats, rng, acc);
-            }
-            Some(out) => {
-                let mut obs = (Trace::new(out), &mut *acc);
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, &mut obs, &mut rng);
-                }
-                let settled = self.play_on(&mut table, &mut seats, rng, obs.1);
-                if let Some(settled) = settled {
-                    obs.0.play_on(&settled);
-                }
-            }
+        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
+        let trace = play_games(&mut at, rng, games, acc, trace.map(Trace::new));
+        let settled = self.play_on(&mut at.0, &mut at.1, rng, acc);
+        if let (Some(settled), Some(mut trace)) = (settled, trace) {
+            trace.play_on(&settled);
         }
     }
 
     fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&FlipFlushStats)) {
-        let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
+        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
         let mut one = self.new_acc();
         for g in 0..games {
-            let mut game = game_rng(rng);
-            table.new_game(&mut game);
-            table.play_game(&mut seats, &mut one, &mut game);
+            play_games(&mut at, rng, 1, &mut one, None::<Silent>);
             if g + 1 == games {
                 // The stakes of settling the pot belong to the last game.
-                self.play_on(&mut table, &mut seats, rng, &mut one);
+                self.play_on(&mut at.0, &mut at.1, rng, &mut one);
             }
             each(&one);
             one.clear();
@@ -408,5 +387,13 @@ impl crate::engine::observe::Observer<Table> for PlayedOn<'_> {
 
     fn game_end(&mut self, t: &Table, _end: rules::End) {
         self.0.played_on(t);
+    }
+}
+
+impl PlaysGames<Table> for (Table, Seats) {
+    #[inline]
+    fn play_one<O: Observer<Table>>(&mut self, rng: &mut SimRng, obs: &mut O) {
+        self.0.new_game(rng);
+        self.0.play_game(&mut self.1, obs, rng);
     }
 }

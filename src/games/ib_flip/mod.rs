@@ -10,7 +10,7 @@
 //!
 //! This file plugs the game into the engine: [`IbFlip`] implements
 //! [`Game`]. Every game draws its own generator from the batch's
-//! ([`game_rng`]), so results depend on the seed and the number of games
+//! ([`game_rng`](crate::engine::rng::game_rng)), so results depend on the seed and the number of games
 //! only, never on `--threads`.
 
 pub mod cards;
@@ -27,10 +27,10 @@ use self::rules::{DEFAULT_MOVE_CAP, MAX_PLAYERS, MIN_PLAYERS, Rules, Table};
 use self::stats::IbFlipStats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
-use crate::engine::observe::TraceWriter;
-use crate::engine::rng::{SimRng, game_rng};
+use crate::engine::observe::{Observer, Silent, TraceWriter};
+use crate::engine::rng::SimRng;
 use crate::engine::run::seat_policies;
-use crate::engine::runner::Simulation;
+use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
 /// IB-Flip, as the engine sees it.
 pub struct IbFlip;
@@ -284,36 +284,24 @@ impl Simulation for IbFlipSim {
     }
 
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut IbFlipStats, trace: Option<&mut TraceWriter<'_>>) {
-        let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
-        match trace {
-            None => {
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, acc, &mut rng);
-                }
-            }
-            Some(out) => {
-                let mut obs = (Trace::new(out), &mut *acc);
-                for _ in 0..games {
-                    let mut rng = game_rng(rng);
-                    table.new_game(&mut rng);
-                    table.play_game(&mut seats, &mut obs, &mut rng);
-                }
-            }
-        }
+        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
+        play_games(&mut at, rng, games, acc, trace.map(Trace::new));
     }
 
     fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&IbFlipStats)) {
-        let mut table = Table::new(self.rules);
-        let mut seats = Seats::new(self.policies.clone());
+        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
         for _ in 0..games {
             let mut one = self.new_acc();
-            let mut rng = game_rng(rng);
-            table.new_game(&mut rng);
-            table.play_game(&mut seats, &mut one, &mut rng);
+            play_games(&mut at, rng, 1, &mut one, None::<Silent>);
             each(&one);
         }
+    }
+}
+
+impl PlaysGames<Table> for (Table, Seats) {
+    #[inline]
+    fn play_one<O: Observer<Table>>(&mut self, rng: &mut SimRng, obs: &mut O) {
+        self.0.new_game(rng);
+        self.0.play_game(&mut self.1, obs, rng);
     }
 }
