@@ -1,6 +1,7 @@
 //! Classic Flip's decision-heavy paths: scoring a combined hand, the
-//! collector's and the counter's start decisions, the sheriff's exact
-//! chance, the end-of-turn discard, and one whole round. The whole game
+//! start decisions of the collector, the thief, the counter and
+//! `rollout:4` (four playouts of the round per start option), the
+//! sheriff's exact chance, the end-of-turn discard, and one whole round. The whole game
 //! with the default policy is in `benches/games.rs`.
 //!
 //! Run: `cargo bench --bench classic_flip`.
@@ -46,7 +47,7 @@ fn benches(c: &mut Criterion) {
             black_box(score(black_box(hands[i])))
         })
     });
-    for spec in ["collector", "thief+sheriff:0.3", "counter"] {
+    for spec in ["collector", "thief+sheriff:0.3", "counter", "rollout:4"] {
         let mut pol = Policy::parse(spec).unwrap();
         g.bench_function(format!("start_decision_{spec}"), |b| {
             let mut i = 0;
