@@ -151,7 +151,7 @@ pub trait Game: Send + Sync + 'static {
     fn seat_results(opts: &Self::Options, acc: &Acc<Self>) -> (u64, Vec<SeatResult>);
 
     /// The game's own columns of the per-seat CSV: the shared columns
-    /// ([`crate::engine::table::CORE_HEADER`]) come first.
+    /// ([`crate::engine::columns::CORE_HEADER`]) come first.
     fn csv_columns(opts: &Self::Options) -> Vec<&'static str>;
 
     /// The game's own fields of each seat's CSV row, in

@@ -8,7 +8,7 @@
 //! ([`View::unseen`]): the top of the draw pile and every card of an
 //! opponent it has not seen are, from what it knows, a uniform draw
 //! without replacement from them. Sums go over cards grouped by what they
-//! do for a score ([`Pool`]), so they are exact and cheap for a few cards;
+//! do for a score (`Pool`), so they are exact and cheap for a few cards;
 //! an option whose sum would take more than [`BUDGET`] terms is not valued.
 
 use super::cards::*;
