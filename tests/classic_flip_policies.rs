@@ -43,6 +43,24 @@ impl Observer<Table> for Invariants {
     }
 }
 
+/// A two-player table with these hands, community and game totals, every
+/// other card in the draw pile.
+fn two_hands(hand0: CardSet, hand1: CardSet, community: [&str; 3], totals: [u32; 2]) -> Table {
+    let deck = Rules::standard(2).deck.all;
+    let com = community.map(|x| parse(x).unwrap());
+    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
+    let mut t = Table::new(Rules::standard(2));
+    t.set_position(&Position {
+        hands: vec![hand0, hand1],
+        community: com,
+        draw: cards_of(deck & !used).collect(),
+        discard: 0,
+        totals: totals.to_vec(),
+        ..Default::default()
+    });
+    t
+}
+
 /// The set of the named cards (`RK`, `B8`, ...).
 fn cards(names: &[&str]) -> CardSet {
     names.iter().fold(0, |m, c| m | bit(parse(c).unwrap()))
@@ -208,19 +226,7 @@ fn sheriff_chance_is_the_hypergeometric_count_over_the_unseen_cards() {
     let hand1: CardSet = cards_of(deck & !ACTION_CARDS & !hand0)
         .take(8)
         .fold(0, |m, c| m | bit(c));
-    let com = [parse("PA").unwrap(), parse("PK").unwrap(), parse("PQ").unwrap()];
-    let com_set = com.iter().fold(0, |m, &c| m | bit(c));
-    let rest = deck & !hand0 & !hand1 & !com_set;
-    let draw: Vec<Card> = cards_of(rest).collect();
-    let mut t = Table::new(Rules::standard(2));
-    t.set_position(&Position {
-        hands: vec![hand0, hand1],
-        community: com,
-        draw,
-        discard: 0,
-        totals: vec![0, 0],
-        ..Default::default()
-    });
+    let t = two_hands(hand0, hand1, ["PA", "PK", "PQ"], [0, 0]);
     let v = View::new(&t, 0);
     let u = count(v.unseen());
     assert_eq!(u, 54 - 1 - 3);
@@ -231,28 +237,14 @@ fn sheriff_chance_is_the_hypergeometric_count_over_the_unseen_cards() {
     assert!((chance_of_limit10(&v, 1) - (1.0 - none)).abs() < 1e-12);
 }
 
-/// A two-player table with these hands and community, every other card
-/// in the draw pile.
-fn two_hands(hand0: &[&str], hand1: &[&str], community: [&str; 3]) -> Table {
-    let deck = Rules::standard(2).deck.all;
-    let (hand0, hand1) = (cards(hand0), cards(hand1));
-    let com = community.map(|x| parse(x).unwrap());
-    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
-    let mut t = Table::new(Rules::standard(2));
-    t.set_position(&Position {
-        hands: vec![hand0, hand1],
-        community: com,
-        draw: cards_of(deck & !used).collect(),
-        discard: 0,
-        totals: vec![0, 0],
-        ..Default::default()
-    });
-    t
-}
-
 #[test]
 fn caller_waits_for_its_threshold_and_collector_calls_at_once() {
-    let t = two_hands(&["RK", "BK", "PK", "R8", "B8"], &["B2"], ["R2", "R3", "R4"]);
+    let t = two_hands(
+        cards(&["RK", "BK", "PK", "R8", "B8"]),
+        cards(&["B2"]),
+        ["R2", "R3", "R4"],
+        [0, 0],
+    );
     let v = View::new(&t, 0);
     assert_eq!(v.score().points, 10);
     let mut rng = batch_rng(1, 1);
@@ -281,16 +273,7 @@ fn over_limit_table(n: usize) -> Table {
         .step_by(3)
         .take(n)
         .fold(0, |m, c| m | bit(c));
-    let mut t = Table::new(Rules::standard(2));
-    t.set_position(&Position {
-        hands: vec![hand0, hand1],
-        community: com,
-        draw: cards_of(deck & !used0 & !hand1).collect(),
-        discard: 0,
-        totals: vec![0, 0],
-        ..Default::default()
-    });
-    t
+    two_hands(hand0, hand1, ["R2", "B4", "P5"], [0, 0])
 }
 
 #[test]
@@ -361,20 +344,9 @@ fn sheriff_bluff_prior_chance_is_bayes_over_every_composition_of_the_hidden_hand
 fn counter_discard_keeps_the_seven_with_the_best_expected_score_after_one_more_card() {
     // Seat 0 holds nine number cards and must drop two; brute force: every
     // seven of them, each valued by the mean score over every unseen card.
-    let deck = Rules::standard(2).deck.all;
     let hand0: CardSet = cards(&["RK", "BK", "PK", "GK", "R3", "B3", "P9", "R10", "B6"]);
-    let com = [parse("R2").unwrap(), parse("B9").unwrap(), parse("G9").unwrap()];
-    let com_set = com.iter().fold(0, |m, &c| m | bit(c));
-    let hand1: CardSet = cards(&["P2", "B2"]);
-    let mut t = Table::new(Rules::standard(2));
-    t.set_position(&Position {
-        hands: vec![hand0, hand1],
-        community: com,
-        draw: cards_of(deck & !hand0 & !hand1 & !com_set).collect(),
-        discard: 0,
-        totals: vec![0, 0],
-        ..Default::default()
-    });
+    let t = two_hands(hand0, cards(&["P2", "B2"]), ["R2", "B9", "G9"], [0, 0]);
+    let com_set = t.community_set();
     let v = View::new(&t, 0);
     let unseen = v.unseen();
     let value = |k: CardSet| {
@@ -405,30 +377,15 @@ fn counter_discard_keeps_the_seven_with_the_best_expected_score_after_one_more_c
 fn counter_calls_once_more_points_cannot_matter_and_waits_while_a_draw_gains_more_than_it_gives() {
     // Seat 0: five Kings with a Wild 8 (10 points, a 2X or a gold King
     // would double it); seat 1 holds two low cards.
-    let deck = Rules::standard(2).deck.all;
-    let hand0: CardSet = cards(&["RK", "BK", "PK", "R8", "B8"]);
-    let com = [parse("R2").unwrap(), parse("R3").unwrap(), parse("R4").unwrap()];
-    let hand1: CardSet = cards(&["B2", "P3"]);
-    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
-    let position = |totals: Vec<u32>| {
-        let mut t = Table::new(Rules::standard(2));
-        t.set_position(&Position {
-            hands: vec![hand0, hand1],
-            community: com,
-            draw: cards_of(deck & !used).collect(),
-            discard: 0,
-            totals,
-            ..Default::default()
-        });
-        t
-    };
+    let (hand0, hand1) = (cards(&["RK", "BK", "PK", "R8", "B8"]), cards(&["B2", "P3"]));
+    let position = |totals: [u32; 2]| two_hands(hand0, hand1, ["R2", "R3", "R4"], totals);
     let mut p = Policy::parse("counter").unwrap();
     // 195 + 10 wins the game: more points are worth nothing.
-    let t = position(vec![195, 0]);
+    let t = position([195, 0]);
     assert_eq!(p.start(&View::new(&t, 0), &mut batch_rng(1, 1)), Start::Flip);
     // From 0, a draw two is worth more to it than a turn is to the
     // opponent with two low cards.
-    let t = position(vec![0, 0]);
+    let t = position([0, 0]);
     assert_ne!(p.start(&View::new(&t, 0), &mut batch_rng(1, 1)), Start::Flip);
 }
 
@@ -475,9 +432,10 @@ fn rollout_blocks_a_take_aimed_at_its_any_with_the_block_card_not_the_any() {
     // would take the Any (the most valuable card); blocking with the Any
     // gives it away as surely. The playouts must pick the Draw/Block.
     let t = two_hands(
-        &["Draw/Take", "R2", "B5"],
-        &["Draw/Block", "Any", "RK", "BK", "PK", "GK"],
+        cards(&["Draw/Take", "R2", "B5"]),
+        cards(&["Draw/Block", "Any", "RK", "BK", "PK", "GK"]),
         ["R3", "B4", "P6"],
+        [0, 0],
     );
     let mut take = Play::new(parse("Draw/Take").unwrap(), Func::Take);
     take.target = 1;

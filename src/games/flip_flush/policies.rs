@@ -1194,6 +1194,51 @@ impl Chooser for Seats {
     }
 }
 
+/// Test positions from real play, shared by the tests that check a model
+/// against enumeration: for each seed below `seeds`, a game of 2 to 4
+/// players (by seed) who place on hot cells, each in its own way (`specs`
+/// rotated by seat and seed), under `rules(players, seed)`, drawn from
+/// stream `stream`, for up to `turns` turns; before every turn of a live
+/// seat, `visit(seed, table, s)` for every seat `s`.
+#[cfg(test)]
+pub(super) fn visit_real_positions(
+    seeds: u64,
+    stream: u64,
+    turns: usize,
+    specs: [&str; 3],
+    rules: impl Fn(usize, u64) -> super::rules::Rules,
+    mut visit: impl FnMut(u64, &super::rules::Table, usize),
+) {
+    use crate::engine::rng::{SimRng, batch_rng};
+    for seed in 0..seeds {
+        let mut rng: SimRng = batch_rng(seed, stream);
+        let players = 2 + (seed % 3) as usize;
+        let mut t = super::rules::Table::new(rules(players, seed));
+        t.new_game(&mut rng);
+        let mut seats = Seats::new(
+            (0..players)
+                .map(|s| Policy::parse(specs[(s + seed as usize) % 3]).unwrap())
+                .collect(),
+        );
+        for turn in 0..turns {
+            let seat = turn % players;
+            if !t.is_alive(seat) {
+                continue;
+            }
+            for s in 0..players {
+                visit(seed, &t, s);
+            }
+            if t.hand(seat) == 0 && t.grid().masks().1 == 0 {
+                continue;
+            }
+            let mv = seats.choose(&t.view(seat), &mut rng);
+            if t.apply(seat, mv, &mut super::rules::Silent, &mut rng).is_some() {
+                break;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::cards::{Cell, Deck, parse as card};
@@ -1632,62 +1677,38 @@ mod tests {
     fn reader_chances_on_real_positions_match_brute_force() {
         let (mut checked, mut differ) = (0, 0);
         let q = 300_000;
-        for seed in 0..300u64 {
-            let mut rng: SimRng = batch_rng(seed, 17);
-            let players = 2 + (seed % 3) as usize;
-            let mut t = Table::new(Rules::standard(players));
-            t.new_game(&mut rng);
-            // Players who place on hot cells, each in its own way.
-            let specs = [
-                "call-at:1+flip-safe+place-block+place-build",
-                "call-at:1+place-hot+flip-safe+place-build",
-                "call-at:1+place-trap+flip-safe+place-build",
-            ];
-            let mut seats = Seats::new(
-                (0..players)
-                    .map(|s| Policy::parse(specs[(s + seed as usize) % 3]).unwrap())
-                    .collect(),
-            );
-            for turn in 0..40 {
-                let seat = turn % players;
-                if !t.is_alive(seat) {
+        // Players who place on hot cells, each in its own way.
+        let specs = [
+            "call-at:1+flip-safe+place-block+place-build",
+            "call-at:1+place-hot+flip-safe+place-build",
+            "call-at:1+place-trap+flip-safe+place-build",
+        ];
+        visit_real_positions(300, 17, 40, specs, |players, _| Rules::standard(players), |_, t, s| {
+            let v = t.view(s);
+            let counted = Sight::new(&v);
+            let read = Sight::reading(&v, Some(q));
+            let unseen: Vec<Card> = super::super::cards::cards_of(v.unseen()).collect();
+            for cell in 0..CELLS {
+                let then = v.placed_demand(cell);
+                let want = read.demand[cell];
+                if read.read_cells >> cell & 1 == 0 {
+                    assert_eq!(read.chance(cell), counted.chance(cell));
                     continue;
                 }
-                for s in 0..players {
-                    let v = t.view(s);
-                    let counted = Sight::new(&v);
-                    let read = Sight::reading(&v, Some(q));
-                    let unseen: Vec<Card> = super::super::cards::cards_of(v.unseen()).collect();
-                    for cell in 0..CELLS {
-                        let then = v.placed_demand(cell);
-                        let want = read.demand[cell];
-                        if read.read_cells >> cell & 1 == 0 {
-                            assert_eq!(read.chance(cell), counted.chance(cell));
-                            continue;
-                        }
-                        assert!(then != 0 && want != 0 && v.known_card(cell).is_none());
-                        let hand = v.placed_hand(cell) as usize;
-                        if hand > 3 {
-                            continue;
-                        }
-                        let (n, d) = read.chance(cell);
-                        let got = f64::from(n) / f64::from(d);
-                        let exact = belief_brute_force(want, then, hand, 0.3, &unseen);
-                        assert!((got - exact).abs() < 1e-6, "seat {s} cell {cell}: {got} vs {exact}");
-                        checked += 1;
-                        let (cn, cd) = counted.chance(cell);
-                        differ += usize::from((f64::from(cn) / f64::from(cd) - got).abs() > 1e-3);
-                    }
-                }
-                if t.hand(seat) == 0 && t.grid().masks().1 == 0 {
+                assert!(then != 0 && want != 0 && v.known_card(cell).is_none());
+                let hand = v.placed_hand(cell) as usize;
+                if hand > 3 {
                     continue;
                 }
-                let mv = seats.choose(&t.view(seat), &mut rng);
-                if t.apply(seat, mv, &mut Silent, &mut rng).is_some() {
-                    break;
-                }
+                let (n, d) = read.chance(cell);
+                let got = f64::from(n) / f64::from(d);
+                let exact = belief_brute_force(want, then, hand, 0.3, &unseen);
+                assert!((got - exact).abs() < 1e-6, "seat {s} cell {cell}: {got} vs {exact}");
+                checked += 1;
+                let (cn, cd) = counted.chance(cell);
+                differ += usize::from((f64::from(cn) / f64::from(cd) - got).abs() > 1e-3);
             }
-        }
+        });
         assert!(checked > 100 && differ > 50, "{checked} cells checked, {differ} differ from the count");
     }
 

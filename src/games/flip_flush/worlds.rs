@@ -384,8 +384,8 @@ impl Mix {
 
 #[cfg(test)]
 mod tests {
-    use super::super::policies::{Policy, Seats};
-    use super::super::rules::{Chooser, Rules, Silent, Table};
+    use super::super::policies::visit_real_positions;
+    use super::super::rules::Rules;
     use super::*;
 
     const ALL_TARGETS: u16 = (1 << CELLS) - 1;
@@ -555,82 +555,62 @@ mod tests {
     #[test]
     fn world_belief_on_real_positions_matches_brute_force() {
         let (mut replayed, mut enumerated) = (0, 0);
-        for seed in 0..200u64 {
-            let mut rng: SimRng = batch_rng(seed, 23);
-            let players = 2 + (seed % 3) as usize;
-            let memory = [MEMORY_ONE, 500_000][(seed % 2) as usize];
-            let mut t = Table::new(Rules { players, gambling: false, memory });
-            t.new_game(&mut rng);
-            let specs = [
-                "call-at:1+place-trap+flip-safe+place-build",
-                "call-at:1+place-hot+flip-safe+place-build",
-                "call-at:1+flip-safe+place-block+place-build",
-            ];
-            let mut seats = Seats::new(
-                (0..players)
-                    .map(|s| Policy::parse(specs[(s + seed as usize) % 3]).unwrap())
-                    .collect(),
-            );
-            for turn in 0..60 {
-                let seat = turn % players;
-                if !t.is_alive(seat) {
-                    continue;
-                }
-                for s in 0..players {
-                    let v = t.view(s);
-                    let down = t.grid().masks().1;
-                    let mut code = [0u8; CELLS];
-                    for (c, x) in code.iter_mut().enumerate() {
-                        if let Some(card) = v.face_up(c) {
-                            *x = 1 + suit(card) as u8;
-                        }
-                    }
-                    let demand: [u8; CELLS] = std::array::from_fn(|c| demand_at(c, &code));
-                    let targets = (0..CELLS as u16)
-                        .filter(|&c| down >> c & 1 != 0 && v.known() >> c & 1 == 0 && demand[c as usize] != 0)
-                        .fold(0u16, |m, c| m | 1 << c);
-                    let p = Problem::from_view(&v, ALL_TARGETS & targets, &demand, 200_000);
-                    for (x, h) in p.hands.iter().enumerate() {
-                        assert_eq!(h.1, if t.is_alive(x) { v.hand_len(x) } else { h.1 });
-                    }
-                    for &(cell, e, _) in &p.targets {
-                        assert_eq!(p.events[e].demand, v.placed_demand(cell), "seed {seed} cell {cell}");
-                        assert_eq!(p.events[e].seat, v.placer(cell).unwrap());
-                        replayed += 1;
-                    }
-                    // Small enough to enumerate. The hands of seats with no
-                    // hot Place enter no weight: they are left with the rest.
-                    let needed = p.needed_seats();
-                    let mut small = p.clone();
-                    for (x, h) in small.hands.iter_mut().enumerate() {
-                        if needed >> x & 1 == 0 && h.0.is_none() {
-                            h.1 = 0;
-                        }
-                    }
-                    let unknown = small.events.iter().filter(|e| e.card.is_none()).count() as u32
-                        + small.hands.iter().filter(|h| h.0.is_none()).map(|h| h.1).sum::<u32>();
-                    if p.targets.is_empty() || unknown > 3 || p.pool.count_ones() > 40 {
-                        continue;
-                    }
-                    let exact = brute_force(&small);
-                    let Some(got) = p.sample(100_000, seed, 1 << 24) else {
-                        continue;
-                    };
-                    for (g, e) in got.iter().zip(&exact) {
-                        let g = f64::from(*g) / f64::from(1u32 << 24);
-                        assert!((g - e).abs() < 0.01, "seed {seed}: sampled {g}, exact {e}; {p:?}");
-                        enumerated += 1;
-                    }
-                }
-                if t.hand(seat) == 0 && t.grid().masks().1 == 0 {
-                    continue;
-                }
-                let mv = seats.choose(&t.view(seat), &mut rng);
-                if t.apply(seat, mv, &mut Silent, &mut rng).is_some() {
-                    break;
+        let specs = [
+            "call-at:1+place-trap+flip-safe+place-build",
+            "call-at:1+place-hot+flip-safe+place-build",
+            "call-at:1+flip-safe+place-block+place-build",
+        ];
+        let rules = |players, seed: u64| Rules {
+            players,
+            gambling: false,
+            memory: [MEMORY_ONE, 500_000][(seed % 2) as usize],
+        };
+        visit_real_positions(200, 23, 60, specs, rules, |seed, t, s| {
+            let v = t.view(s);
+            let down = t.grid().masks().1;
+            let mut code = [0u8; CELLS];
+            for (c, x) in code.iter_mut().enumerate() {
+                if let Some(card) = v.face_up(c) {
+                    *x = 1 + suit(card) as u8;
                 }
             }
-        }
+            let demand: [u8; CELLS] = std::array::from_fn(|c| demand_at(c, &code));
+            let targets = (0..CELLS as u16)
+                .filter(|&c| down >> c & 1 != 0 && v.known() >> c & 1 == 0 && demand[c as usize] != 0)
+                .fold(0u16, |m, c| m | 1 << c);
+            let p = Problem::from_view(&v, ALL_TARGETS & targets, &demand, 200_000);
+            for (x, h) in p.hands.iter().enumerate() {
+                assert_eq!(h.1, if t.is_alive(x) { v.hand_len(x) } else { h.1 });
+            }
+            for &(cell, e, _) in &p.targets {
+                assert_eq!(p.events[e].demand, v.placed_demand(cell), "seed {seed} cell {cell}");
+                assert_eq!(p.events[e].seat, v.placer(cell).unwrap());
+                replayed += 1;
+            }
+            // Small enough to enumerate. The hands of seats with no
+            // hot Place enter no weight: they are left with the rest.
+            let needed = p.needed_seats();
+            let mut small = p.clone();
+            for (x, h) in small.hands.iter_mut().enumerate() {
+                if needed >> x & 1 == 0 && h.0.is_none() {
+                    h.1 = 0;
+                }
+            }
+            let unknown = small.events.iter().filter(|e| e.card.is_none()).count() as u32
+                + small.hands.iter().filter(|h| h.0.is_none()).map(|h| h.1).sum::<u32>();
+            if p.targets.is_empty() || unknown > 3 || p.pool.count_ones() > 40 {
+                return;
+            }
+            let exact = brute_force(&small);
+            let Some(got) = p.sample(100_000, seed, 1 << 24) else {
+                return;
+            };
+            for (g, e) in got.iter().zip(&exact) {
+                let g = f64::from(*g) / f64::from(1u32 << 24);
+                assert!((g - e).abs() < 0.01, "seed {seed}: sampled {g}, exact {e}; {p:?}");
+                enumerated += 1;
+            }
+        });
         assert!(replayed > 500 && enumerated > 20, "{replayed} cells replayed, {enumerated} enumerated");
     }
 }
