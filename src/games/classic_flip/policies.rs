@@ -108,17 +108,16 @@
 //!   instead, from the target's behaviour: with prior B the target bluffs
 //!   (over seven whatever it holds), otherwise it is honest and over seven
 //!   only with a 7>>>10 or Any ([`chance_given_over_limit`]). B = 1 is the
-//!   public-information chance. With `rollout:K`, the worlds of its
-//!   challenge and discard playouts are weighted by the same likelihood
+//!   public-information chance. With `rollout:K`, the worlds of all its
+//!   playouts are weighted by the same likelihood
 //!   ([`super::rollout`]).
 
 use std::fmt;
 
-use rand::SeedableRng;
 
 use super::cards::*;
-use super::rules::{BLOCK_CARDS, Chooser, Play, Silent, Start, View};
-use crate::engine::rng::{Draw, SimRng};
+use super::rules::{BLOCK_CARDS, Chooser, Play, Resume, Start, View};
+use crate::engine::rng::Draw;
 
 /// Spec forms accepted, for error messages.
 pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000); \
@@ -548,16 +547,16 @@ fn among_most_valuable(set: CardSet, wants: &Wants, k: usize, mask: CardSet) -> 
 /// The `k` (1 to 3) least valuable cards of `set` (at least `k` cards),
 /// by the keys of [`Keyed`], in one pass that keeps the three lowest keys
 /// in registers: no buffer to store and load again, no branch on a coin
-/// flip (sign masks, not comparisons).
+/// flip (`min` and `max` are conditional moves).
 #[inline]
 fn least_valuable(set: CardSet, wants: &Wants, k: usize) -> CardSet {
-    let (min, max) = (i32::min, i32::max);
     let start = (i32::MAX, i32::MAX, i32::MAX);
     let (m1, m2, m3) = cards_of(set).fold(start, |(m1, m2, m3), c| {
         let x = sort_key(wants, c);
-        let x1 = max(m1, x);
-        let x2 = max(m2, x1);
-        (min(m1, x), min(m2, x1), min(m3, x2))
+        // x pushes the larger of each pair down the line.
+        let x1 = m1.max(x);
+        let x2 = m2.max(x1);
+        (m1.min(x), m2.min(x1), m3.min(x2))
     });
     [m1, m2, m3][..k].iter().fold(0, |m, &x| m | bit(x as u8))
 }
@@ -843,38 +842,7 @@ impl Policy {
                 }
             }
         }
-        if cands.len() == 1 {
-            return cands[0];
-        }
-        let seeds = super::rollout::seeds(k, d);
-        let mut best = (f64::MIN, Start::Draw2);
-        let base = super::rollout::collector_rule(self);
-        for &cand in &cands {
-            let mut sum = 0i64;
-            for &seed in &seeds {
-                let mut rng = SimRng::seed_from_u64(seed);
-                let mut w = v.sample_world(&mut rng);
-                let mut ch = super::rollout::Scripted {
-                    me,
-                    mine: base,
-                    fixed: Some(super::rollout::Fixed::Start(cand)),
-                };
-                w.full_turn(me, &mut ch, &mut Silent, &mut rng);
-                if !w.cut_off() {
-                    w.play_turns_from((me + 1) % n, &mut ch, &mut Silent, &mut rng);
-                }
-                if !w.cut_off() {
-                    let mine = i64::from(w.score_of(me).points);
-                    let other = (0..n).filter(|&q| q != me).map(|q| w.score_of(q).points).max().unwrap_or(0);
-                    sum += mine - i64::from(other);
-                }
-            }
-            let mean = sum as f64 / f64::from(k);
-            if mean > best.0 {
-                best = (mean, cand);
-            }
-        }
-        best.1
+        super::rollout::best_by_playouts(self, k, v, me, Resume::Turn, &cands, super::rollout::Fixed::Start, d)
     }
 
     pub(super) fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
@@ -1203,6 +1171,8 @@ impl Chooser for Seats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rng::SimRng;
+    use rand::SeedableRng;
 
     #[test]
     fn specs_print_back() {

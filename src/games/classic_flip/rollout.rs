@@ -1,15 +1,14 @@
-//! The decisions of `rollout:K` other than its start (see
-//! [`Policy`]'s start): the hand challenge, the end-of-turn discard, the
-//! Block reaction, the card taken by a Take and the cards taken from the
-//! penalty discards are decided, like its start options (and so its
-//! calls), by K determinized playouts of the rest of the round in worlds
-//! sampled from what its player knows ([`View::sample_world`]), each
-//! playout picking the turn up at the decision ([`Table::play_on_from`]).
-//! Every candidate sees the same K worlds; the one with the best mean of
-//! its round score minus the best opponent's is played (ties: the earlier
-//! candidate, `collector`'s choice first). In the playouts it plays its
-//! own spec with `collector` as the play rule, the others play
-//! `collector`. With `bluff-prior:B` the worlds are weighted by the
+//! How `rollout:K` decides: its start options (and so its calls), its
+//! hand challenge, its end-of-turn discard, its Block reaction, the card
+//! taken by its Take and the cards taken from the penalty discards are
+//! each decided by K determinized playouts of the rest of the round in
+//! worlds sampled from what its player knows ([`View::sample_world`]),
+//! each playout picking the turn up at the decision
+//! ([`Table::play_on_from`]). Every candidate sees the same K worlds; the
+//! one with the best mean of its round score minus the best opponent's
+//! is played (ties: the earlier candidate, `collector`'s choice first).
+//! In the playouts it plays its own spec with `collector` as the play
+//! rule, the others play `collector`. With `bluff-prior:B` the worlds are weighted by the
 //! likelihood of what the opponents did: each opponent over seven counts
 //! B in a world where it holds no 7>>>10 or Any (it must be bluffing) and
 //! 1 where it holds one (importance weights towards the level-1 posterior
@@ -21,7 +20,7 @@ use rand::SeedableRng;
 
 use super::cards::*;
 use super::policies::{Base, Policy, challengeable};
-use super::rules::{BLOCK_CARDS, Chooser, Resume, Silent, Start, View};
+use super::rules::{BLOCK_CARDS, Chooser, Resume, Silent, Start, Table, View};
 use crate::engine::rng::{Draw, SimRng};
 
 /// One decision of a playout's player fixed in advance.
@@ -109,32 +108,45 @@ pub(super) fn seeds<D: Draw>(k: u16, d: &mut D) -> Vec<u64> {
         .collect()
 }
 
-/// The mean, over the worlds of `seeds`, of `v`'s player's round score
-/// minus the best opponent's after playing on from `at` in the turn of
-/// `actor` with `fixed` (void rounds count 0).
-fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], actor: usize, at: Resume, fixed: Fixed) -> f64 {
+/// One sampled world of a decision: the table, the generator that plays
+/// it on, and its weight.
+type World = (Table, SimRng, f64);
+
+/// The worlds of `seeds`, sampled once for every candidate. With
+/// `bluff-prior:B`, each world is weighted by how likely the opponents'
+/// behaviour is in it: an opponent over seven (not penalised) without a
+/// 7>>>10 or Any is a bluffer (B), with one it may be either (1).
+fn sample_worlds(policy: &Policy, v: &View<'_>, seeds: &[u64]) -> Vec<World> {
     let me = v.seat();
-    let n = v.players();
-    let mine = collector_rule(policy);
-    // With `bluff-prior:B`, each world is weighted by how likely the
-    // opponents' behaviour is in it: an opponent over seven without a
-    // 7>>>10 or Any is a bluffer (B), with one it may be either (1).
     let b = f64::from(policy.bluff_prior) / 1e6;
-    let over: Vec<usize> = (0..n)
+    let over: Vec<usize> = (0..v.players())
         .filter(|&q| q != me && !v.penalised(q) && v.hand_size(q) > 7)
         .collect();
+    seeds
+        .iter()
+        .map(|&seed| {
+            let mut rng = SimRng::seed_from_u64(seed);
+            let w = v.sample_world(&mut rng);
+            let weight = if b < 1.0 {
+                over.iter()
+                    .map(|&q| if w.hand(q) & LIMIT10 == 0 { b } else { 1.0 })
+                    .product()
+            } else {
+                1.0
+            };
+            (w, rng, weight)
+        })
+        .collect()
+}
+
+/// The weighted mean, over `worlds`, of `me`'s round score minus the best
+/// opponent's after playing on from `at` in the turn of `actor` with
+/// `fixed` (void rounds count 0); `mine` plays `me` after that.
+fn mean_margin(worlds: &[World], me: usize, mine: Policy, actor: usize, at: Resume, fixed: Fixed) -> f64 {
     let mut sum = 0f64;
     let mut weights = 0f64;
-    for &seed in seeds {
-        let mut rng = SimRng::seed_from_u64(seed);
-        let mut w = v.sample_world(&mut rng);
-        let weight = if b < 1.0 {
-            over.iter()
-                .map(|&q| if w.hand(q) & LIMIT10 == 0 { b } else { 1.0 })
-                .product()
-        } else {
-            1.0
-        };
+    for (w0, rng0, weight) in worlds {
+        let (mut w, mut rng) = (w0.clone(), rng0.clone());
         weights += weight;
         let mut ch = Scripted {
             me,
@@ -143,6 +155,7 @@ fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], actor: usize, at: R
         };
         w.play_on_from(actor, at, &mut ch, &mut Silent, &mut rng);
         if !w.cut_off() {
+            let n = w.rules().players;
             let other = (0..n).filter(|&q| q != me).map(|q| w.score_of(q).points).max().unwrap_or(0);
             sum += weight * (f64::from(w.score_of(me).points) - f64::from(other));
         }
@@ -154,7 +167,7 @@ fn mean_margin(policy: &Policy, v: &View<'_>, seeds: &[u64], actor: usize, at: R
 /// earlier); the first when it is the only one (no playout, no random
 /// number drawn).
 #[allow(clippy::too_many_arguments)]
-fn best_by_playouts<T: Copy, D: Draw>(
+pub(super) fn best_by_playouts<T: Copy, D: Draw>(
     policy: &Policy,
     k: u16,
     v: &View<'_>,
@@ -167,10 +180,11 @@ fn best_by_playouts<T: Copy, D: Draw>(
     if cands.len() == 1 {
         return cands[0];
     }
-    let seeds = seeds(k, d);
+    let worlds = sample_worlds(policy, v, &seeds(k, d));
+    let mine = collector_rule(policy);
     let mut best = (f64::MIN, cands[0]);
     for &c in cands {
-        let m = mean_margin(policy, v, &seeds, actor, at, fix(c));
+        let m = mean_margin(&worlds, v.seat(), mine, actor, at, fix(c));
         if m > best.0 {
             best = (m, c);
         }

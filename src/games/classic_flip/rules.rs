@@ -101,6 +101,8 @@ pub enum Resume {
     /// `p`'s pick from the penalty discards `pile` after winning a
     /// challenge (then E2 and E3).
     PenaltyPick { pile: CardSet },
+    /// `p`'s start option: its whole turn (and its +Turn extra turns).
+    Turn,
     /// E1, `p`'s hand challenge.
     Challenge,
     /// E3, `p`'s end-of-turn discard.
@@ -378,8 +380,8 @@ pub struct Table {
     pub(crate) draw: [Card; 128],
     pub(crate) draw_n: usize,
     discard: CardSet,
-    played: CardSet,
-    /// The play being resolved (from the action card's play to E2).
+    /// The play being resolved, its action card in front of the player
+    /// (from the play to E2, when the card goes to the discard pile).
     in_play: Option<Play>,
     penalised: u8,
     failed: u8,
@@ -410,7 +412,6 @@ impl Table {
             draw: [0; 128],
             draw_n: 0,
             discard: 0,
-            played: 0,
             in_play: None,
             penalised: 0,
             failed: 0,
@@ -471,8 +472,9 @@ impl Table {
         self.discard
     }
     /// The action card in front of the player whose turn it is.
+    #[inline]
     pub fn played(&self) -> CardSet {
-        self.played
+        self.in_play.map_or(0, |play| bit(play.card))
     }
     /// The caller of "Flip!" this round.
     pub fn caller(&self) -> Option<usize> {
@@ -619,7 +621,7 @@ impl Table {
         }
         add(pile, "draw");
         add(self.discard, "discard");
-        add(self.played, "played");
+        add(self.played(), "played");
         assert_eq!(seen, self.rules.deck.all, "cards missing: {}", names(self.rules.deck.all & !seen));
         assert_eq!(total as usize, self.rules.deck.len());
     }
@@ -643,7 +645,6 @@ impl Table {
         self.community_mask = 0;
         self.draw_n = 0;
         self.discard = 0;
-        self.played = 0;
         self.in_play = None;
         self.penalised = 0;
         self.failed = 0;
@@ -874,8 +875,7 @@ impl Table {
         }
         if from != EndStep::Discard {
             // E2: the action card played goes to the discard pile.
-            self.discard |= self.played;
-            self.played = 0;
+            self.discard |= self.played();
             self.in_play = None;
         }
         // E3: discard to the limit (keeping more is a bluff, C19).
@@ -915,7 +915,12 @@ impl Table {
         obs: &mut O,
         d: &mut D,
     ) {
+        // The step the turn's end goes on from (none: the whole turn played).
         let from = match at {
+            Resume::Turn => {
+                self.full_turn(p, ch, obs, d);
+                None
+            }
             Resume::Block { victim } => {
                 let play = self.in_play.expect("a Block is asked only while a Take or Steal is resolved");
                 match play.func {
@@ -923,23 +928,25 @@ impl Table {
                     Func::Steal => self.steal_from(p, play, victim, ch, obs, d),
                     f => panic!("a Block is asked only against a Take or Steal, not {}", f.key()),
                 }
-                EndStep::Challenge
+                Some(EndStep::Challenge)
             }
             Resume::TakePick { from } => {
                 self.pick_from(p, from, ch, obs, d);
-                EndStep::Challenge
+                Some(EndStep::Challenge)
             }
             Resume::PenaltyPick { pile } => {
                 self.take_from_penalty(p, pile, ch, obs, d);
-                EndStep::ActionCard
+                Some(EndStep::ActionCard)
             }
-            Resume::Challenge => EndStep::Challenge,
-            Resume::Discard => EndStep::Discard,
+            Resume::Challenge => Some(EndStep::Challenge),
+            Resume::Discard => Some(EndStep::Discard),
         };
-        self.end_phase(p, from, ch, obs, d);
-        if self.extra {
-            self.extra = false;
-            self.full_turn(p, ch, obs, d);
+        if let Some(from) = from {
+            self.end_phase(p, from, ch, obs, d);
+            if self.extra {
+                self.extra = false;
+                self.full_turn(p, ch, obs, d);
+            }
         }
         if !self.cut_off {
             self.play_turns_from(self.next_seat(p), ch, obs, d);
@@ -1084,7 +1091,6 @@ impl Table {
             play.func.key()
         );
         self.drop_public(p, bit(play.card));
-        self.played = bit(play.card);
         self.in_play = Some(play);
         self.counts[p].funcs[play.func as usize] += 1;
         if O::EVENTS {
@@ -1272,9 +1278,8 @@ impl Table {
         self.counts[q].challenged += 1;
         let n = self.size(q);
         let penalised = self.penalised(q);
-        let base = if penalised { LIMIT_6 } else { LIMIT };
         let mut shown = EMPTY;
-        let won = if self.grace(q) || n <= base {
+        let won = if self.grace(q) || self.over_base_limit() >> q & 1 == 0 {
             false
         } else if n >= 11 || penalised {
             true
@@ -1427,16 +1432,10 @@ impl<'a> View<'a> {
     pub fn discard(&self) -> CardSet {
         self.t.discard
     }
-    /// The play being resolved, from the action card's play until it
-    /// goes to the discard pile (public: played face up, C8).
-    #[inline]
-    pub fn in_play(&self) -> Option<Play> {
-        self.t.in_play
-    }
     /// The action card played this turn (face up).
     #[inline]
     pub fn played(&self) -> CardSet {
-        self.t.played
+        self.t.played()
     }
     /// Hand size of `q` (public, C21).
     #[inline]
@@ -1516,7 +1515,7 @@ impl<'a> View<'a> {
     /// are in the other hands (their unknown part) or the draw pile.
     #[inline]
     pub fn unseen(&self) -> CardSet {
-        let mut m = self.t.rules.deck.all & !self.hand() & !self.community_set() & !self.t.discard & !self.t.played;
+        let mut m = self.t.rules.deck.all & !self.hand() & !self.community_set() & !self.t.discard & !self.t.played();
         // Own row included: what a player knows of its own hand is part of
         // that hand (`check`), already taken out.
         for q in 0..self.players() {
