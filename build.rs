@@ -43,8 +43,12 @@ fn main() {
 /// `-modified` when tracked files differ from it, or `unknown` outside a
 /// git checkout (a packaged crate).
 fn commit(root: &std::path::Path) {
+    // Read-only queries: a plain `git status` refreshes and rewrites
+    // `.git/index` (in a fresh clone it always does), and the index is
+    // watched below, so the next `cargo run` would build everything again.
     let git = |args: &[&str]| {
         std::process::Command::new("git")
+            .arg("--no-optional-locks")
             .args(args)
             .current_dir(root)
             .output()

@@ -3,7 +3,7 @@
 //! ending with its winner), the CSV columns, options, the same bytes for
 //! any `--threads`, a sweep, and bad input.
 
-mod common;
+use crate::common;
 use common::*;
 
 use serde_json::Value;

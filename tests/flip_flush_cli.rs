@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::*;
 
 const HEADER: &str = "seat,policy,players,games,wins,win_rate,win_rate_ci95_low,win_rate_ci95_high,\

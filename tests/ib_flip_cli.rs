@@ -2,7 +2,7 @@
 //! schema in `docs/rules/ib-flip.md`, replayed for consistency), the text
 //! trace, `--without`, `--move-cap`, the CSV columns and bad input.
 
-mod common;
+use crate::common;
 use common::*;
 
 use serde_json::Value;

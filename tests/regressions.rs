@@ -7,7 +7,7 @@
 
 use std::process::{Command, Stdio};
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

@@ -3,7 +3,7 @@
 //! the state files `sim merge` refuses. The files written must be the
 //! bytes one uninterrupted process writes.
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::path::Path;

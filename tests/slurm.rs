@@ -8,6 +8,8 @@
 //!
 //! It needs Slurm installed, or root and `apt-get` to install it (as on
 //! CI); on a machine with neither it says so and checks nothing else.
+//! Because it may install packages and start daemons, it runs only when
+//! asked: `cargo test --release -- --ignored slurm` (`.ci/run` asks).
 
 use std::process::Command;
 
@@ -19,6 +21,7 @@ fn have(cmd: &str) -> bool {
 }
 
 #[test]
+#[ignore = "installs and starts Slurm; run it with: cargo test --release -- --ignored slurm"]
 fn slurm_job_arrays_and_their_merge_write_the_bytes_of_one_process() {
     let installed = ["slurmctld", "slurmd", "sbatch", "munged"]
         .iter()

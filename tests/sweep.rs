@@ -1,7 +1,7 @@
 //! `sim sweep`: one row per value with the columns of a normal run,
 //! reproducible files, and bad specs refused.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

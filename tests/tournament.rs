@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::*;
 
 use sim::engine::game::Game;

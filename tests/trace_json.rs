@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-mod common;
+use crate::common;
 use common::*;
 
 use serde_json::Value;

@@ -1,0 +1,30 @@
+//! Every integration test, in one test crate: one binary to build and link
+//! (a test binary per file cost a full link each). Each module is one
+//! subject; `cargo test --release --test integration MODULE::` runs one.
+
+mod common;
+
+mod build_script;
+mod classic_flip_cli;
+mod classic_flip_policies;
+mod classic_flip_rules;
+mod cli;
+mod flip7_invariants;
+mod flip7_optimal;
+mod flip7_policies;
+mod flip7_rules;
+mod flip7_stats;
+mod flip_flush_cli;
+mod flip_flush_rules;
+mod games;
+mod ib_flip_cli;
+mod ib_flip_policies;
+mod ib_flip_rules;
+mod intervals;
+mod parsers_prop;
+mod regressions;
+mod shards;
+mod slurm;
+mod sweep;
+mod tournament;
+mod trace_json;
