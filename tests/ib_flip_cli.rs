@@ -390,3 +390,53 @@ fn games_without_a_finishing_order_leave_loss_and_place_empty() {
         }
     }
 }
+
+/// The events of game `game` from the first `nines_flip` on, in a trace.
+fn after_nines_flip(events: &[Value], game: u64) -> &[Value] {
+    let at = events
+        .iter()
+        .position(|e| e["game"] == game && e["event"] == "nines_flip")
+        .unwrap_or_else(|| panic!("game {game} has no nines_flip"));
+    &events[at..]
+}
+
+#[test]
+fn without_8_an_8_a_nines_flip_turns_up_skips_nobody_seed_23_game_17() {
+    let events = json_trace(&[
+        "--players",
+        "4",
+        "--games",
+        "18",
+        "--seed",
+        "23",
+        "--policy",
+        "random",
+        "--without",
+        "8",
+    ]);
+    let from = after_nines_flip(&events, 17);
+    assert_eq!(from[0]["top"], "8D", "{}", from[0]);
+    // The flipper plays next, on the 8.
+    assert_eq!(from[1]["event"], "play", "{}", from[1]);
+    assert_eq!(from[1]["seat"], from[0]["seat"], "{}", from[1]);
+}
+
+#[test]
+fn without_10_a_10_a_nines_flip_turns_up_flips_nothing_seed_21_game_11() {
+    let events = json_trace(&[
+        "--players",
+        "3",
+        "--games",
+        "12",
+        "--seed",
+        "21",
+        "--policy",
+        "random",
+        "--without",
+        "10",
+    ]);
+    let from = after_nines_flip(&events, 11);
+    assert!(from[0]["top"].as_str().unwrap().starts_with("10"), "{}", from[0]);
+    assert_ne!(from[1]["event"], "flip", "{}", from[1]);
+    assert_eq!(from[1]["seat"], from[0]["seat"], "{}", from[1]);
+}

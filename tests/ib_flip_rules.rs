@@ -792,6 +792,30 @@ fn i17_a_fours_flip_takes_a_three_from_the_discard_pile_if_there_is_one() {
 }
 
 #[test]
+fn the_largest_hand_counts_a_three_dealt_by_a_threes_flip_or_taken_after_a_fours_flip() {
+    // A 3s flip deals seat 1 a fifth card.
+    let mut t = Setup::new(3)
+        .hand(0, "3S QH")
+        .hand(1, "2H KH QD JH")
+        .hand(2, "2D")
+        .live("3H 3D 3C")
+        .table();
+    turns(&mut t, &[Play(0, "3", 1)], 1);
+    assert_eq!(t.hand(1).count_ones(), 5);
+    assert_eq!(t.counts(1).max_hand, 5);
+    // A 4s flip gives the flipper a fifth card.
+    let mut t = Setup::new(2)
+        .hand(0, "4S QH KH JH JD")
+        .hand(1, "2H")
+        .live("4H 4D 4C")
+        .discard("3H KS")
+        .table();
+    turns(&mut t, &[Play(0, "4", 1)], 1);
+    assert_eq!(t.hand(0).count_ones(), 5);
+    assert_eq!(t.counts(0).max_hand, 5);
+}
+
+#[test]
 fn i18_the_eights_flipper_loses_and_their_cards_go_to_the_discard_pile() {
     let mut t = Setup::new(3)
         .hand(0, "8S QH")
@@ -810,11 +834,16 @@ fn i18_the_eights_flipper_loses_and_their_cards_go_to_the_discard_pile() {
 }
 
 fn nines_flip(discard: &str) -> (Table, Vec<Event>) {
+    nines_flip_with(discard, |_| {})
+}
+
+fn nines_flip_with(discard: &str, rules: impl FnOnce(&mut Rules)) -> (Table, Vec<Event>) {
     let mut t = Setup::new(2)
         .hand(0, "9S QH")
         .hand(1, "2H")
         .live("9H 9D 9C")
         .discard(discard)
+        .rules(rules)
         .table();
     let ev = turns(&mut t, &[Play(0, "9", 1)], 1);
     (t, ev)
@@ -847,6 +876,23 @@ fn i19_a_nines_flip_turns_the_discard_pile_up_and_the_top_card_decides() {
     // Top 4: the flipper must play 4, 5 or 6.
     let (t, _) = nines_flip("2D 4H");
     assert_eq!((t.target(), t.current()), (FOUR, 0));
+}
+
+#[test]
+fn without_8_or_10_the_card_a_nines_flip_turns_up_has_no_power() {
+    // Without 8: the 8 on top skips nobody; the flipper plays on it.
+    let (t, _) = nines_flip_with("2D 8H", |r| r.off = 1 << EIGHT);
+    assert_eq!((t.target(), t.current()), (EIGHT, 0));
+    // Without 10: the 10 on top flips nothing; the flipper plays on it.
+    let (t, ev) = nines_flip_with("2D 10H", |r| r.off = 1 << TEN);
+    assert!(!has(&ev, |e| matches!(
+        e,
+        Event::Flip {
+            cause: FlipCause::RevealedTen,
+            ..
+        }
+    )));
+    assert_eq!((t.live_count(), t.target(), t.current()), (2, TEN, 0));
 }
 
 #[test]

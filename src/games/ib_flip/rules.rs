@@ -1090,6 +1090,14 @@ impl Table {
         }
     }
 
+    /// Keeps `p`'s largest hand of the game up to date after its hand grew
+    /// (a pick-up, a 3 dealt by a 3s flip or taken after a 4s flip).
+    #[inline]
+    fn note_hand_size(&mut self, p: usize) {
+        let c = &mut self.counts[p];
+        c.max_hand = c.max_hand.max(self.hand[p].count_ones());
+    }
+
     /// `p` picks up the live cards and `extra`; the next player moves.
     fn pickup<O: Observer<Table>>(&mut self, p: usize, extra: CardSet, obs: &mut O) {
         let cards = self.live_set() | extra;
@@ -1100,7 +1108,7 @@ impl Table {
         let c = &mut self.counts[p];
         c.pickups += 1;
         c.pickup_cards += cards.count_ones();
-        c.max_hand = c.max_hand.max(self.hand[p].count_ones());
+        self.note_hand_size(p);
         // The opening card can only be played, never picked up; an empty
         // pile cannot be picked up with an opening pending anyway.
         self.opening = None;
@@ -1375,6 +1383,7 @@ impl Table {
                     self.discard &= !(1 << c);
                     self.hand[to] |= 1 << c;
                     self.known[to] |= 1 << c;
+                    self.note_hand_size(to);
                     if O::EVENTS {
                         obs.event(self, Event::ThreeDealt { to, card: c });
                     }
@@ -1390,6 +1399,7 @@ impl Table {
                     self.discard_hidden &= !(1 << c);
                     self.hand[p] |= 1 << c;
                     self.known[p] |= 1 << c;
+                    self.note_hand_size(p);
                 }
                 if O::EVENTS {
                     obs.event(self, Event::ThreeTaken { seat: p, card });
@@ -1439,9 +1449,12 @@ impl Table {
                         },
                     );
                 }
+                // The top card acts as if played, but only with its power
+                // on: a switched-off 8 or 10 is an ordinary card here too.
+                let off = self.rules.off;
                 match rank(top) {
-                    EIGHT => Some((self.step(p, 0), Illegal::Flip)),
-                    TEN => {
+                    EIGHT if power(off, EIGHT) => Some((self.step(p, 0), Illegal::Flip)),
+                    TEN if power(off, TEN) => {
                         let k = self.flip_live();
                         if O::EVENTS {
                             obs.event(
