@@ -263,8 +263,10 @@ fn shipped_flip7_strategies_all_load() {
                 "flip7",
                 "--lineup",
                 stem,
+                // A few deals in every arrangement: the line-up loads and
+                // plays (1680 arrangements of 8 entrants at 4 seats).
                 "--games",
-                "1K",
+                "10",
                 "--seed",
                 "1",
                 "--out",
@@ -468,4 +470,66 @@ fn rollout_runs_repeat_exactly_for_any_threads() {
     let one = run("1");
     assert!(one.contains("rollout:2+flip-three:self-when-safe"), "{one}");
     assert_eq!(one, run("2"));
+}
+
+/// `mean_cards_per_round` counts every card flipped from the deck for the
+/// seat, even in rounds the cycle guard ends, where one seat can flip
+/// hundreds of cards (this run has such rounds): the CSV agrees with the
+/// flips of the JSON trace of the same run, seat by seat.
+#[test]
+fn mean_cards_per_round_counts_every_flip_at_36_players_seed_18() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "flip7",
+        "--players",
+        "36",
+        "--games",
+        "200",
+        "--seed",
+        "18",
+        "--policy",
+        "cards-7",
+        "--trace",
+        "--trace-format",
+        "json",
+        "--out",
+        "run.csv",
+    ];
+    let trace = ok(&sim(&args, dir.path()));
+    let mut flips = [0u64; 36];
+    let mut this_round = [0u64; 36];
+    let mut most_in_a_round = 0;
+    let mut rounds = 0u64;
+    for line in trace.lines() {
+        if line.contains(r#""event":"round""#) {
+            rounds += 1;
+            this_round = [0; 36];
+        } else if line.contains(r#""event":"flip""#) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let s = v["seat"].as_u64().unwrap() as usize;
+            flips[s] += 1;
+            this_round[s] += 1;
+            most_in_a_round = most_in_a_round.max(this_round[s]);
+        }
+    }
+    assert!(
+        most_in_a_round > 255,
+        "no seat flipped more than 255 cards in a round"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("run.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (seat, mean, played) = (col("seat"), col("mean_cards_per_round"), col("rounds"));
+    for row in lines {
+        let f: Vec<&str> = row.split(',').collect();
+        let s: usize = f[seat].parse().unwrap();
+        assert_eq!(f[played].parse::<u64>().unwrap(), rounds);
+        let expected = flips[s] as f64 / rounds as f64;
+        let got: f64 = f[mean].parse().unwrap();
+        assert!(
+            (got - expected).abs() < 1e-6,
+            "seat {s}: CSV {got}, trace {expected}"
+        );
+    }
 }

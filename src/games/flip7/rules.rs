@@ -66,17 +66,21 @@ pub struct Hand {
     pub count: u8,
     /// `x2` cards held (each doubles the number sum).
     pub times2: u8,
+    /// Cards flipped from the deck for this player this round (32 bits: a
+    /// round the cycle guard ends can flip hundreds of cards for one seat).
+    pub flipped: u32,
     /// Holds a Second Chance.
     pub second_chance: bool,
     /// Where the player stands.
     pub status: Status,
-    /// Cards flipped from the deck for this player this round.
-    pub flipped: u8,
     /// Cards received from other players less cards that left this
     /// player's front during the round, modulo 256 (see [`Hand::front`]):
     /// kept apart so that a flip counts one field, not two.
     moved: u8,
 }
+
+// One hand is one 16-byte slot (the seats' hands are found with a shift).
+const _: () = assert!(std::mem::size_of::<Hand>() == 16);
 
 impl Hand {
     /// The first five fields as one word (`numbers` lowest), so that one
@@ -141,7 +145,7 @@ impl Hand {
     /// but not yet resolved); 0 once the round is scored.
     #[inline]
     pub fn front(&self) -> u8 {
-        self.flipped.wrapping_add(self.moved)
+        (self.flipped as u8).wrapping_add(self.moved)
     }
 
     /// Whether the initial deal still owes this player a card: nothing has
@@ -151,7 +155,7 @@ impl Hand {
     #[inline]
     pub fn undealt(&self) -> bool {
         // Nothing flipped, so `front()` is `moved` alone: both zero.
-        (self.flipped | self.moved) == 0
+        self.flipped == 0 && self.moved == 0
     }
 
     /// A card leaves this player's front (discarded, or given away).
@@ -767,7 +771,7 @@ impl Table {
         self.deck.end_round();
         for h in &mut self.hands[..n] {
             // Every card has gone to the discard pile.
-            h.moved = h.flipped.wrapping_neg();
+            h.moved = (h.flipped as u8).wrapping_neg();
         }
         self.active = 0;
         self.in_round = false;
