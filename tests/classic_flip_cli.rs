@@ -329,3 +329,41 @@ fn bad_input_is_refused_naming_the_flag_the_value_and_what_is_accepted() {
     );
     refused(&["classic-flip", "--policy", "hoarder"], &["--policy", "hoarder"]);
 }
+
+/// Every call is counted once as top (ties count, and a voided round is a
+/// tie at 0 for everybody) or as outscored: the two shares add to 1. This
+/// run voids rounds at the round cap with calls in them.
+#[test]
+fn a_call_in_a_voided_round_counts_as_a_tie_for_top_seed_30() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&sim(
+        &[
+            "classic-flip",
+            "--players",
+            "3",
+            "--games",
+            "50",
+            "--seed",
+            "30",
+            "--round-cap",
+            "6",
+            "--policy",
+            "random",
+            "--out",
+            "run.csv",
+        ],
+        dir.path(),
+    ));
+    let csv = std::fs::read_to_string(dir.path().join("run.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for row in lines {
+        let f: Vec<&str> = row.split(',').collect();
+        let top: f64 = f[col("caller_top_rate")].parse().unwrap();
+        let outscored: f64 = f[col("outscored_after_call")].parse().unwrap();
+        let calls: u64 = f[col("calls")].parse().unwrap();
+        assert!(calls > 0, "{row}");
+        assert!((top + outscored - 1.0).abs() < 2e-6, "{row}");
+    }
+}

@@ -160,12 +160,12 @@ impl Observer<Table> for ClassicStats {
                 st.calls += 1;
                 st.call_points += u64::from(c.call_points);
                 st.call_turn += u64::from(c.call_turn);
-                if !t.cut_off() {
-                    if pts >= best {
-                        st.caller_top += 1;
-                    } else {
-                        st.outscored += 1;
-                    }
+                // A voided round scores 0 for everybody: the caller ties
+                // for the best score, and ties count as top.
+                if pts >= best {
+                    st.caller_top += 1;
+                } else {
+                    st.outscored += 1;
                 }
             }
             st.challenges += u64::from(c.challenges);
