@@ -95,6 +95,13 @@ fn full_deck() -> [u8; KINDS] {
     composition(1, Without::default())
 }
 
+/// The solver's answer for the full deck (a few seconds), computed once for
+/// every test of this module that needs it.
+fn full_deck_solved() -> &'static solve::SoloRound {
+    static SOLVED: std::sync::OnceLock<solve::SoloRound> = std::sync::OnceLock::new();
+    SOLVED.get_or_init(|| solve::optimal(&full_deck()).unwrap())
+}
+
 fn deck(cards: &[Card]) -> [u8; KINDS] {
     let mut c = [0; KINDS];
     for &k in cards {
@@ -124,7 +131,7 @@ fn engine_equals_solver_at_the_fresh_number_only_deck() {
 #[test]
 fn engine_equals_solver_at_the_fresh_full_deck() {
     let engine = engine_value_at_fresh_table(full_deck());
-    let solver = solve::optimal(&full_deck()).unwrap();
+    let solver = full_deck_solved();
     assert!(
         (engine - solver.optimal).abs() < 1e-9,
         "engine {engine} solver {}",
@@ -520,7 +527,7 @@ fn simulated_number_only_rounds_match_the_exact_optimum() {
 
 #[test]
 fn simulated_full_deck_rounds_match_the_exact_optimum() {
-    let exact = solve::optimal(&full_deck()).unwrap().optimal;
+    let exact = full_deck_solved().optimal;
     let scores = simulated_solo_rounds(full_deck(), 300_000, 12);
     eprintln!(
         "full deck: simulated {:.4} ± {:.4}, exact {exact:.4}",
@@ -669,7 +676,7 @@ fn timing_of_typical_decisions() {
 #[ignore]
 fn full_deck_solver_figures() {
     let t = Instant::now();
-    let solved = solve::optimal(&full_deck()).unwrap();
+    let solved = full_deck_solved();
     println!(
         "optimal {:.6} ({} states, {:.1} s)",
         solved.optimal,
