@@ -135,7 +135,7 @@ fn table_with_hand(top: &[Card], players: usize) -> Table {
 struct HitsUntil(Vec<u8>);
 impl Chooser for HitsUntil {
     fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        t.hand(seat).flipped < u32::from(self.0[seat])
+        t.hand(seat).flipped < self.0[seat]
     }
     fn target(&mut self, _: &Table, chooser: usize, _: Card) -> usize {
         chooser

@@ -66,17 +66,24 @@ pub struct Hand {
     pub count: u8,
     /// `x2` cards held (each doubles the number sum).
     pub times2: u8,
-    /// Cards flipped from the deck for this player this round (32 bits: a
-    /// round the cycle guard ends can flip hundreds of cards for one seat).
-    pub flipped: u32,
     /// Holds a Second Chance.
     pub second_chance: bool,
     /// Where the player stands.
     pub status: Status,
+    /// Cards flipped from the deck for this player this round, modulo 256
+    /// ([`Hand::cards_flipped`] has the exact count).
+    pub flipped: u8,
     /// Cards received from other players less cards that left this
     /// player's front during the round, modulo 256 (see [`Hand::front`]):
     /// kept apart so that a flip counts one field, not two.
     moved: u8,
+    /// `flipped` at the round's last reshuffle, and the times it went past
+    /// 255 before then (in the hand's padding: the hot path still counts
+    /// one byte). Between two reshuffles a seat flips fewer than 256 cards
+    /// (a pile holds at most two decks), so a reshuffle that finds
+    /// `flipped` below its mark has seen it wrap once.
+    flipped_mark: u8,
+    flipped_laps: u16,
 }
 
 // One hand is one 16-byte slot (the seats' hands are found with a shift).
@@ -145,7 +152,28 @@ impl Hand {
     /// but not yet resolved); 0 once the round is scored.
     #[inline]
     pub fn front(&self) -> u8 {
-        (self.flipped as u8).wrapping_add(self.moved)
+        self.flipped.wrapping_add(self.moved)
+    }
+
+    /// Cards flipped from the deck for this player this round, exact even
+    /// in a round the cycle guard ends, where one seat may flip hundreds.
+    #[inline]
+    pub fn cards_flipped(&self) -> u32 {
+        u32::from(self.flipped) + 256 * self.flipped_laps()
+    }
+
+    /// Times [`Hand::flipped`] went past 255 this round (never without a
+    /// reshuffle in the round).
+    #[inline]
+    pub fn flipped_laps(&self) -> u32 {
+        u32::from(self.flipped_laps) + u32::from(self.flipped < self.flipped_mark)
+    }
+
+    /// Notes a reshuffle for [`Hand::cards_flipped`].
+    #[inline]
+    fn mark_flipped(&mut self) {
+        self.flipped_laps += u16::from(self.flipped < self.flipped_mark);
+        self.flipped_mark = self.flipped;
     }
 
     /// Whether the initial deal still owes this player a card: nothing has
@@ -155,7 +183,7 @@ impl Hand {
     #[inline]
     pub fn undealt(&self) -> bool {
         // Nothing flipped, so `front()` is `moved` alone: both zero.
-        self.flipped == 0 && self.moved == 0
+        (self.flipped | self.moved) == 0
     }
 
     /// A card leaves this player's front (discarded, or given away).
@@ -688,6 +716,14 @@ impl Table {
         self.reshuffles > MAX_RESHUFFLES_PER_ROUND
     }
 
+    /// Whether the discard pile was reshuffled this round (or, after the
+    /// round, in the round just played): only then can a seat have
+    /// flipped more than 255 cards ([`Hand::cards_flipped`]).
+    #[inline]
+    pub fn reshuffled(&self) -> bool {
+        self.reshuffles != 0
+    }
+
     /// Plays the rest of the game from the moment `seat` is asked Hit or
     /// Stay, with `hit` as its answer, exactly as [`Table::play_game`] would
     /// have continued; returns the unique winner, if any.
@@ -771,7 +807,7 @@ impl Table {
         self.deck.end_round();
         for h in &mut self.hands[..n] {
             // Every card has gone to the discard pile.
-            h.moved = (h.flipped as u8).wrapping_neg();
+            h.moved = h.flipped.wrapping_neg();
         }
         self.active = 0;
         self.in_round = false;
@@ -929,7 +965,7 @@ impl Table {
             None => self.reshuffle_and_draw(obs, d)?,
         };
         let h = &mut self.hands[s];
-        h.flipped += 1;
+        h.flipped = h.flipped.wrapping_add(1);
         if O::EVENTS {
             obs.event(self, Event::Flip { seat: s, card, via });
         }
@@ -955,6 +991,9 @@ impl Table {
             return Err(RoundOver);
         }
         self.reshuffles += 1;
+        for h in &mut self.hands[..self.rules.players] {
+            h.mark_flipped();
+        }
         self.deck.reshuffle(d);
         if O::EVENTS {
             obs.event(

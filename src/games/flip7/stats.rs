@@ -115,6 +115,13 @@ impl Observer<Table> for Flip7Stats {
             st.cards += u64::from(h.flipped);
             st.outcomes[h.status as usize] += 1;
         }
+        // The byte counts modulo 256; only a round with a reshuffle can
+        // have gone past it.
+        if t.reshuffled() {
+            for (s, st) in self.seats.iter_mut().enumerate() {
+                st.cards += 256 * u64::from(t.hand(s).flipped_laps());
+            }
+        }
     }
 
     #[inline]
