@@ -896,6 +896,35 @@ fn without_8_or_10_the_card_a_nines_flip_turns_up_has_no_power() {
 }
 
 #[test]
+fn a_ten_a_nines_flip_turns_up_counts_as_a_flip_by_a_ten() {
+    let (t, _) = nines_flip("2D 10H");
+    assert_eq!(t.counts(0).flips_10, 1);
+    assert_eq!(t.counts(0).flips_set, 1);
+}
+
+#[test]
+fn a_last_card_nine_whose_random_card_completes_a_set_finishes_as_illegal_9() {
+    let t = Setup::new(3)
+        .hand(0, "9S")
+        .hand(1, "2H")
+        .hand(2, "2D")
+        .live("6H 6D 6C")
+        .discard("6S")
+        .table();
+    let mut t = no_downs(t, &[0]);
+    let ev = turns(&mut t, &[Play(0, "9", 1)], 1);
+    assert!(has(&ev, |e| matches!(e, Event::NineDraw { .. })));
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::Flip {
+            cause: FlipCause::Set(SIX),
+            ..
+        }
+    )));
+    assert_eq!(t.how(0), Out::Illegal(Illegal::Nine));
+}
+
+#[test]
 fn i19_four_of_a_kind_inside_the_revealed_pile_does_not_flip() {
     let (t, _) = nines_flip("KH KD KC KS 2D");
     assert_eq!(t.run().1, 0);

@@ -1240,8 +1240,9 @@ impl Table {
             if off & SETS_OFF == 0 {
                 let (q, len) = self.run();
                 if len >= 4 {
+                    // A set the 9s' random card completed is the 9s' doing.
                     match self.set_flip(p, q, obs, d) {
-                        Some(x) => break x,
+                        Some((next, kind)) => break (next, if via_nine { Illegal::Nine } else { kind }),
                         None => return,
                     }
                 }
@@ -1456,6 +1457,7 @@ impl Table {
                     EIGHT if power(off, EIGHT) => Some((self.step(p, 0), Illegal::Flip)),
                     TEN if power(off, TEN) => {
                         let k = self.flip_live();
+                        self.counts[p].flips_10 += 1;
                         if O::EVENTS {
                             obs.event(
                                 self,
