@@ -367,3 +367,64 @@ fn a_call_in_a_voided_round_counts_as_a_tie_for_top_seed_30() {
         assert!((top + outscored - 1.0).abs() < 2e-6, "{row}");
     }
 }
+
+/// The deal's `draw` list is the pile top first (the first cards drawn in
+/// the round are its first cards), and a Steal's `victims` are listed in
+/// the order the Steal meets them, clockwise from the stealer, which is
+/// the order of the cards it takes.
+#[test]
+fn the_trace_lists_the_draw_pile_top_first_and_victims_in_the_order_met() {
+    let events = json_trace(&[
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--players",
+        "5",
+        "--policy",
+        "thief+sheriff:0.5",
+    ]);
+    let (mut first_draws, mut steals) = (0, 0);
+    let mut pile: Option<Vec<String>> = None;
+    for (i, e) in events.iter().enumerate() {
+        match e["event"].as_str().unwrap() {
+            "deal" => pile = Some(names(&e["draw"])),
+            "turn" | "play" => {}
+            "draw" => {
+                if let Some(top) = pile.take() {
+                    let mut got = names(&e["cards"]);
+                    let mut want = top[..got.len()].to_vec();
+                    got.sort();
+                    want.sort();
+                    assert_eq!(got, want, "{e}");
+                    first_draws += 1;
+                }
+            }
+            _ => pile = None,
+        }
+        if e["event"] == "play" && e["function"] == "steal" {
+            let seat = e["seat"].as_u64().unwrap();
+            let victims: Vec<u64> = e["victims"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap())
+                .collect();
+            let ahead = |q: u64| (q + 5 - seat) % 5;
+            assert!(victims.windows(2).all(|w| ahead(w[0]) < ahead(w[1])), "{e}");
+            let taken: Vec<u64> = events[i + 1..]
+                .iter()
+                .take_while(|x| matches!(x["event"].as_str(), Some("take" | "block" | "challenge")))
+                .filter(|x| x["event"] == "take" && x["from"].is_u64())
+                .map(|x| x["from"].as_u64().unwrap())
+                .collect();
+            let order: Vec<u64> = victims.iter().copied().filter(|v| taken.contains(v)).collect();
+            assert_eq!(taken, order, "{e}");
+            steals += usize::from(victims.len() > 1);
+        }
+    }
+    assert!(
+        first_draws > 20 && steals > 5,
+        "{first_draws} first draws, {steals} steals of two or more"
+    );
+}

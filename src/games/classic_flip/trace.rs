@@ -42,6 +42,13 @@ fn community_text(t: &Table) -> String {
         .join(" ")
 }
 
+/// The seats of `set` (a bit per seat) in the order a play by `seat`
+/// meets them: clockwise from the next seat.
+fn met_from(t: &Table, seat: usize, set: u8) -> Vec<usize> {
+    let n = t.players();
+    (1..n).map(|k| (seat + k) % n).filter(|&q| set & (1 << q) != 0).collect()
+}
+
 impl Trace<'_, '_> {
     fn json_event(&mut self, t: &Table, e: Event) {
         let w = &mut *self.w;
@@ -63,7 +70,7 @@ impl Trace<'_, '_> {
             Event::Played { seat, play } => w.event(
                 "play",
                 json!({ "seat": seat, "card": name(play.card), "function": play.func.key(), "target": play.target,
-                        "victims": (0..t.players()).filter(|&q| play.victims & (1 << q) != 0).collect::<Vec<_>>(),
+                        "victims": met_from(t, seat, play.victims),
                         "slots": (0..3).filter(|&s| play.slots & (1 << s) != 0).collect::<Vec<_>>() }),
             ),
             Event::Blocked { seat, card: c } => w.event("block", json!({ "seat": seat, "card": name(c) })),
