@@ -14,8 +14,9 @@ cd "$(dirname "$0")/.."
 games="${1:-50K}"
 seed="${2:-2026}"
 policies="${3:-thief,collector,collector,collector}"
-cargo build --release --quiet
-sim=target/release/sim
+# SIM names the binary to use (the docs tests set it); else build it.
+[ -n "${SIM:-}" ] || cargo build --release --quiet
+sim=${SIM:-target/release/sim}
 out=results/classic-flip-ablation
 mkdir -p "$out"
 columns=(none take steal draw swap reboot chaos plus-turn block 7-10 2x any actions)
