@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Classic Flip: which action cards matter? One run per `--without` value,
 # `thief` in seat 0 against three `collector`s (or the policies given),
-# printed as the README's Markdown table: seat 0's win rate with its 95%
+# printed as the Markdown table of docs/classic-flip.md: seat 0's win rate with its 95%
 # interval, the mean rounds per game and the mean turns per round.
 #
 #   scripts/classic-flip-ablation.sh [GAMES] [SEED] [POLICIES]

@@ -27,7 +27,7 @@ policies=(
     "trapper|2000000|counts; covers hot cells with another suit"
     "attacker|2000000|reads (read:1); places the demanded suit on hot cells"
     "default|2000000|reads (read:0.1); calls at 15% (50% heads-up), traps, flips safely, builds"
-    "call-at:0.5+place-random|5000000|the cheap heuristics of the README speed table: a random card on a random cell (no odds)"
+    "call-at:0.5+place-random|5000000|the cheap heuristics of the speed table: a random card on a random cell (no odds)"
     "reader|20000|reads the whole history from 128 sampled worlds at every decision with a hot face-down card it does not know"
 )
 

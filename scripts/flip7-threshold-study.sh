@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Flip 7 threshold study: regenerates the charts and tables the README shows.
+# Flip 7 threshold study: regenerates the charts and tables of docs/flip7.md.
 #
 #   scripts/flip7-threshold-study.sh [GAMES] [SEED] [DEALS]
 #
