@@ -690,7 +690,7 @@ fn check_page(rel: &str) -> Vec<String> {
         fs::write(&path, text).unwrap();
         eprintln!("{rel}: blessed");
     }
-    timings.sort_by(|a, b| b.0.cmp(&a.0));
+    timings.sort_by_key(|t| std::cmp::Reverse(t.0));
     let total: Duration = timings.iter().map(|t| t.0).sum();
     eprintln!(
         "{rel}: {} commands in {:.1} s",
@@ -772,6 +772,8 @@ page_tests! {
     docs_index => "docs/README.md",
     flip7 => "docs/flip7.md",
     flip_flush => "docs/flip-flush.md",
+    flip_flush_models => "docs/flip-flush-models.md",
+    flip_flush_evidence => "docs/flip-flush-evidence.md",
     ib_flip => "docs/ib-flip.md",
     classic_flip => "docs/classic-flip.md",
     tournament => "docs/tournament.md",
