@@ -299,6 +299,14 @@ fn redact(line: &str) -> String {
         }
     }
     out.push_str(rest);
+    // The same in a JSON summary: `"seconds": 0.07,`.
+    for key in ["\"threads\": ", "\"seconds\": "] {
+        if out.trim_start().starts_with(key) {
+            let comma = if out.ends_with(',') { "," } else { "" };
+            let k = out.find(key).unwrap() + key.len();
+            out = format!("{}[..]{comma}", &out[..k]);
+        }
+    }
     // A time at the end of a bracket: `(4081 states, 0.1 s)`.
     let mut line = out.trim_end().to_string();
     while let Some(end) = line.find(" s)") {
