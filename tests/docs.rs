@@ -34,7 +34,8 @@
 //! rewrites the expected output of every console block that no longer
 //! matches with what the commands print now, keeping the lines that still
 //! match (and so their `[..]` and `...`) and writing `([..])` for the
-//! threads, time and rate of a run. Review the diff, then commit it.
+//! threads, time and rate of a run (`[..]` for a JSON summary's threads
+//! and seconds). Review the diff, then commit it.
 
 use std::fs;
 use std::io::Read;
