@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Classic Flip: which action cards matter? One run per `--without` value,
 # `thief` in seat 0 against three `collector`s (or the policies given),
-# printed as the README's Markdown table: seat 0's win rate with its 95%
+# printed as the Markdown table of docs/classic-flip.md: seat 0's win rate with its 95%
 # interval, the mean rounds per game and the mean turns per round.
 #
 #   scripts/classic-flip-ablation.sh [GAMES] [SEED] [POLICIES]
@@ -14,8 +14,9 @@ cd "$(dirname "$0")/.."
 games="${1:-50K}"
 seed="${2:-2026}"
 policies="${3:-thief,collector,collector,collector}"
-cargo build --release --quiet
-sim=target/release/sim
+# SIM names the binary to use (the docs tests set it); else build it.
+[ -n "${SIM:-}" ] || cargo build --release --quiet
+sim=${SIM:-target/release/sim}
 out=results/classic-flip-ablation
 mkdir -p "$out"
 columns=(none take steal draw swap reboot chaos plus-turn block 7-10 2x any actions)

@@ -14,8 +14,9 @@ cd "$(dirname "$0")/.."
 games="${1:-200K}"
 seed="${2:-19}"
 shift $(( $# < 2 ? $# : 2 ))
-cargo build --release --quiet
-sim=target/release/sim
+# SIM names the binary to use (the docs tests set it); else build it.
+[ -n "${SIM:-}" ] || cargo build --release --quiet
+sim=${SIM:-target/release/sim}
 out=results/flip-flush-two-players
 mkdir -p "$out"
 if [ $# -gt 0 ]; then

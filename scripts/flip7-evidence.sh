@@ -13,8 +13,9 @@ cd "$(dirname "$0")/.."
 games="${1:-1M}"
 seed="${2:-2025}"
 shift $(( $# < 2 ? $# : 2 ))
-cargo build --release --quiet
-sim=target/release/sim
+# SIM names the binary to use (the docs tests set it); else build it.
+[ -n "${SIM:-}" ] || cargo build --release --quiet
+sim=${SIM:-target/release/sim}
 out=results/evidence
 mkdir -p "$out"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Flip 7 threshold study: regenerates the charts and tables the README shows.
+# Flip 7 threshold study: regenerates the charts and tables of docs/flip7.md.
 #
 #   scripts/flip7-threshold-study.sh [GAMES] [SEED] [DEALS]
 #
@@ -14,8 +14,9 @@ games="${1:-200K}"
 seed="${2:-2024}"
 deals="${3:-20K}"
 out=results/study
-cargo build --release --quiet
-sim=target/release/sim
+# SIM names the binary to use (the docs tests set it); else build it.
+[ -n "${SIM:-}" ] || cargo build --release --quiet
+sim=${SIM:-target/release/sim}
 mkdir -p "$out"
 
 # 1. Every stay-at threshold from 10 to 40 in seat 0 against three
