@@ -18,7 +18,7 @@
 //!   runs it with every `--games` value set to N, and
 //!   `<!-- doc-test: skip: REASON -->` does not run it, allowed only for
 //!   commands that cannot run inside a test (those starting with `cargo `,
-//!   `scripts/slurm/`, `squeue` or `scripts/same-results.sh`, after any
+//!   `scripts/slurm/`, `squeue`, `scripts/same-results.sh` or `scripts/fresh-clone-times.sh`, after any
 //!   `VAR=value` in front).
 //! - An inline code span that is a command (`sim ...`, `scripts/...`,
 //!   `cargo ...`) must be part of a command run (or skipped) on the same
@@ -51,7 +51,13 @@ const COMMAND_LIMIT: Duration = Duration::from_secs(60);
 /// Commands that may be skipped (with a reason): they build or install
 /// `sim` itself, need a Slurm cluster, or compare two builds over a
 /// fixed list of runs (a minute and more).
-const SKIPPABLE: &[&str] = &["cargo ", "scripts/slurm/", "squeue", "scripts/same-results.sh "];
+const SKIPPABLE: &[&str] = &[
+    "cargo ",
+    "scripts/slurm/",
+    "squeue",
+    "scripts/same-results.sh ",
+    "scripts/fresh-clone-times.sh",
+];
 
 /// What an HTML comment before a block asks.
 #[derive(Debug, Clone)]
