@@ -31,7 +31,16 @@ pub fn command() -> Command {
             Command::new("tournament")
                 .about(
                     "Tournament: policies play every seat on the same deals; standings, \
-                     head-to-head table, ratings, charts (see docs/tournament.md).",
+                     head-to-head table, ratings, charts.",
+                )
+                .long_about(
+                    "Tournament: every entrant plays every seat, on the same deals in every seat \
+                     arrangement (common random numbers). Writes standings.csv (one row per \
+                     entrant: win rate with its 95% interval, score, round score, a Bradley-Terry \
+                     rating), pairwise.csv (one row per ordered pair: head-to-head share, its test \
+                     against 50%, Holm-corrected), the standings chart and, with --xlsx, a \
+                     workbook. Standard errors count each deal, with all its arrangements, as one \
+                     independent unit.",
                 )
                 .subcommand_required(true)
                 .arg_required_else_help(true)
@@ -142,8 +151,14 @@ impl Visitor for Build {
             play = play.args_conflicts_with_subcommands(true).subcommands(actions);
         }
         self.games.push(play);
+        let tournament = TournamentArgs::<G::Options>::augment_args(Command::new(name));
+        let has_players = tournament.get_arguments().any(|a| a.get_id() == "players");
+        let tournament = match has_players {
+            true => tournament.mut_arg("players", |a| tournament_players(a, G::PLAYERS)),
+            false => tournament,
+        };
         self.tournaments.push(
-            TournamentArgs::<G::Options>::augment_args(Command::new(name))
+            tournament
                 .about(format!("A {name} tournament."))
                 .after_help(format!(
                     "Examples:\n  sim tournament {name} --policies {policy},A,B --games 10K --seed 1\n  \
@@ -159,6 +174,24 @@ impl Visitor for Build {
                 )),
         );
     }
+}
+
+/// The `--players` option of a tournament: the game's help with the
+/// range a tournament takes (at least 2 players, where the game itself
+/// allows 1).
+fn tournament_players(arg: clap::Arg, players: std::ops::RangeInclusive<usize>) -> clap::Arg {
+    let (start, end) = (*players.start(), *players.end());
+    let low = start.max(2);
+    let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+    let game = format!("{start} to {end}");
+    let help = if low == start {
+        help
+    } else if help.contains(&game) {
+        help.replacen(&game, &format!("{low} to {end}"), 1)
+    } else {
+        format!("{help} (a tournament: {low} to {end})")
+    };
+    arg.help(help)
 }
 
 /// Which of the three commands of a game was asked for.

@@ -9,6 +9,7 @@ mod classic_flip_cli;
 mod classic_flip_policies;
 mod classic_flip_rules;
 mod cli;
+mod console;
 mod flip7_invariants;
 mod flip7_optimal;
 mod flip7_policies;

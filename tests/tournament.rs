@@ -67,11 +67,12 @@ fn seat_rotation_is_balanced() {
                 }
             }
         }
-        assert!(
-            arr.how.contains(&format!("every seat {each} times")),
-            "{}",
-            arr.how
-        );
+        let times = match each {
+            1 => "once".to_string(),
+            2 => "twice".to_string(),
+            n => format!("{n} times"),
+        };
+        assert!(arr.how.contains(&format!("every seat {times}")), "{}", arr.how);
     }
     // Small tables: every order; large ones: rotations.
     assert_eq!(arrangements(4, 4).unwrap().seats.len(), 24);

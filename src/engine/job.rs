@@ -25,7 +25,7 @@ use serde_json::value::RawValue;
 
 use super::failure::Failure;
 use super::output::Output;
-use super::run::ShowArgs;
+use super::run::{ShowArgs, plural};
 use super::state::{self, State};
 
 /// The options of every command that plays batches.
@@ -224,8 +224,8 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             }
             if s.batches != batches {
                 return Err(Failure::Usage(format!(
-                    "state file '{shown}' is for {} batches, this run has {batches}",
-                    s.batches
+                    "state file '{shown}' is for {}, this run has {batches}",
+                    plural(s.batches, "batch")
                 )));
             }
             if job.shard.is_none() && !job.merge_only {
@@ -406,8 +406,9 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             .sum();
         let done = mine - left;
         Failure::Interrupted(format!(
-            "interrupted after {done} of {mine} batches; their results are in '{shown}'. \
+            "interrupted after {done} of {}; their results are in '{shown}'. \
              To go on from there:\n  {}",
+            plural(mine, "batch"),
             resume.join(" ")
         ))
     }

@@ -8,6 +8,7 @@
 //! - [`failure`]: why a command failed, and its exit code.
 //! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
+//! - [`table`]: console tables sized to their content.
 //! - [`rng`], [`stats`], [`args`], [`output`], [`strategies`], [`bits`]:
 //!   random streams, intervals, value parsers, safe output files, strategy
 //!   files, bit sets.
@@ -27,3 +28,4 @@ pub mod runner;
 pub mod state;
 pub mod stats;
 pub mod strategies;
+pub mod table;

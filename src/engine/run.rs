@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{format_count, parse_count, parse_seed};
+use super::args::{format_count, human_count, parse_count, parse_seed};
 use super::columns::{csv_bytes, seat_table};
 use super::failure::{Failure, Usage};
 use super::game::{Acc, Game};
@@ -294,14 +294,13 @@ pub fn execute<G: Game>(
     sources: impl FnOnce(&mut Vec<u8>),
 ) -> Result<(), Failure> {
     let cfg = args.config();
-    let games = format_count(cfg.games);
     let players = G::players(opts);
     let variants = G::variants(opts);
     let mut parts = vec![
         G::NAME.to_string(),
         file_label(names),
         format!("{players}p"),
-        games.clone(),
+        format_count(cfg.games),
     ];
     parts.extend(variants.iter().map(|v| v.file.clone()));
     parts.push(format!("seed{}", cfg.seed));
@@ -379,10 +378,10 @@ pub fn execute<G: Game>(
     // shown after the CSV is safely written.
     let mut summary = Vec::new();
     let mut describe = format!(
-        "sim {}: {}, {games} {}, seed {}",
+        "sim {}: {}, {}, seed {}",
         G::NAME,
-        plural(players, "player"),
-        if cfg.games == 1 { "game" } else { "games" },
+        plural(players as u64, "player"),
+        plural(cfg.games, "game"),
         cfg.seed
     );
     for v in &variants {
@@ -420,13 +419,15 @@ pub fn state_beside(output: &Path) -> PathBuf {
     output.with_file_name(name)
 }
 
-/// `1 thread`, `2 threads`.
-pub fn plural(n: usize, what: &str) -> String {
+/// `1 thread`, `2 threads`, `2.4M games`, `3 batches`: a count (as
+/// [`human_count`] writes it) and its noun, in the plural unless the count
+/// is 1 (`-es` after a hissing sound: batch, pass, box).
+pub fn plural(n: u64, what: &str) -> String {
     if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
+        return format!("1 {what}");
     }
+    let es = ["ch", "sh", "s", "x", "z"].iter().any(|end| what.ends_with(end));
+    format!("{} {what}{}", human_count(n), if es { "es" } else { "s" })
 }
 
 /// What `sim GAME --list-policies` prints: every spec form, then every
@@ -437,10 +438,18 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
     if !out.ends_with('\n') {
         out.push('\n');
     }
+    let found = library.list(G::NAME);
+    // The first column is as wide as the longest spec form or name.
+    let width = G::CATALOGUE
+        .iter()
+        .flat_map(|(_, entries)| entries.iter().map(|e| e.spec.chars().count()))
+        .chain(found.iter().map(|(name, _)| name.chars().count()))
+        .max()
+        .unwrap_or(0);
     for (title, entries) in G::CATALOGUE {
         let _ = writeln!(out, "\n{title}:");
         for e in *entries {
-            let _ = writeln!(out, "  {:<16} {}", e.spec, e.does);
+            let _ = writeln!(out, "  {:<width$}  {}", e.spec, e.does);
         }
     }
     let _ = writeln!(
@@ -449,7 +458,6 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
          ./strategies/, $SIM_STRATEGIES and --strategies DIR add to or override them):",
         G::NAME
     );
-    let found = library.list(G::NAME);
     if found.is_empty() {
         let _ = writeln!(out, "  (none)");
     }
@@ -461,14 +469,14 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
         });
         match checked {
             Ok((p, s)) => {
-                let _ = writeln!(out, "  {name:<16} {p}");
+                let _ = writeln!(out, "  {name:<width$}  {p}");
                 if !s.description.is_empty() {
-                    let _ = writeln!(out, "  {:<16} {}", "", s.description);
+                    let _ = writeln!(out, "  {:<width$}  {}", "", s.description);
                 }
-                let _ = writeln!(out, "  {:<16} ({})", "", s.origin);
+                let _ = writeln!(out, "  {:<width$}  ({})", "", s.origin);
             }
             Err(e) => {
-                let _ = writeln!(out, "  {name:<16} (cannot be used: {e})");
+                let _ = writeln!(out, "  {name:<width$}  (cannot be used: {e})");
             }
         }
     }
@@ -541,7 +549,7 @@ pub fn timing(threads: usize, games: u64, secs: f64) -> String {
     }
     format!(
         "{}, {secs:.2} s, {}",
-        plural(threads, "thread"),
+        plural(threads as u64, "thread"),
         report_line(games, secs)
     )
 }

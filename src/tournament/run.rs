@@ -260,8 +260,8 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
                 let widest = analysis::widest_half_width(&job.tally().moments);
                 if widest < w {
                     stop_note = format!(
-                        "--until-ci {w}: stopped after {} deals, widest win-rate interval ±{widest:.4}",
-                        format_count(job.tally().deals)
+                        "--until-ci {w}: stopped after {}, widest win-rate interval ±{widest:.4}",
+                        plural(job.tally().deals, "deal")
                     );
                     break Ok(());
                 }
@@ -381,20 +381,19 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim tournament {}: {} entrants, {}, {} {}, seed {seed} ({})",
+        "sim tournament {}: {} entrants, {}, {}, seed {seed} ({})",
         G::NAME,
         names.len(),
-        plural(players, "player"),
-        format_count(deals),
-        if deals == 1 { "deal" } else { "deals" },
+        plural(players as u64, "player"),
+        plural(deals, "deal"),
         timing(threads, played_games, secs)
     );
     let _ = writeln!(summary, "{}", arr.how);
     let _ = writeln!(
         summary,
-        "every arrangement plays the same {} deals (common random numbers): {} games in all",
-        format_count(deals),
-        format_count(games_total)
+        "every arrangement plays the same {} (common random numbers): {} in all",
+        plural(deals, "deal"),
+        plural(games_total, "game")
     );
     if !stop_note.is_empty() {
         let _ = writeln!(summary, "{stop_note}");
@@ -410,10 +409,10 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let mut contents: Vec<(&str, Vec<u8>)> =
         vec![("standings.csv", standings_csv), ("pairwise.csv", pairwise_csv)];
     let title = format!(
-        "{} tournament: {players} players, {} deals x {} arrangements, seed {seed}",
+        "{} tournament: {players} players, {} x {}, seed {seed}",
         G::NAME,
-        format_count(deals),
-        arr.seats.len()
+        plural(deals, "deal"),
+        plural(arr.seats.len() as u64, "arrangement")
     );
     let fair = format!("fair share 1/{players}");
     if !args.common.no_charts {

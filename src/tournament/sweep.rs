@@ -17,6 +17,7 @@ use crate::engine::job::{Finished, Job, show_shard, stop_flag};
 use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::stats::wilson95;
+use crate::engine::table::{Table, interval, percent};
 use crate::report::charts::{self, Panel};
 
 /// Runs `sim sweep GAME`.
@@ -164,12 +165,12 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim sweep {}: {} of {}, {}, {} games each, seed {seed} ({})",
+        "sim sweep {}: {} of {}, {}, {} each, seed {seed} ({})",
         G::NAME,
-        plural(points.len(), "value"),
+        plural(points.len() as u64, "value"),
         args.policy,
-        plural(players, "player"),
-        format_count(args.games),
+        plural(players as u64, "player"),
+        plural(args.games, "game"),
         timing(threads, played_games, secs)
     );
     if players > 1 {
@@ -181,40 +182,31 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if let Some(n) = resumed {
         let _ = writeln!(summary, "{n}");
     }
-    let _ = writeln!(
-        summary,
-        "{:>10}  {:>25}  {:>18}",
-        "value",
-        "seat 0 win rate [95% CI]",
-        if G::has_rounds(opts) { "round score" } else { "" }
-    );
+    let rounds = G::has_rounds(opts);
+    let mut table = Table::new();
+    table.right("value").right("seat 0 win rate").right("95% CI");
+    if rounds {
+        table.right("round score");
+    }
     let mut win_points = Vec::new();
     let mut round_points = Vec::new();
     for (p, (games, r)) in points.iter().zip(&results) {
         let rate = r.wins as f64 / (*games).max(1) as f64;
         let (lo, hi) = wilson95(r.wins, *games);
         win_points.push((p.value, rate, lo, hi));
-        let round = if G::has_rounds(opts) {
+        let mut cells = vec![p.text.clone(), percent(rate), interval(lo, hi)];
+        if rounds {
             let m = r.round_by_game.estimate();
             let (lo, hi) = r.round_by_game.mean_interval().unwrap_or((m, m));
             round_points.push((p.value, m, lo, hi));
-            match r.round_by_game.stderr() {
+            cells.push(match r.round_by_game.stderr() {
                 Some(se) => plus_minus(m, se, 3),
                 None => format!("{m:.3}"),
-            }
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            summary,
-            "{:>10}  {:>6.2}% [{:>6.2}, {:>6.2}]  {:>18}",
-            p.text,
-            100.0 * rate,
-            100.0 * lo,
-            100.0 * hi,
-            round
-        );
+            });
+        }
+        table.row(cells);
     }
+    let _ = summary.write_all(table.render().as_bytes());
     if !G::has_rounds(opts) {
         let _ = writeln!(summary, "({} is not played in rounds: no round score)", G::NAME);
     }
@@ -230,10 +222,11 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     }
 
     let title = format!(
-        "{} sweep of {}: {players} players, {} games per value, seed {seed}",
+        "{} sweep of {}: {}, {} per value, seed {seed}",
         G::NAME,
         args.policy,
-        format_count(args.games)
+        plural(players as u64, "player"),
+        plural(args.games, "game")
     );
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("sweep.csv", csv)];
     if !args.common.no_charts {

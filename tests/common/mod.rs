@@ -79,3 +79,51 @@ pub fn into_closed_pipe(args: &[&str], dir: &Path, read: usize) {
     assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
     assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
 }
+
+/// The console table in `text` whose header line starts with `header`
+/// (after any leading spaces), with its `rows` rows.
+pub fn console_table<'a>(text: &'a str, header: &str, rows: usize) -> Vec<&'a str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(header))
+        .unwrap_or_else(|| panic!("no table headed {header:?} in:\n{text}"));
+    assert!(
+        at + rows < lines.len() + 1,
+        "the table headed {header:?} is cut short:\n{text}"
+    );
+    lines[at..=at + rows].to_vec()
+}
+
+/// Asserts that a console table (its header line, then its rows) is
+/// aligned: the gaps of two or more spaces that every line shares split it
+/// into exactly as many columns as the header has labels (a label holds
+/// single spaces at most), so every row's columns start and end where the
+/// header's do.
+pub fn assert_aligned(table: &[&str]) {
+    let grid: Vec<Vec<char>> = table.iter().map(|l| l.chars().collect()).collect();
+    let width = grid.iter().map(Vec::len).max().unwrap_or(0);
+    let blank = |c: usize| grid.iter().all(|l| l.get(c).is_none_or(|&ch| ch == ' '));
+    // Shared gaps of at least two spaces between the first and the last
+    // character any line has.
+    let start = (0..width).find(|&c| !blank(c)).unwrap_or(0);
+    let mut gaps = 0;
+    let mut run = 0;
+    for c in start..width {
+        if blank(c) {
+            run += 1;
+        } else {
+            if run >= 2 {
+                gaps += 1;
+            }
+            run = 0;
+        }
+    }
+    let labels = table[0].split("  ").filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(
+        gaps + 1,
+        labels,
+        "the rows do not line up with the {labels} columns of the header:\n{}",
+        table.join("\n")
+    );
+}
