@@ -16,12 +16,7 @@ pub fn command() -> Command {
     let mut b = Build::default();
     crate::games::each(&mut b);
     Command::new("sim")
-        .version(concat!(
-            env!("CARGO_PKG_VERSION"),
-            " (commit ",
-            env!("SIM_COMMIT"),
-            ")"
-        ))
+        .version(crate::engine::version::SIM_VERSION)
         .propagate_version(true)
         .about("Monte Carlo strategy simulator for the Flip family of card games.")
         .subcommand_required(true)

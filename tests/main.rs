@@ -23,6 +23,7 @@ mod ib_flip_policies;
 mod ib_flip_rules;
 mod intervals;
 mod parsers_prop;
+mod provenance;
 mod regressions;
 mod shards;
 mod slurm;

@@ -37,7 +37,8 @@ fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
 }
 
 /// Plays `base` as `n` shards writing `stem-K.json` in `dir`, then merges
-/// them (in reverse order) and returns the merge's stdout.
+/// them (in reverse order) and returns the merge's stdout. The shards'
+/// state files are kept: they are the shards' results.
 fn shards_and_merge(base: &[&str], n: u64, stem: &str, dir: &Path) -> String {
     let mut states = Vec::new();
     for k in 1..=n {
@@ -84,40 +85,41 @@ fn every_game_sharded_and_merged_writes_the_bytes_of_one_run() {
 fn a_tournament_and_a_sweep_sharded_and_merged_write_the_same_files() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let t = |out: &'static str| {
-        vec![
-            "tournament",
-            "flip7",
-            "--policies",
-            "stay-at-20,stay-at-25,ev",
-            "--players",
-            "2",
-            "--games",
-            "2500",
-            "--seed",
-            "6",
-            "--out",
-            out,
-            "--xlsx",
-            if out == "tw" { "tw.xlsx" } else { "tm.xlsx" },
-        ]
-    };
-    ok(&sim(&t("tw"), d));
+    // The same command in two folders: played whole in one, in shards in
+    // the other (the workbook records the command and, with
+    // SOURCE_DATE_EPOCH, a fixed date).
+    let (whole, parts) = (d.join("whole"), d.join("parts"));
+    std::fs::create_dir(&whole).unwrap();
+    std::fs::create_dir(&parts).unwrap();
+    let t = [
+        "tournament",
+        "flip7",
+        "--policies",
+        "stay-at-20,stay-at-25,ev",
+        "--players",
+        "2",
+        "--games",
+        "2500",
+        "--seed",
+        "6",
+        "--out",
+        "t",
+        "--xlsx",
+        "t.xlsx",
+    ];
+    ok(&sim_dated(&t, &whole));
     // 3 batches: 2 and 5 shards (some empty).
     for n in [2, 5] {
-        shards_and_merge(&t("tm"), n, &format!("t{n}"), d);
-        for f in ["standings.csv", "pairwise.csv", "standings.svg", "standings.png"] {
-            assert_eq!(
-                read(&d.join("tw").join(f)),
-                read(&d.join("tm").join(f)),
-                "{f}, {n} shards"
-            );
+        shards_and_merge(&t, n, &format!("t{n}"), &parts);
+        for f in [
+            "t/standings.csv",
+            "t/pairwise.csv",
+            "t/standings.svg",
+            "t/standings.png",
+            "t.xlsx",
+        ] {
+            assert_eq!(read(&whole.join(f)), read(&parts.join(f)), "{f}, {n} shards");
         }
-        assert_eq!(
-            read(&d.join("tw.xlsx")),
-            read(&d.join("tm.xlsx")),
-            "workbook, {n} shards"
-        );
     }
     let s = |out: &'static str| {
         vec![
@@ -200,7 +202,7 @@ fn merge_refuses_states_that_do_not_make_one_run() {
     );
     std::fs::write(
         d.join("future.json"),
-        text.replacen("\"version\": 1", "\"version\": 9", 1),
+        text.replacen("\"version\": 2", "\"version\": 9", 1),
     )
     .unwrap();
     refused_merge(

@@ -131,6 +131,17 @@ pub fn run_command() -> Vec<String> {
     out
 }
 
+/// A command line as a POSIX shell reads it: `sim` and `words`, each
+/// quoted when it needs to be.
+pub fn command_line(words: &[String]) -> String {
+    let mut line = String::from("sim");
+    for w in words {
+        line.push(' ');
+        line.push_str(&quote(w));
+    }
+    line
+}
+
 /// What plays batch ranges for a [`Job`]: their tally and the ranges it
 /// did play.
 pub type Player<'a, T> = dyn FnMut(&[Range<u64>]) -> Result<(T, Vec<Range<u64>>), String> + 'a;
@@ -179,7 +190,7 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         merge: fn(&mut T, &T),
     ) -> Result<Job<T>, Failure> {
         let mut definition = definition;
-        definition["sim"] = state::sim_version().into();
+        definition["sim"] = super::version::SIM_VERSION.into();
         let state_path = args.state.clone().unwrap_or_else(|| default_state.to_path_buf());
         if args.shard.is_some() || args.checkpoint.is_some() || args.state.is_some() {
             // Checked now, written later (and again, atomically, each time).
@@ -193,7 +204,8 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         if !command.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
             // A seed drawn at random: the rest of the run needs it.
             command.push("--seed".into());
-            command.push(definition["seed"].to_string());
+            let seed = &definition["seed"];
+            command.push(seed.as_str().map_or_else(|| seed.to_string(), String::from));
         }
         let mut job = Job {
             definition,
@@ -322,6 +334,11 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
     /// (`--until-ci`).
     pub fn into_tally(self) -> T {
         self.tally
+    }
+
+    /// The run's command line, as `sim ...` (the state's when resumed).
+    pub fn command_line(&self) -> String {
+        command_line(&self.command)
     }
 
     /// Plays the batches of `range` not yet done: `play(ranges)` plays

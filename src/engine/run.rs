@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::args::{format_count, human_count, parse_count, parse_seed};
-use super::columns::{csv_bytes, seat_table};
+use super::columns::{run_csv_bytes, seat_table};
 use super::failure::{Failure, Usage};
 use super::game::{Acc, Game};
 use super::job::{Finished, Job, JobArgs, show_shard, stop_flag};
@@ -44,8 +44,9 @@ pub struct RunArgs {
     #[arg(long, conflicts_with = "json")]
     pub trace: bool,
 
-    /// How --trace writes: readable text, or JSON Lines (one object per
-    /// event; the rules document of each game gives the schema).
+    /// How --trace writes: readable text, or JSON Lines (a first line
+    /// describing the run, then one object per event: the game's number,
+    /// the event's name and its fields).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text, requires = "trace")]
     pub trace_format: TraceFormat,
 
@@ -328,6 +329,25 @@ pub fn execute<G: Game>(
     let mut played = cfg.games;
     let acc = if args.trace {
         let mut stdout = std::io::stdout().lock();
+        if args.trace_format == TraceFormat::Json {
+            // The first line says which run the events are of.
+            let head = serde_json::json!({
+                "event": "run",
+                "command": G::NAME,
+                "players": players,
+                "seats": names,
+                "policies": specs,
+                "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
+                "games": cfg.games,
+                "seed": cfg.seed.to_string(),
+                "sim_version": super::version::SIM_VERSION,
+            });
+            match writeln!(stdout, "{head}") {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                Err(e) => return Err(Failure::Run(format!("cannot write the trace: {e}"))),
+                Ok(()) => {}
+            }
+        }
         match runner::run_traced(sim, &cfg, args.trace_format, &mut stdout)? {
             Some(acc) => acc,
             // The reader of the trace has gone: nobody is left to read
@@ -344,7 +364,7 @@ pub fn execute<G: Game>(
             "policies": specs,
             "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
             "games": cfg.games,
-            "seed": cfg.seed,
+            "seed": cfg.seed.to_string(),
         });
         let batches = runner::batch_count(cfg.games);
         let state_default = match args.out.as_deref() {
@@ -395,14 +415,15 @@ pub fn execute<G: Game>(
     sources(&mut summary);
     G::summary(opts, &acc, names, &mut summary);
     let (header, rows) = seat_table::<G>(opts, &acc, names);
-    let csv = csv_bytes(&header, &rows)?;
+    let csv = run_csv_bytes(&header, &rows, cfg.seed)?;
     let json = serde_json::json!({
         "command": G::NAME,
         "players": players,
         "games": cfg.games,
-        "seed": cfg.seed,
+        "seed": cfg.seed.to_string(),
         "threads": cfg.threads,
         "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
         "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
         "seats": table_json(&header, &rows, &["policy"]),
     });

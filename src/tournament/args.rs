@@ -134,6 +134,18 @@ impl Common {
             .unwrap_or_else(|| PathBuf::from("results").join(parts.join("_")))
     }
 
+    /// The time the `--xlsx` workbook records (see
+    /// [`crate::report::xlsx::workbook_time`]), checked before any game is
+    /// played; none without `--xlsx`.
+    pub fn workbook_time(&self) -> Result<Option<i64>, crate::engine::failure::Failure> {
+        match &self.xlsx {
+            Some(_) => crate::report::xlsx::workbook_time()
+                .map(Some)
+                .map_err(crate::engine::failure::Failure::Usage),
+            None => Ok(None),
+        }
+    }
+
     /// Where strategy names are looked up (`--strategies`, the
     /// environment, the current folder, the built-in ones).
     pub fn library(&self) -> Result<crate::engine::strategies::Library, String> {

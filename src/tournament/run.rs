@@ -12,7 +12,7 @@ use super::files::{Files, fe};
 use super::play::{Tally, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
-use crate::engine::columns::{csv_bytes, f6};
+use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
 use crate::engine::job::{Finished, Job, show_shard, stop_flag};
@@ -20,6 +20,7 @@ use crate::engine::run::{describe_sources, file_label, plural, state_beside, tab
 use crate::engine::runner::{self, batch_count};
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
+use crate::report::xlsx::RunSheet;
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
 /// errors about one of them name where it was written (`--policies`, or
@@ -58,7 +59,8 @@ fn unique_labels(words: &[String]) -> Vec<String> {
     out
 }
 
-/// Standings CSV columns (docs/tournament.md documents each).
+/// Standings CSV columns (docs/tournament.md documents each), before the
+/// [`RUN_COLUMNS`](crate::engine::columns::RUN_COLUMNS) every CSV ends with.
 pub const STANDINGS_HEADER: [&str; 27] = [
     "rank",
     "entrant",
@@ -89,7 +91,8 @@ pub const STANDINGS_HEADER: [&str; 27] = [
     "variance_ratio",
 ];
 
-/// Pairwise CSV columns.
+/// Pairwise CSV columns, before the
+/// [`RUN_COLUMNS`](crate::engine::columns::RUN_COLUMNS) every CSV ends with.
 pub const PAIRWISE_HEADER: [&str; 16] = [
     "entrant",
     "opponent",
@@ -188,6 +191,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
                 .into(),
         ));
     }
+    let workbook_time = args.common.workbook_time()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -204,7 +208,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "games": args.games,
         "until_ci": args.until_ci.map(|w| w.to_string()),
-        "seed": seed,
+        "seed": seed.to_string(),
     });
     let total_batches = batch_count(args.games);
     let mut job: Job<Tally> = Job::start(
@@ -280,6 +284,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     played?;
     let resumed = job.resumed_note();
     let played_games = job.played_here(|b| runner::batch_len(args.games, b)) * arr.seats.len() as u64;
+    let command = job.command_line();
     let tally = match args.until_ci {
         // The run stopped early on purpose: what was played is the run.
         Some(_) => job.into_tally(),
@@ -374,8 +379,8 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
             ]
         })
         .collect();
-    let standings_csv = csv_bytes(&header(&STANDINGS_HEADER), &standings_rows)?;
-    let pairwise_csv = csv_bytes(&header(&PAIRWISE_HEADER), &pair_rows)?;
+    let standings_csv = run_csv_bytes(&header(&STANDINGS_HEADER), &standings_rows, seed)?;
+    let pairwise_csv = run_csv_bytes(&header(&PAIRWISE_HEADER), &pair_rows, seed)?;
 
     // Summary.
     let mut summary = Vec::new();
@@ -435,22 +440,23 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         "players": players,
         "arrangements": arr.seats.len(),
         "deals": deals,
-        "seed": seed,
+        "seed": seed.to_string(),
         "threads": threads,
         "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
         "standings": table_json(&header(&STANDINGS_HEADER), &standings_rows, &["entrant", "policy"]),
         "pairwise": table_json(&header(&PAIRWISE_HEADER), &pair_rows, &["entrant", "opponent"]),
     });
-    let xlsx_bytes = if args.common.xlsx.is_some() {
-        Some(tournament_workbook(
+    let xlsx_bytes = match workbook_time {
+        Some(time) => Some(tournament_workbook(
             &title,
             &names,
             &report,
             standings_rows,
             pair_rows,
-        )?)
-    } else {
-        None
+            &RunSheet { command, seed, time },
+        )?),
+        None => None,
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
     Ok(args.common.show.show(&summary, json, &written)?)

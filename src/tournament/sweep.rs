@@ -9,7 +9,7 @@ use super::expand::expand;
 use super::files::Files;
 use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
-use crate::engine::columns::{csv_bytes, seat_table};
+use crate::engine::columns::{run_csv_bytes, seat_table};
 use crate::engine::design::plus_minus;
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game, SeatResult};
@@ -19,6 +19,7 @@ use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::stats::wilson95;
 use crate::engine::table::{Table, interval, percent};
 use crate::report::charts::{self, Panel};
+use crate::report::xlsx::RunSheet;
 
 /// Runs `sim sweep GAME`.
 pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
@@ -67,6 +68,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         file_names.extend(["sweep.svg", "sweep.png"]);
     }
     let job_args = &args.common.job;
+    let workbook_time = args.common.workbook_time()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -93,7 +95,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         "field": field.policy.to_string(),
         "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "games": args.games,
-        "seed": seed,
+        "seed": seed.to_string(),
     });
     let empty: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
     let mut job: Job<Vec<Acc<G>>> = Job::start(
@@ -138,6 +140,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     played?;
     let resumed = job.resumed_note();
     let played_games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
+    let command = job.command_line();
     let accs = match job.finish()? {
         Finished::Complete(a) => a,
         Finished::Shard(message) => return show_shard(message, "sweep", job_args, &args.common.show),
@@ -160,7 +163,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         results.push((games, seats[0]));
     }
     let secs = start.elapsed().as_secs_f64();
-    let csv = csv_bytes(&header_row, &rows)?;
+    let csv = run_csv_bytes(&header_row, &rows, seed)?;
 
     let mut summary = Vec::new();
     let _ = writeln!(
@@ -261,15 +264,21 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         "field": field_word,
         "players": players,
         "games": args.games,
-        "seed": seed,
+        "seed": seed.to_string(),
         "threads": threads,
         "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
         "values": table_json(&header_row, &rows, &["parameter", "policy"]),
     });
-    let xlsx_bytes = if args.common.xlsx.is_some() {
-        Some(sweep_workbook(&title, G::has_rounds(opts), header_row, rows)?)
-    } else {
-        None
+    let xlsx_bytes = match workbook_time {
+        Some(time) => Some(sweep_workbook(
+            &title,
+            G::has_rounds(opts),
+            header_row,
+            rows,
+            &RunSheet { command, seed, time },
+        )?),
+        None => None,
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
     Ok(args.common.show.show(&summary, json, &written)?)
