@@ -12,7 +12,7 @@ use super::args::{format_count, human_count, parse_count, parse_seed};
 use super::columns::{run_csv_bytes, seat_table};
 use super::failure::{Failure, Usage};
 use super::game::{Acc, Game};
-use super::job::{Finished, Job, JobArgs, show_shard, stop_flag};
+use super::job::{Finished, Job, JobArgs, Leftovers, show_shard, stop_flag};
 use super::observe::TraceFormat;
 use super::output::{Output, ignore_closed_pipe};
 use super::runner::{self, Accumulator, RunConfig, Simulation};
@@ -204,15 +204,23 @@ pub struct Session {
 }
 
 impl Session {
-    /// Writes the CSV, then shows the summary and where the CSV went: on
-    /// stdout, or on stderr when stdout carries the CSV itself or a JSON
-    /// trace. A closed stdout (`| head`) is not an error.
-    pub fn finish(self, csv: &[u8], mut summary: Vec<u8>, json: serde_json::Value) -> Result<(), String> {
+    /// Writes the CSV, settles the run's leftover state files, then shows
+    /// the summary and where the CSV went: on stdout, or on stderr when
+    /// stdout carries the CSV itself or a JSON trace. A closed stdout
+    /// (`| head`) is not an error.
+    pub fn finish(
+        self,
+        csv: &[u8],
+        mut summary: Vec<u8>,
+        json: serde_json::Value,
+        leftovers: Leftovers,
+    ) -> Result<(), String> {
         let to_stderr = self.summary_to_stderr;
         let written = self.output.commit(csv)?;
         if let Some(path) = &written {
             let _ = writeln!(summary, "CSV: {}", path.display());
         }
+        leftovers.settle(&mut summary);
         if to_stderr && !self.show.quiet {
             ignore_closed_pipe(std::io::stderr().write_all(&summary))
         } else {
@@ -327,6 +335,7 @@ pub fn execute<G: Game>(
     let start = Instant::now();
     let mut note = None;
     let mut played = cfg.games;
+    let mut leftovers = Leftovers::default();
     let acc = if args.trace {
         let mut stdout = std::io::stdout().lock();
         if args.trace_format == TraceFormat::Json {
@@ -388,7 +397,10 @@ pub fn execute<G: Game>(
         note = job.resumed_note();
         played = job.played_here(|b| runner::batch_len(cfg.games, b));
         match job.finish()? {
-            Finished::Complete(acc) => acc,
+            Finished::Complete(acc, left) => {
+                leftovers = left;
+                acc
+            }
             Finished::Shard(message) => return show_shard(message, G::NAME, &args.job, &args.show),
         }
     };
@@ -429,7 +441,7 @@ pub fn execute<G: Game>(
     });
     Ok(out
         .expect("a whole run has an output")
-        .finish(&csv, summary, json)?)
+        .finish(&csv, summary, json, leftovers)?)
 }
 
 /// Where the state of an interrupted run goes when `--state` is not

@@ -58,7 +58,7 @@ pub struct TournamentArgs<T: Args> {
     #[arg(
         long,
         value_name = "A,B,C[,...]",
-        required_unless_present = "lineup",
+        required_unless_present_any = ["lineup", "resume"],
         conflicts_with = "lineup"
     )]
     pub policies: Option<String>,
@@ -91,8 +91,8 @@ pub struct TournamentArgs<T: Args> {
 pub struct SweepArgs<T: Args> {
     /// The swept policy, with one {A..B}, {A..B..STEP} or {X,Y,Z} group,
     /// e.g. 'stay-at-{10..40}'. It plays seat 0.
-    #[arg(long, value_name = "SPEC")]
-    pub policy: String,
+    #[arg(long, value_name = "SPEC", required_unless_present = "resume")]
+    pub policy: Option<String>,
 
     /// Policy of the other seats (default: the game's default policy).
     #[arg(long, value_name = "SPEC")]

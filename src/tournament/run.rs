@@ -285,11 +285,11 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let resumed = job.resumed_note();
     let played_games = job.played_here(|b| runner::batch_len(args.games, b)) * arr.seats.len() as u64;
     let command = job.command_line();
-    let tally = match args.until_ci {
+    let (tally, leftovers) = match args.until_ci {
         // The run stopped early on purpose: what was played is the run.
         Some(_) => job.into_tally(),
         None => match job.finish()? {
-            Finished::Complete(t) => t,
+            Finished::Complete(t, left) => (t, left),
             Finished::Shard(message) => {
                 return show_shard(message, "tournament", job_args, &args.common.show);
             }
@@ -459,5 +459,6 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         None => None,
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
+    leftovers.settle(&mut summary);
     Ok(args.common.show.show(&summary, json, &written)?)
 }

@@ -25,8 +25,13 @@ use crate::report::xlsx::RunSheet;
 pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let opts = &args.options;
     let library = args.common.library().usage()?;
-    let points = expand(&args.policy)
-        .map_err(|e| format!("--policy '{}': {e}", args.policy))
+    // Only a resume may leave it out, and a resume is given the state's.
+    let policy = args
+        .policy
+        .clone()
+        .ok_or_else(|| Failure::Usage("give the swept policy with --policy".into()))?;
+    let points = expand(&policy)
+        .map_err(|e| format!("--policy '{}': {e}", policy))
         .usage()?;
     let field_word = args
         .field
@@ -41,7 +46,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     for p in &points {
         let r = library
             .resolve(G::NAME, &p.spec, G::parse_policy)
-            .map_err(|e| format!("--policy '{}' at value {}: {e}", args.policy, p.text))
+            .map_err(|e| format!("--policy '{}' at value {}: {e}", policy, p.text))
             .usage()?;
         let mut lineup = vec![r.policy.clone()];
         lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
@@ -53,7 +58,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let mut parts = vec![
         "sweep".to_string(),
         G::NAME.to_string(),
-        file_label(std::slice::from_ref(&args.policy)),
+        file_label(std::slice::from_ref(&policy)),
     ];
     if players > 1 {
         parts.push(format!("vs-{}", file_label(std::slice::from_ref(&field_word))));
@@ -90,7 +95,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         "command": "sim sweep GAME",
         "game": G::NAME,
         "players": players,
-        "policy": args.policy,
+        "policy": policy,
         "values": points.iter().map(|p| p.spec.clone()).collect::<Vec<_>>(),
         "field": field.policy.to_string(),
         "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
@@ -141,8 +146,8 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let resumed = job.resumed_note();
     let played_games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
     let command = job.command_line();
-    let accs = match job.finish()? {
-        Finished::Complete(a) => a,
+    let (accs, leftovers) = match job.finish()? {
+        Finished::Complete(a, left) => (a, left),
         Finished::Shard(message) => return show_shard(message, "sweep", job_args, &args.common.show),
     };
     let files = files.expect("a whole run has its files");
@@ -152,7 +157,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     for (p, acc) in points.iter().zip(&accs) {
         let mut names = vec![p.spec.clone()];
         names.extend(std::iter::repeat_n(field_word.clone(), players - 1));
-        let mut row = vec![args.policy.clone(), p.text.clone()];
+        let mut row = vec![policy.clone(), p.text.clone()];
         let (header, seat_rows) = seat_table::<G>(opts, acc, &names);
         if header_row.len() == 2 {
             header_row.extend(header);
@@ -171,7 +176,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         "sim sweep {}: {} of {}, {}, {} each, seed {seed} ({})",
         G::NAME,
         plural(points.len() as u64, "value"),
-        args.policy,
+        policy,
         plural(players as u64, "player"),
         plural(args.games, "game"),
         timing(threads, played_games, secs)
@@ -227,7 +232,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let title = format!(
         "{} sweep of {}: {}, {} per value, seed {seed}",
         G::NAME,
-        args.policy,
+        policy,
         plural(players as u64, "player"),
         plural(args.games, "game")
     );
@@ -254,13 +259,13 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
             reference: (players > 1).then(|| (1.0 / players as f64, format!("fair share 1/{players}"))),
             percent: true,
         });
-        let chart = charts::sweep(&title, &args.policy, &panels)?;
+        let chart = charts::sweep(&title, &policy, &panels)?;
         contents.push(("sweep.svg", chart.svg.into_bytes()));
         contents.push(("sweep.png", chart.png));
     }
     let json = serde_json::json!({
         "command": format!("sweep {}", G::NAME),
-        "policy": args.policy,
+        "policy": policy,
         "field": field_word,
         "players": players,
         "games": args.games,
@@ -281,5 +286,6 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         None => None,
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
+    leftovers.settle(&mut summary);
     Ok(args.common.show.show(&summary, json, &written)?)
 }
