@@ -8,6 +8,7 @@ use crate::engine::failure::Failure;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use crate::engine::game::{Game, Visitor};
+use crate::engine::job::{PROCESS_OPTIONS, command_line, command_path, run_words};
 use crate::engine::run::{self, PlayArgs};
 use crate::tournament::args::{SweepArgs, TournamentArgs};
 
@@ -16,12 +17,7 @@ pub fn command() -> Command {
     let mut b = Build::default();
     crate::games::each(&mut b);
     Command::new("sim")
-        .version(concat!(
-            env!("CARGO_PKG_VERSION"),
-            " (commit ",
-            env!("SIM_COMMIT"),
-            ")"
-        ))
+        .version(crate::engine::version::SIM_VERSION)
         .propagate_version(true)
         .about("Monte Carlo strategy simulator for the Flip family of card games.")
         .subcommand_required(true)
@@ -31,7 +27,16 @@ pub fn command() -> Command {
             Command::new("tournament")
                 .about(
                     "Tournament: policies play every seat on the same deals; standings, \
-                     head-to-head table, ratings, charts (see docs/tournament.md).",
+                     head-to-head table, ratings, charts.",
+                )
+                .long_about(
+                    "Tournament: every entrant plays every seat, on the same deals in every seat \
+                     arrangement (common random numbers). Writes standings.csv (one row per \
+                     entrant: win rate with its 95% interval, score, round score, a Bradley-Terry \
+                     rating), pairwise.csv (one row per ordered pair: head-to-head share, its test \
+                     against 50%, Holm-corrected), the standings chart and, with --xlsx, a \
+                     workbook. Standard errors count each deal, with all its arrangements, as one \
+                     independent unit.",
                 )
                 .subcommand_required(true)
                 .arg_required_else_help(true)
@@ -72,8 +77,23 @@ pub fn command() -> Command {
                         .value_parser(clap::value_parser!(std::path::PathBuf))
                         .help("The state files, one per shard, in any order"),
                 )
+                .arg(
+                    clap::Arg::new("json")
+                        .long("json")
+                        .action(clap::ArgAction::SetTrue)
+                        .conflicts_with("quiet")
+                        .help("Print the summary as one JSON object on stdout instead of text"),
+                )
+                .arg(
+                    clap::Arg::new("quiet")
+                        .short('q')
+                        .long("quiet")
+                        .action(clap::ArgAction::SetTrue)
+                        .help("Print no summary (errors are still shown; files are still written)"),
+                )
                 .after_help(
-                    "Example:\n  for k in 1 2 3 4; do sim flip7 --games 10M --seed 1 --shard $k/4 --state s$k.json & done; wait\n  \
+                    "The state files are kept: they are the shards' results.\n\n\
+                     Example:\n  for k in 1 2 3 4; do sim flip7 --games 10M --seed 1 --shard $k/4 --state s$k.json & done; wait\n  \
                      sim merge s1.json s2.json s3.json s4.json",
                 ),
         )
@@ -104,6 +124,18 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
     };
     let Some((name, args)) = m.subcommand() else {
         return Err(Failure::Usage("no game given; see sim --help".into()));
+    };
+    // `--resume STATE` alone: the rest of the command line is the state's.
+    let rebuilt;
+    let args = match args.try_get_many::<std::path::PathBuf>("resume") {
+        Ok(Some(mut states)) => match states.next() {
+            Some(first) => {
+                rebuilt = resumed_command(kind, name, args, first)?;
+                &rebuilt
+            }
+            None => args,
+        },
+        _ => args,
     };
     let mut d = Dispatch {
         kind,
@@ -142,8 +174,14 @@ impl Visitor for Build {
             play = play.args_conflicts_with_subcommands(true).subcommands(actions);
         }
         self.games.push(play);
+        let tournament = TournamentArgs::<G::Options>::augment_args(Command::new(name));
+        let has_players = tournament.get_arguments().any(|a| a.get_id() == "players");
+        let tournament = match has_players {
+            true => tournament.mut_arg("players", |a| tournament_players(a, G::PLAYERS)),
+            false => tournament,
+        };
         self.tournaments.push(
-            TournamentArgs::<G::Options>::augment_args(Command::new(name))
+            tournament
                 .about(format!("A {name} tournament."))
                 .after_help(format!(
                     "Examples:\n  sim tournament {name} --policies {policy},A,B --games 10K --seed 1\n  \
@@ -159,6 +197,24 @@ impl Visitor for Build {
                 )),
         );
     }
+}
+
+/// The `--players` option of a tournament: the game's help with the
+/// range a tournament takes (at least 2 players, where the game itself
+/// allows 1).
+fn tournament_players(arg: clap::Arg, players: std::ops::RangeInclusive<usize>) -> clap::Arg {
+    let (start, end) = (*players.start(), *players.end());
+    let low = start.max(2);
+    let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+    let game = format!("{start} to {end}");
+    let help = if low == start {
+        help
+    } else if help.contains(&game) {
+        help.replacen(&game, &format!("{low} to {end}"), 1)
+    } else {
+        format!("{help} (a tournament: {low} to {end})")
+    };
+    arg.help(help)
 }
 
 /// Which of the three commands of a game was asked for.
@@ -227,12 +283,21 @@ fn merge(m: &ArgMatches) -> Result<(), Failure> {
         }
     }
     let mut argv: Vec<std::ffi::OsString> = vec!["sim".into()];
-    argv.extend(first.command.iter().map(Into::into));
+    argv.extend(
+        run_words(first.command.iter().cloned())
+            .into_iter()
+            .map(Into::into),
+    );
     for p in &paths {
         argv.push("--resume".into());
         argv.push(p.into());
     }
     argv.push("--merge-only".into());
+    for flag in ["json", "quiet"] {
+        if m.get_flag(flag) {
+            argv.push(format!("--{flag}").into());
+        }
+    }
     let run = command().try_get_matches_from(argv).map_err(|e| {
         Failure::Usage(format!(
             "the command of '{}' ({}) cannot be run by this sim: {e}",
@@ -241,6 +306,135 @@ fn merge(m: &ArgMatches) -> Result<(), Failure> {
         ))
     })?;
     main_with(&run)
+}
+
+/// The command line of the run whose state `state` is, for `sim NAME
+/// --resume STATE` (`kind` says which command NAME is of): the state's own
+/// command line with this process's [`PROCESS_OPTIONS`] (`--resume`,
+/// `--threads`, ...) added, parsed; the matches of the game's command.
+/// Every other option given (`given`) must have the state's value, else
+/// the refusal names each difference.
+fn resumed_command(
+    kind: Kind,
+    name: &str,
+    given: &ArgMatches,
+    state: &std::path::Path,
+) -> Result<ArgMatches, Failure> {
+    use crate::engine::state::State;
+    let s = State::read(state).map_err(Failure::Usage)?;
+    let shown = state.display();
+    let path: Vec<String> = match kind {
+        Kind::Play => vec![name.to_string()],
+        Kind::Tournament => vec!["tournament".to_string(), name.to_string()],
+        Kind::Sweep => vec!["sweep".to_string(), name.to_string()],
+    };
+    let theirs = command_path(&s.command);
+    if theirs != path.as_slice() {
+        return Err(Failure::Usage(format!(
+            "state file '{shown}' is of a run of `sim {}`, not of `sim {}`: go on with it with \
+             sim {} --resume {shown}",
+            theirs.join(" "),
+            path.join(" "),
+            theirs.join(" ")
+        )));
+    }
+    let words = run_words(s.command.iter().cloned());
+    let parse = |extra: &[std::ffi::OsString]| {
+        let mut argv: Vec<std::ffi::OsString> = vec!["sim".into()];
+        argv.extend(words.iter().map(Into::into));
+        argv.extend(extra.iter().cloned());
+        command().try_get_matches_from(argv).map_err(|e| {
+            Failure::Usage(format!(
+                "the command of state file '{shown}' ({}) cannot be run by this sim: {e}",
+                command_line(&s.command)
+            ))
+        })
+    };
+    // The game's command of the parsed line, and its definition.
+    let game_of = |m: ArgMatches| -> ArgMatches {
+        let mut m = m;
+        for word in &path {
+            m = m.subcommand_matches(word).cloned().expect("the path was checked");
+        }
+        m
+    };
+    let mut def = command();
+    for word in &path {
+        def = def.find_subcommand(word).cloned().expect("a command of this sim");
+    }
+    let ours = game_of(parse(&[])?);
+    let process = |id: &str| PROCESS_OPTIONS.iter().find(|(i, _, _)| *i == id);
+    let mut differences = Vec::new();
+    let mut extra: Vec<std::ffi::OsString> = Vec::new();
+    for arg in def.get_arguments() {
+        let id = arg.get_id().as_str();
+        if given.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
+            continue;
+        }
+        let long = arg
+            .get_long()
+            .map_or_else(|| id.to_string(), |l| format!("--{l}"));
+        let given_values = raw(given, id);
+        if let Some((_, _, takes_value)) = process(id) {
+            // How this process takes part: passed on as given.
+            if *takes_value {
+                for v in given.get_raw(id).into_iter().flatten() {
+                    extra.push(long.clone().into());
+                    extra.push(v.to_os_string());
+                }
+            } else {
+                extra.push(long.clone().into());
+            }
+            continue;
+        }
+        let state_values = raw(&ours, id);
+        let same = given_values.len() == state_values.len()
+            && given_values
+                .iter()
+                .zip(&state_values)
+                .all(|(a, b)| same_value(a, b));
+        if !same {
+            let theirs = match ours.value_source(id) {
+                Some(clap::parser::ValueSource::CommandLine) => state_values.join(" "),
+                Some(_) if !state_values.is_empty() => format!("{} (the default)", state_values.join(" ")),
+                _ => "(not given)".to_string(),
+            };
+            differences.push(format!(
+                "{long}: the state's {theirs}, given {}",
+                given_values.join(" ")
+            ));
+        }
+    }
+    if !differences.is_empty() {
+        return Err(Failure::Usage(format!(
+            "state file '{shown}' is of another run than the options given beside --resume; they \
+             differ from the state's:\n  {}\nleave them out to go on with the state's run: sim {} \
+             --resume {shown}",
+            differences.join("\n  "),
+            path.join(" ")
+        )));
+    }
+    Ok(game_of(parse(&extra)?))
+}
+
+/// The values of `id` as written on the command line (a flag's `true` or
+/// `false`), or none.
+fn raw(m: &ArgMatches, id: &str) -> Vec<String> {
+    m.get_raw(id)
+        .into_iter()
+        .flatten()
+        .map(|v| v.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Whether two values written for one option mean the same: the same
+/// text, the same count (`2M` and `2000000`) or the same number (`0.8`
+/// and `0.80`).
+fn same_value(a: &str, b: &str) -> bool {
+    use crate::engine::args::parse_count;
+    a == b
+        || matches!((parse_count(a), parse_count(b)), (Ok(x), Ok(y)) if x == y)
+        || matches!((a.trim().parse::<f64>(), b.trim().parse::<f64>()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// `sim completions SHELL`: the completion script on stdout.

@@ -60,9 +60,14 @@ fn json_trace(args: &[&str]) -> Vec<Value> {
     ];
     all.extend(args);
     let text = ok(&sim(&all, dir.path()));
-    text.lines()
+    let mut lines: Vec<Value> = text
+        .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
+        .collect();
+    // The first line describes the run; the events follow.
+    assert_eq!(lines[0]["event"], "run", "{}", lines[0]);
+    lines.remove(0);
+    lines
 }
 
 fn names(v: &Value) -> Vec<String> {

@@ -533,3 +533,62 @@ fn mean_cards_per_round_counts_every_flip_at_36_players_seed_18() {
         );
     }
 }
+
+/// `sim tournament GAME --help` gives the players a tournament takes: at
+/// least 2, where the game alone may allow 1.
+#[test]
+fn tournament_help_gives_the_tournament_player_range() {
+    use sim::engine::game::{Game, Visitor};
+    struct Ranges(Vec<(&'static str, usize, usize)>);
+    impl Visitor for Ranges {
+        fn visit<G: Game>(&mut self) {
+            self.0.push((G::NAME, *G::PLAYERS.start(), *G::PLAYERS.end()));
+        }
+    }
+    let mut r = Ranges(Vec::new());
+    sim::games::each(&mut r);
+    let dir = tempfile::tempdir().unwrap();
+    for (game, start, end) in r.0 {
+        let help = ok(&sim(&["tournament", game, "--help"], dir.path()));
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with("--players"))
+            .unwrap_or_else(|| panic!("{game}: no --players in:\n{help}"));
+        assert!(
+            line.contains(&format!("{} to {end}", start.max(2))),
+            "{game}: {line}"
+        );
+        assert!(!line.contains(&format!("1 to {end}")), "{game}: {line}");
+        let own = ok(&sim(&[game, "--help"], dir.path()));
+        assert!(own.contains(&format!("{start} to {end}")), "{game}: {own}");
+    }
+    refused(
+        &[
+            "tournament",
+            "flip7",
+            "--policies",
+            "ev,stay-at-20",
+            "--players",
+            "1",
+        ],
+        &["--players 1", "at least 2"],
+    );
+}
+
+/// Every help text stands on its own: none sends the reader to a file of
+/// the repository, which an installed `sim` does not have.
+#[test]
+fn no_help_text_points_to_a_docs_file() {
+    let mut stack = vec![sim::cli::command()];
+    let mut seen = 0;
+    while let Some(mut cmd) = stack.pop() {
+        cmd.build();
+        let help = cmd.render_long_help().to_string();
+        for bad in ["docs/", ".md", "README"] {
+            assert!(!help.contains(bad), "{}: {bad} in:\n{help}", cmd.get_name());
+        }
+        stack.extend(cmd.get_subcommands().cloned());
+        seen += 1;
+    }
+    assert!(seen > 12, "only {seen} commands walked");
+}

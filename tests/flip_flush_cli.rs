@@ -37,12 +37,14 @@ fn same_seed_gives_identical_bytes_for_any_thread_count() {
         let text = String::from_utf8(outputs[0].clone()).unwrap();
         let header = text.lines().next().unwrap();
         if extra.is_empty() {
-            assert_eq!(header, HEADER);
+            assert_eq!(header, format!("{HEADER},seed,sim_version"));
             assert_eq!(text.lines().count(), 5);
         } else {
             assert_eq!(
                 header,
-                format!("{HEADER},mean_net_stakes,mean_net_stakes_ci95_low,mean_net_stakes_ci95_high")
+                format!(
+                    "{HEADER},mean_net_stakes,mean_net_stakes_ci95_low,mean_net_stakes_ci95_high,seed,sim_version"
+                )
             );
             assert_eq!(text.lines().count(), 6);
         }

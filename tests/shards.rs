@@ -37,7 +37,8 @@ fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
 }
 
 /// Plays `base` as `n` shards writing `stem-K.json` in `dir`, then merges
-/// them (in reverse order) and returns the merge's stdout.
+/// them (in reverse order) and returns the merge's stdout. The shards'
+/// state files are kept: they are the shards' results.
 fn shards_and_merge(base: &[&str], n: u64, stem: &str, dir: &Path) -> String {
     let mut states = Vec::new();
     for k in 1..=n {
@@ -50,7 +51,11 @@ fn shards_and_merge(base: &[&str], n: u64, stem: &str, dir: &Path) -> String {
     states.reverse();
     let mut merge = vec!["merge"];
     merge.extend(states.iter().map(String::as_str));
-    ok(&sim(&merge, dir))
+    let out = ok(&sim_dated(&merge, dir));
+    for s in &states {
+        assert!(dir.join(s).is_file(), "sim merge removed the shard state {s}");
+    }
+    out
 }
 
 #[test]
@@ -84,40 +89,41 @@ fn every_game_sharded_and_merged_writes_the_bytes_of_one_run() {
 fn a_tournament_and_a_sweep_sharded_and_merged_write_the_same_files() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let t = |out: &'static str| {
-        vec![
-            "tournament",
-            "flip7",
-            "--policies",
-            "stay-at-20,stay-at-25,ev",
-            "--players",
-            "2",
-            "--games",
-            "2500",
-            "--seed",
-            "6",
-            "--out",
-            out,
-            "--xlsx",
-            if out == "tw" { "tw.xlsx" } else { "tm.xlsx" },
-        ]
-    };
-    ok(&sim(&t("tw"), d));
+    // The same command in two folders: played whole in one, in shards in
+    // the other (the workbook records the command and, with
+    // SOURCE_DATE_EPOCH, a fixed date).
+    let (whole, parts) = (d.join("whole"), d.join("parts"));
+    std::fs::create_dir(&whole).unwrap();
+    std::fs::create_dir(&parts).unwrap();
+    let t = [
+        "tournament",
+        "flip7",
+        "--policies",
+        "stay-at-20,stay-at-25,ev",
+        "--players",
+        "2",
+        "--games",
+        "2500",
+        "--seed",
+        "6",
+        "--out",
+        "t",
+        "--xlsx",
+        "t.xlsx",
+    ];
+    ok(&sim_dated(&t, &whole));
     // 3 batches: 2 and 5 shards (some empty).
     for n in [2, 5] {
-        shards_and_merge(&t("tm"), n, &format!("t{n}"), d);
-        for f in ["standings.csv", "pairwise.csv", "standings.svg", "standings.png"] {
-            assert_eq!(
-                read(&d.join("tw").join(f)),
-                read(&d.join("tm").join(f)),
-                "{f}, {n} shards"
-            );
+        shards_and_merge(&t, n, &format!("t{n}"), &parts);
+        for f in [
+            "t/standings.csv",
+            "t/pairwise.csv",
+            "t/standings.svg",
+            "t/standings.png",
+            "t.xlsx",
+        ] {
+            assert_eq!(read(&whole.join(f)), read(&parts.join(f)), "{f}, {n} shards");
         }
-        assert_eq!(
-            read(&d.join("tw.xlsx")),
-            read(&d.join("tm.xlsx")),
-            "workbook, {n} shards"
-        );
     }
     let s = |out: &'static str| {
         vec![
@@ -200,7 +206,7 @@ fn merge_refuses_states_that_do_not_make_one_run() {
     );
     std::fs::write(
         d.join("future.json"),
-        text.replacen("\"version\": 1", "\"version\": 9", 1),
+        text.replacen("\"version\": 2", "\"version\": 9", 1),
     )
     .unwrap();
     refused_merge(
@@ -285,32 +291,53 @@ fn interrupt(args: &[&str], dir: &Path, after: Duration, signal: &str) -> (Optio
     (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
+/// Interrupts `run` (which writes into `out`) after a moment with
+/// `signal`, checks it wrote nothing but its state `state`, then resumes
+/// it with `--resume STATE` and nothing else (plus `more`); returns what
+/// the resume printed.
+fn interrupt_and_resume(
+    d: &Path,
+    run: &[&str],
+    out: &str,
+    state: &str,
+    signal: &str,
+    more: &[&str],
+) -> String {
+    let (code, err) = interrupt(&with(run, &["--out", out]), d, Duration::from_millis(300), signal);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("interrupted after") && err.contains(state), "{err}");
+    // The message says how to go on: the command and --resume alone.
+    let path = if run[0] == "tournament" || run[0] == "sweep" {
+        &run[..2]
+    } else {
+        &run[..1]
+    };
+    let hint = format!("sim {} --resume {state}", path.join(" "));
+    assert!(err.contains(&hint), "{hint} not in: {err}");
+    assert!(!d.join(out).exists(), "an interrupted run wrote {out}");
+    assert!(d.join(state).is_file(), "no state {state}");
+    let mut again = path.to_vec();
+    again.extend(["--resume", state]);
+    again.extend(more);
+    let text = ok(&sim(&again, d));
+    assert!(text.contains("resumed from 1 state file"), "{text}");
+    text
+}
+
 #[test]
-fn an_interrupted_run_resumed_writes_the_bytes_of_an_uninterrupted_one() {
+fn an_interrupted_run_resumed_from_its_state_alone_writes_the_bytes_of_an_uninterrupted_one() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // Long enough (about 2 s on 2 cores) to be under way after 0.3 s.
     let run = ["flip7", "--games", "2M", "--seed", "11", "--no-progress"];
-    let (code, err) = interrupt(
-        &with(&run, &["--out", "r.csv"]),
-        d,
-        Duration::from_millis(300),
-        "INT",
-    );
-    assert_eq!(code, Some(130), "{err}");
-    assert!(
-        err.contains("interrupted after") && err.contains("r.csv.state.json"),
-        "{err}"
-    );
-    assert!(!d.join("r.csv").exists(), "an interrupted run wrote its CSV");
-    // The message says how to go on; do it.
-    let again = with(&run, &["--out", "r.csv", "--resume", "r.csv.state.json"]);
-    let out = ok(&sim(&again, d));
-    assert!(out.contains("resumed from 1 state file"), "{out}");
+    let text = interrupt_and_resume(d, &run, "r.csv", "r.csv.state.json", "INT", &[]);
+    assert!(text.contains("removed its state file r.csv.state.json"), "{text}");
+    assert!(!d.join("r.csv.state.json").exists(), "the state outlived its run");
     ok(&sim(&with(&run, &["--out", "u.csv"]), d));
     assert_eq!(read(&d.join("r.csv")), read(&d.join("u.csv")));
 
-    // A tournament stopped by SIGTERM, resumed the same way.
+    // A tournament stopped by SIGTERM, resumed the same way; its state
+    // kept with --keep-state.
     let t = [
         "tournament",
         "flip7",
@@ -325,14 +352,143 @@ fn an_interrupted_run_resumed_writes_the_bytes_of_an_uninterrupted_one() {
         "--no-charts",
         "--no-progress",
     ];
-    let (code, err) = interrupt(&with(&t, &["--out", "ta"]), d, Duration::from_millis(300), "TERM");
-    assert_eq!(code, Some(130), "{err}");
-    assert!(!d.join("ta").exists());
-    ok(&sim(&with(&t, &["--out", "ta", "--resume", "ta.state.json"]), d));
+    let text = interrupt_and_resume(d, &t, "ta", "ta.state.json", "TERM", &["--keep-state"]);
+    assert!(
+        text.contains("state kept (--keep-state): ta.state.json"),
+        "{text}"
+    );
+    assert!(d.join("ta.state.json").is_file());
     ok(&sim(&with(&t, &["--out", "tb"]), d));
     for f in ["standings.csv", "pairwise.csv"] {
         assert_eq!(read(&d.join("ta").join(f)), read(&d.join("tb").join(f)), "{f}");
     }
+
+    // A sweep, with its --threads changed on the way.
+    let s = [
+        "sweep",
+        "flip7",
+        "--policy",
+        "stay-at-{20,25}",
+        "--games",
+        "1M",
+        "--seed",
+        "4",
+        "--no-charts",
+        "--no-progress",
+    ];
+    interrupt_and_resume(d, &s, "sa", "sa.state.json", "INT", &["--threads", "1"]);
+    assert!(!d.join("sa.state.json").exists(), "the state outlived its run");
+    ok(&sim(&with(&s, &["--out", "sb"]), d));
+    assert_eq!(read(&d.join("sa/sweep.csv")), read(&d.join("sb/sweep.csv")));
+}
+
+/// Options given beside --resume must be the state's: each one that is not
+/// is named, with the state's value and the one given, and nothing is
+/// played or written.
+#[test]
+fn options_beside_resume_that_differ_from_the_state_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let base = ["flip7", "--games", "5000", "--seed", "1", "--out", "m.csv"];
+    ok(&sim(&with(&base, &["--shard", "1/2", "--state", "s1.json"]), d));
+    let o = sim(
+        &[
+            "flip7",
+            "--resume",
+            "s1.json",
+            "--games",
+            "100000",
+            "--players",
+            "3",
+            "--single-round",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    for f in [
+        "--games: the state's 5000, given 100000",
+        "--players: the state's 4 (the default), given 3",
+        "--single-round: the state's false (the default), given true",
+    ] {
+        assert!(err.contains(f), "lacks {f:?}: {err}");
+    }
+    assert!(!d.join("m.csv").exists());
+    // The same values written another way, and the state's own, are no
+    // difference.
+    let o = sim(
+        &[
+            "flip7",
+            "--resume",
+            "s1.json",
+            "--games",
+            "5K",
+            "--seed",
+            "1",
+            "--threads",
+            "1",
+        ],
+        d,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The shard was resumed: its state is its result, kept, and complete.
+    assert!(d.join("s1.json").is_file());
+    assert!(!d.join("m.csv").exists(), "a shard wrote the results");
+    // Another command's state is refused with the command it belongs to.
+    let o = sim(&["tournament", "flip7", "--resume", "s1.json"], d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is of a run of `sim flip7`")
+            && stderr(&o).contains("sim flip7 --resume s1.json"),
+        "{}",
+        stderr(&o)
+    );
+    // A state of another shard than --shard says.
+    let o = sim(
+        &[
+            "flip7", "--resume", "s1.json", "--shard", "2/2", "--state", "x.json", "--seed", "1",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--shard: the state's 1/2, given 2/2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A state file written before the state kept its seed as a string
+/// (format version 1) goes on as before; one written by another build of
+/// sim is refused, naming both.
+#[test]
+fn old_state_files_are_read_or_refused_clearly() {
+    use sim::engine::state::State;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = ["flip7", "--games", "5000", "--seed", "17797063525853281234"];
+    let base = with(&run, &["--out", "o.csv"]);
+    ok(&sim(&with(&base, &["--shard", "1/2", "--state", "new.json"]), d));
+    let mut s = State::read(&d.join("new.json")).unwrap();
+    assert_eq!(s.definition["seed"], "17797063525853281234");
+    s.version = 1;
+    s.definition["seed"] = 17_797_063_525_853_281_234u64.into();
+    std::fs::write(d.join("v1.json"), s.to_bytes().unwrap()).unwrap();
+    ok(&sim(&with(&base, &["--shard", "2/2", "--state", "two.json"]), d));
+    ok(&sim(&["merge", "v1.json", "two.json"], d));
+    ok(&sim(&with(&run, &["--out", "whole.csv"]), d));
+    assert_eq!(read(&d.join("o.csv")), read(&d.join("whole.csv")));
+
+    s.version = 2;
+    s.definition["sim"] = "0.0.1 (commit 0123456789ab)".into();
+    std::fs::write(d.join("other.json"), s.to_bytes().unwrap()).unwrap();
+    let o = sim(&["flip7", "--resume", "other.json"], d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("written by sim 0.0.1 (commit 0123456789ab); this is sim "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -370,7 +526,9 @@ fn a_killed_run_resumes_from_its_last_checkpoint() {
     let o = child.wait_with_output().unwrap();
     assert!(!o.status.success());
     assert!(!d.join("k.csv").exists());
-    ok(&sim(&with(&run, &["--resume", "k.json"]), d));
+    // The state holds the command: --resume alone goes on with it.
+    ok(&sim(&["flip7", "--resume", "k.json"], d));
+    assert!(!d.join("k.json").exists(), "the checkpoint outlived its run");
     let whole = [
         "flip7",
         "--games",

@@ -59,14 +59,18 @@ fn rows_are_the_normal_runs_seat_zero_rows() {
     }
 }
 
+/// The same command (its outputs named alike, in a folder of its own) with
+/// another --threads writes the same bytes, the workbook too (its date
+/// fixed by SOURCE_DATE_EPOCH).
 #[test]
 fn same_seed_different_threads_identical_files() {
     let dir = tempfile::tempdir().unwrap();
     let mut runs = Vec::new();
     for threads in ["1", "2", "3"] {
-        let out = format!("s{threads}");
-        let xlsx = format!("s{threads}.xlsx");
-        ok(&sim(
+        let here = dir.path().join(format!("threads{threads}"));
+        std::fs::create_dir(&here).unwrap();
+        let (out, xlsx) = ("s", "s.xlsx");
+        ok(&sim_dated(
             &[
                 "sweep",
                 "flip-flush",
@@ -81,16 +85,16 @@ fn same_seed_different_threads_identical_files() {
                 "--threads",
                 threads,
                 "--out",
-                &out,
+                out,
                 "--xlsx",
-                &xlsx,
+                xlsx,
             ],
-            dir.path(),
+            &here,
         ));
         let files: Vec<Vec<u8>> = ["sweep.csv", "sweep.svg", "sweep.png"]
             .iter()
-            .map(|f| std::fs::read(dir.path().join(&out).join(f)).unwrap())
-            .chain([std::fs::read(dir.path().join(&xlsx)).unwrap()])
+            .map(|f| std::fs::read(here.join(out).join(f)).unwrap())
+            .chain([std::fs::read(here.join(xlsx)).unwrap()])
             .collect();
         runs.push(files);
     }

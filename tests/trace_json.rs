@@ -11,7 +11,8 @@ use common::*;
 
 use serde_json::Value;
 
-/// The JSON trace of a run, one value per line (the summary goes to stderr).
+/// The events of the JSON trace of a run, one value per line, after the
+/// line describing the run (the summary goes to stderr).
 fn trace(args: &[&str]) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
     let mut all = args.to_vec();
@@ -19,9 +20,14 @@ fn trace(args: &[&str]) -> Vec<Value> {
     let o = sim(&all, dir.path());
     let text = ok(&o);
     assert!(stderr(&o).contains("games/s"), "the summary goes to stderr");
-    text.lines()
+    let mut lines: Vec<Value> = text
+        .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
-        .collect()
+        .collect();
+    let head = lines.remove(0);
+    assert_eq!(head["event"], "run", "{head}");
+    assert!(head.get("game").is_none(), "{head}");
+    lines
 }
 
 fn num(v: &Value, key: &str) -> u64 {

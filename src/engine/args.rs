@@ -46,6 +46,41 @@ pub fn format_count(n: u64) -> String {
     n.to_string()
 }
 
+/// Formats a count for people: `2.4M`, `18K`, `1.25B` when the count is
+/// that number exactly (at most two decimals), else every digit, grouped
+/// by thousands from 10,000 on (`12,345`, `2401`).
+pub fn human_count(n: u64) -> String {
+    for (mult, suffix) in [(1_000_000_000u64, "B"), (1_000_000, "M"), (1_000, "K")] {
+        // Exact with at most two decimals: a whole number of hundredths.
+        if n >= mult && n.is_multiple_of(mult / 100) {
+            let whole = n / mult;
+            let hundredths = (n % mult) / (mult / 100);
+            let decimals = format!("{hundredths:02}");
+            let decimals = decimals.trim_end_matches('0');
+            return if decimals.is_empty() {
+                format!("{whole}{suffix}")
+            } else {
+                format!("{whole}.{decimals}{suffix}")
+            };
+        }
+        if n >= mult {
+            break;
+        }
+    }
+    if n < 10_000 {
+        return n.to_string();
+    }
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +121,27 @@ mod tests {
             assert_eq!(parse_count(&format_count(n)), Ok(n));
         }
         assert_eq!(format_count(10_000_000), "10M");
+    }
+
+    #[test]
+    fn counts_for_people_are_short_and_exact() {
+        for (n, shown) in [
+            (1, "1"),
+            (999, "999"),
+            (1000, "1K"),
+            (2400, "2.4K"),
+            (2401, "2401"),
+            (2410, "2.41K"),
+            (18_000, "18K"),
+            (12_345, "12,345"),
+            (2_400_000, "2.4M"),
+            (1_250_000, "1.25M"),
+            (1_234_567, "1,234,567"),
+            (1_234_000, "1,234,000"),
+            (3_000_000_000, "3B"),
+            (1_500_000_000, "1.5B"),
+        ] {
+            assert_eq!(human_count(n), shown, "{n}");
+        }
     }
 }

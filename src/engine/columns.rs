@@ -1,12 +1,14 @@
 //! The per-seat CSV every game writes: the columns all games share, then
 //! the game's own ([`crate::engine::game::Game::csv_columns`]); and CSV
-//! bytes from a header and rows.
+//! bytes from a header and rows, each row ending with the run that wrote
+//! it ([`RUN_COLUMNS`]).
 //!
 //! Floats are written with a fixed number of decimals ([`f6`]) so the
 //! bytes never depend on the platform.
 
 use super::game::{Acc, Game};
 use super::stats::{ratio, wilson95};
+use super::version::SIM_VERSION;
 
 /// The columns every game's per-seat CSV starts with.
 pub const CORE_HEADER: [&str; 8] = [
@@ -102,6 +104,27 @@ pub fn seat_table<G: Game>(
     (header, rows)
 }
 
+/// The columns every CSV of a run, tournament or sweep ends with: its
+/// seed and the `sim` that wrote it ([`SIM_VERSION`]), so that rows joined
+/// from several runs still say where they came from.
+pub const RUN_COLUMNS: [&str; 2] = ["seed", "sim_version"];
+
+/// CSV bytes of a header and rows, every row ending with the
+/// [`RUN_COLUMNS`] of the run of seed `seed`.
+pub fn run_csv_bytes(header: &[String], rows: &[Vec<String>], seed: u64) -> Result<Vec<u8>, String> {
+    let stamp = [seed.to_string(), SIM_VERSION.to_string()];
+    let header: Vec<String> = header
+        .iter()
+        .cloned()
+        .chain(RUN_COLUMNS.map(String::from))
+        .collect();
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().chain(&stamp).cloned().collect())
+        .collect();
+    csv_bytes(&header, &rows)
+}
+
 /// CSV bytes of a header and rows.
 pub fn csv_bytes(header: &[String], rows: &[Vec<String>]) -> Result<Vec<u8>, String> {
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -124,6 +147,16 @@ mod tests {
         assert_eq!(fields[..5], ["2", "stay-at-25", "4", "10", "5"]);
         assert_eq!(fields[5], "0.500000");
         assert_eq!(f6(f64::NAN), "");
+    }
+
+    #[test]
+    fn a_run_csv_ends_every_row_with_the_seed_and_the_version() {
+        let bytes = run_csv_bytes(&["a".into()], &[vec!["1".into()]], u64::MAX).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(
+            text,
+            format!("a,seed,sim_version\n1,18446744073709551615,{SIM_VERSION}\n")
+        );
     }
 
     #[test]

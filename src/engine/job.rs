@@ -3,6 +3,15 @@
 //! checkpoints (`--checkpoint SECONDS`), `--resume STATE`, and the
 //! completeness check behind `sim merge`.
 //!
+//! A state file holds the run's command line ([`run_command`]: what the
+//! run is, without the options that only say how one process takes part
+//! in it, [`PROCESS_OPTIONS`]), so `sim GAME --resume STATE` needs nothing
+//! else (the command line is rebuilt from the state in [`crate::cli`]).
+//! Once a whole run has written its results, the state files it went on
+//! from and the checkpoints it wrote are removed ([`Leftovers`]), unless
+//! `--keep-state`; a shard's state file is the shard's result, the input
+//! of `sim merge`, and is never removed.
+//!
 //! Every command (`sim GAME`, `sim tournament GAME`, `sim sweep GAME`)
 //! plays numbered batches whose results are integer totals that add up in
 //! any order. A [`Job`] keeps those totals (its tally) and the batch
@@ -25,7 +34,7 @@ use serde_json::value::RawValue;
 
 use super::failure::Failure;
 use super::output::Output;
-use super::run::ShowArgs;
+use super::run::{ShowArgs, plural};
 use super::state::{self, State};
 
 /// The options of every command that plays batches.
@@ -40,14 +49,23 @@ pub struct JobArgs {
 
     /// Where the state file goes: a shard's result, or what an interrupted
     /// or checkpointed run has done so far (default for those: next to the
-    /// output, named ...state.json).
+    /// output, named ...state.json; when resuming, the state resumed).
     #[arg(long, value_name = "PATH")]
     pub state: Option<PathBuf>,
 
-    /// Continue the run a state file was written for (the same command
-    /// line); the files written are those an uninterrupted run writes.
+    /// Go on with the run a state file was written for: the state holds
+    /// its command line, so `sim GAME --resume STATE` needs no other
+    /// option (any other given must match the state's). The files written
+    /// are those an uninterrupted run writes; the state file is then
+    /// removed (see --keep-state).
     #[arg(long, value_name = "STATE", action = clap::ArgAction::Append)]
     pub resume: Vec<PathBuf>,
+
+    /// Keep the state files of a run once it has written its results (by
+    /// default the states it resumed and the checkpoints it wrote are
+    /// removed then; a shard's state file is always kept).
+    #[arg(long)]
+    pub keep_state: bool,
 
     /// Write the state file every SECONDS seconds while playing, so that a
     /// killed job can be resumed.
@@ -110,25 +128,71 @@ fn install_handler() {
     });
 }
 
-/// The command line after `sim`, without the options that say how this
-/// process takes part in the run rather than what the run is.
+/// The options that say how one process takes part in a run rather than
+/// what the run is (its argument id, its long name, whether it takes a
+/// value): left out of the run's command line, given anew to each process
+/// of the run (a resume, a shard, `sim merge`).
+pub const PROCESS_OPTIONS: [(&str, &str, bool); 10] = [
+    ("shard", "--shard", true),
+    ("state", "--state", true),
+    ("resume", "--resume", true),
+    ("checkpoint", "--checkpoint", true),
+    ("threads", "--threads", true),
+    ("no_progress", "--no-progress", false),
+    ("keep_state", "--keep-state", false),
+    ("merge_only", "--merge-only", false),
+    ("json", "--json", false),
+    ("quiet", "--quiet", false),
+];
+
+/// The short forms of [`PROCESS_OPTIONS`].
+const PROCESS_SHORT: [&str; 1] = ["-q"];
+
+/// The command line after `sim`, without the [`PROCESS_OPTIONS`].
 pub fn run_command() -> Vec<String> {
+    run_words(std::env::args().skip(1))
+}
+
+/// `words` of a command line without the [`PROCESS_OPTIONS`] (and their
+/// values).
+pub fn run_words(words: impl IntoIterator<Item = String>) -> Vec<String> {
     let mut out = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
+    let mut words = words.into_iter();
+    while let Some(a) = words.next() {
         let flag = a.split('=').next().unwrap_or("");
-        if ["--shard", "--state", "--resume", "--checkpoint", "--threads"].contains(&flag) {
-            if !a.contains('=') {
-                args.next();
+        match PROCESS_OPTIONS.iter().find(|(_, long, _)| *long == flag) {
+            Some((_, _, true)) => {
+                if !a.contains('=') {
+                    words.next();
+                }
             }
-            continue;
+            Some((_, _, false)) => {}
+            None if PROCESS_SHORT.contains(&a.as_str()) => {}
+            None => out.push(a),
         }
-        if a == "--merge-only" || a == "--no-progress" {
-            continue;
-        }
-        out.push(a);
     }
     out
+}
+
+/// A command line as a POSIX shell reads it: `sim` and `words`, each
+/// quoted when it needs to be.
+pub fn command_line(words: &[String]) -> String {
+    let mut line = String::from("sim");
+    for w in words {
+        line.push(' ');
+        line.push_str(&quote(w));
+    }
+    line
+}
+
+/// The words naming the command of a run's command line: `flip7`, or
+/// `tournament flip7`, `sweep flip7`.
+pub fn command_path(words: &[String]) -> &[String] {
+    let n = match words.first().map(String::as_str) {
+        Some("tournament" | "sweep") => 2,
+        _ => 1,
+    };
+    &words[..n.min(words.len())]
 }
 
 /// What plays batch ranges for a [`Job`]: their tally and the ranges it
@@ -153,15 +217,78 @@ pub struct Job<T> {
     resumed: Vec<PathBuf>,
     /// The batches they held.
     resumed_done: Vec<Range<u64>>,
+    /// The states resumed that are of a whole run, not of a shard.
+    resumed_whole: Vec<PathBuf>,
+    /// Whether this process wrote its state file (a checkpoint).
+    saved: std::cell::Cell<bool>,
+    keep_state: bool,
     last_save: Instant,
 }
 
 /// How a job ended.
 pub enum Finished<T> {
-    /// Every batch of the run: write the results.
-    Complete(T),
+    /// Every batch of the run: write the results, then settle the
+    /// leftover state files.
+    Complete(T, Leftovers),
     /// A shard's share is done and its state written.
     Shard(String),
+}
+
+/// The state files a whole run leaves once its results are written: the
+/// ones it resumed (not a shard's, which `sim merge` reads) and the
+/// checkpoint it wrote. Removed by [`Leftovers::settle`] unless
+/// `--keep-state`.
+#[derive(Debug, Default)]
+#[must_use = "the state files are removed only once the results are written"]
+pub struct Leftovers {
+    paths: Vec<PathBuf>,
+    keep: bool,
+}
+
+impl Leftovers {
+    /// After the results are written: removes the state files (or keeps
+    /// them with `--keep-state`) and says so in `summary`. A file that
+    /// cannot be removed is only a note: the results are written.
+    pub fn settle(self, summary: &mut Vec<u8>) {
+        use std::io::Write as _;
+        let existing: Vec<&PathBuf> = self.paths.iter().filter(|p| p.is_file()).collect();
+        if existing.is_empty() {
+            return;
+        }
+        let list = |ps: &[&PathBuf]| {
+            ps.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if self.keep {
+            let _ = writeln!(summary, "state kept (--keep-state): {}", list(&existing));
+            return;
+        }
+        let mut removed = Vec::new();
+        for p in existing {
+            match std::fs::remove_file(p) {
+                Ok(()) => removed.push(p),
+                Err(e) => {
+                    let _ = writeln!(
+                        summary,
+                        "the run is complete, but its state file '{}' could not be removed: {e}",
+                        p.display()
+                    );
+                }
+            }
+        }
+        if !removed.is_empty() {
+            let one = removed.len() == 1;
+            let _ = writeln!(
+                summary,
+                "the run is complete: removed its state file{} {} (--keep-state keeps {})",
+                if one { "" } else { "s" },
+                list(&removed),
+                if one { "it" } else { "them" }
+            );
+        }
+    }
 }
 
 impl<T: Serialize + DeserializeOwned> Job<T> {
@@ -179,8 +306,15 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         merge: fn(&mut T, &T),
     ) -> Result<Job<T>, Failure> {
         let mut definition = definition;
-        definition["sim"] = state::sim_version().into();
-        let state_path = args.state.clone().unwrap_or_else(|| default_state.to_path_buf());
+        definition["sim"] = super::version::SIM_VERSION.into();
+        // A resumed run goes on writing to the state it resumed (not
+        // `sim merge`, which writes no state).
+        let resumed_path = args.resume.first().filter(|_| !args.merge_only);
+        let state_path = args
+            .state
+            .clone()
+            .or_else(|| resumed_path.cloned())
+            .unwrap_or_else(|| default_state.to_path_buf());
         if args.shard.is_some() || args.checkpoint.is_some() || args.state.is_some() {
             // Checked now, written later (and again, atomically, each time).
             drop(Output::prepare(&state_path, "--state").map_err(Failure::Usage)?);
@@ -193,7 +327,8 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         if !command.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
             // A seed drawn at random: the rest of the run needs it.
             command.push("--seed".into());
-            command.push(definition["seed"].to_string());
+            let seed = &definition["seed"];
+            command.push(seed.as_str().map_or_else(|| seed.to_string(), String::from));
         }
         let mut job = Job {
             definition,
@@ -209,12 +344,24 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             done: Vec::new(),
             resumed: Vec::new(),
             resumed_done: Vec::new(),
+            resumed_whole: Vec::new(),
+            saved: std::cell::Cell::new(false),
+            keep_state: args.keep_state,
             last_save: Instant::now(),
         };
         let mut owner: Vec<(Range<u64>, PathBuf)> = Vec::new();
         for path in &args.resume {
             let s = State::read(path).map_err(Failure::Usage)?;
             let shown = path.display();
+            let (theirs, ours) = (&s.definition["sim"], &job.definition["sim"]);
+            if theirs != ours {
+                return Err(Failure::Usage(format!(
+                    "state file '{shown}' was written by sim {}; this is sim {}: finish its run with \
+                     the sim that wrote it",
+                    theirs.as_str().unwrap_or("(unknown)"),
+                    ours.as_str().unwrap_or("(unknown)")
+                )));
+            }
             let diff = state::differences(&s.definition, &job.definition);
             if !diff.is_empty() {
                 return Err(Failure::Usage(format!(
@@ -222,10 +369,19 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
                     diff.join("; ")
                 )));
             }
+            if let Some((k, n)) = args.shard
+                && s.shard != Some([k, n])
+            {
+                return Err(Failure::Usage(format!(
+                    "state file '{shown}' is not of shard {k}/{n}: --shard: the state's {}, given {k}/{n}",
+                    s.shard
+                        .map_or("(none: a whole run)".to_string(), |[k, n]| format!("{k}/{n}"))
+                )));
+            }
             if s.batches != batches {
                 return Err(Failure::Usage(format!(
-                    "state file '{shown}' is for {} batches, this run has {batches}",
-                    s.batches
+                    "state file '{shown}' is for {}, this run has {batches}",
+                    plural(s.batches, "batch")
                 )));
             }
             if job.shard.is_none() && !job.merge_only {
@@ -261,6 +417,9 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
                 job.command = s.command.clone();
             }
             job.resumed.push(path.clone());
+            if s.shard.is_none() {
+                job.resumed_whole.push(path.clone());
+            }
         }
         job.done = state::normalize(job.done);
         job.resumed_done = job.done.clone();
@@ -319,9 +478,33 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
     }
 
     /// The tally of a run that ends before its last batch on purpose
-    /// (`--until-ci`).
-    pub fn into_tally(self) -> T {
-        self.tally
+    /// (`--until-ci`), and the state files to settle once its results
+    /// are written.
+    pub fn into_tally(self) -> (T, Leftovers) {
+        let leftovers = self.leftovers();
+        (self.tally, leftovers)
+    }
+
+    /// The run's command line, as `sim ...` (the state's when resumed).
+    pub fn command_line(&self) -> String {
+        command_line(&self.command)
+    }
+
+    /// The state files of a whole run to remove once its results are
+    /// written: those resumed that are not a shard's, and this process's
+    /// own checkpoint.
+    fn leftovers(&self) -> Leftovers {
+        let mut paths = Vec::new();
+        if !self.merge_only {
+            paths.extend(self.resumed_whole.iter().cloned());
+        }
+        if self.saved.get() && !paths.contains(&self.state_path) {
+            paths.push(self.state_path.clone());
+        }
+        Leftovers {
+            paths,
+            keep: self.keep_state,
+        }
     }
 
     /// Plays the batches of `range` not yet done: `play(ranges)` plays
@@ -383,6 +566,7 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             checksum: String::new(),
         };
         Output::prepare(&self.state_path, "--state")?.commit(&s.to_bytes()?)?;
+        self.saved.set(true);
         Ok(())
     }
 
@@ -392,13 +576,9 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         if let Err(e) = self.save() {
             return Failure::Interrupted(format!("interrupted; the state could not be written: {e}"));
         }
-        let mut resume = vec!["sim".to_string()];
-        resume.extend(self.command.iter().map(|a| quote(a)));
-        if let Some((k, n)) = self.shard {
-            resume.push(format!("--shard {k}/{n}"));
-        }
-        resume.push(format!("--state {}", quote(&shown.to_string())));
-        resume.push(format!("--resume {}", quote(&shown.to_string())));
+        let mut resume = command_path(&self.command).to_vec();
+        resume.push("--resume".into());
+        resume.push(shown.to_string());
         let mine = self.share.end - self.share.start;
         let left: u64 = state::missing(&self.share, &self.done)
             .iter()
@@ -406,9 +586,10 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             .sum();
         let done = mine - left;
         Failure::Interrupted(format!(
-            "interrupted after {done} of {mine} batches; their results are in '{shown}'. \
-             To go on from there:\n  {}",
-            resume.join(" ")
+            "interrupted after {done} of {}; their results are in '{shown}'. \
+             To go on from there (the state holds the rest of the command):\n  {}",
+            plural(mine, "batch"),
+            command_line(&resume)
         ))
     }
 
@@ -442,7 +623,8 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
                 state::describe(r)
             )));
         }
-        Ok(Finished::Complete(self.tally))
+        let leftovers = self.leftovers();
+        Ok(Finished::Complete(self.tally, leftovers))
     }
 
     /// A note for the summary when states were resumed or merged.

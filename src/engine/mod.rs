@@ -8,6 +8,8 @@
 //! - [`failure`]: why a command failed, and its exit code.
 //! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
+//! - [`table`]: console tables sized to their content.
+//! - [`version`]: which `sim` wrote a result.
 //! - [`rng`], [`stats`], [`args`], [`output`], [`strategies`], [`bits`]:
 //!   random streams, intervals, value parsers, safe output files, strategy
 //!   files, bit sets.
@@ -27,3 +29,5 @@ pub mod runner;
 pub mod state;
 pub mod stats;
 pub mod strategies;
+pub mod table;
+pub mod version;

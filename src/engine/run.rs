@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{format_count, parse_count, parse_seed};
-use super::columns::{csv_bytes, seat_table};
+use super::args::{format_count, human_count, parse_count, parse_seed};
+use super::columns::{run_csv_bytes, seat_table};
 use super::failure::{Failure, Usage};
 use super::game::{Acc, Game};
-use super::job::{Finished, Job, JobArgs, show_shard, stop_flag};
+use super::job::{Finished, Job, JobArgs, Leftovers, show_shard, stop_flag};
 use super::observe::TraceFormat;
 use super::output::{Output, ignore_closed_pipe};
 use super::runner::{self, Accumulator, RunConfig, Simulation};
@@ -44,8 +44,9 @@ pub struct RunArgs {
     #[arg(long, conflicts_with = "json")]
     pub trace: bool,
 
-    /// How --trace writes: readable text, or JSON Lines (one object per
-    /// event; the rules document of each game gives the schema).
+    /// How --trace writes: readable text, or JSON Lines (a first line
+    /// describing the run, then one object per event: the game's number,
+    /// the event's name and its fields).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text, requires = "trace")]
     pub trace_format: TraceFormat,
 
@@ -203,15 +204,23 @@ pub struct Session {
 }
 
 impl Session {
-    /// Writes the CSV, then shows the summary and where the CSV went: on
-    /// stdout, or on stderr when stdout carries the CSV itself or a JSON
-    /// trace. A closed stdout (`| head`) is not an error.
-    pub fn finish(self, csv: &[u8], mut summary: Vec<u8>, json: serde_json::Value) -> Result<(), String> {
+    /// Writes the CSV, settles the run's leftover state files, then shows
+    /// the summary and where the CSV went: on stdout, or on stderr when
+    /// stdout carries the CSV itself or a JSON trace. A closed stdout
+    /// (`| head`) is not an error.
+    pub fn finish(
+        self,
+        csv: &[u8],
+        mut summary: Vec<u8>,
+        json: serde_json::Value,
+        leftovers: Leftovers,
+    ) -> Result<(), String> {
         let to_stderr = self.summary_to_stderr;
         let written = self.output.commit(csv)?;
         if let Some(path) = &written {
             let _ = writeln!(summary, "CSV: {}", path.display());
         }
+        leftovers.settle(&mut summary);
         if to_stderr && !self.show.quiet {
             ignore_closed_pipe(std::io::stderr().write_all(&summary))
         } else {
@@ -294,14 +303,13 @@ pub fn execute<G: Game>(
     sources: impl FnOnce(&mut Vec<u8>),
 ) -> Result<(), Failure> {
     let cfg = args.config();
-    let games = format_count(cfg.games);
     let players = G::players(opts);
     let variants = G::variants(opts);
     let mut parts = vec![
         G::NAME.to_string(),
         file_label(names),
         format!("{players}p"),
-        games.clone(),
+        format_count(cfg.games),
     ];
     parts.extend(variants.iter().map(|v| v.file.clone()));
     parts.push(format!("seed{}", cfg.seed));
@@ -327,8 +335,28 @@ pub fn execute<G: Game>(
     let start = Instant::now();
     let mut note = None;
     let mut played = cfg.games;
+    let mut leftovers = Leftovers::default();
     let acc = if args.trace {
         let mut stdout = std::io::stdout().lock();
+        if args.trace_format == TraceFormat::Json {
+            // The first line says which run the events are of.
+            let head = serde_json::json!({
+                "event": "run",
+                "command": G::NAME,
+                "players": players,
+                "seats": names,
+                "policies": specs,
+                "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
+                "games": cfg.games,
+                "seed": cfg.seed.to_string(),
+                "sim_version": super::version::SIM_VERSION,
+            });
+            match writeln!(stdout, "{head}") {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                Err(e) => return Err(Failure::Run(format!("cannot write the trace: {e}"))),
+                Ok(()) => {}
+            }
+        }
         match runner::run_traced(sim, &cfg, args.trace_format, &mut stdout)? {
             Some(acc) => acc,
             // The reader of the trace has gone: nobody is left to read
@@ -345,7 +373,7 @@ pub fn execute<G: Game>(
             "policies": specs,
             "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
             "games": cfg.games,
-            "seed": cfg.seed,
+            "seed": cfg.seed.to_string(),
         });
         let batches = runner::batch_count(cfg.games);
         let state_default = match args.out.as_deref() {
@@ -369,7 +397,10 @@ pub fn execute<G: Game>(
         note = job.resumed_note();
         played = job.played_here(|b| runner::batch_len(cfg.games, b));
         match job.finish()? {
-            Finished::Complete(acc) => acc,
+            Finished::Complete(acc, left) => {
+                leftovers = left;
+                acc
+            }
             Finished::Shard(message) => return show_shard(message, G::NAME, &args.job, &args.show),
         }
     };
@@ -379,10 +410,10 @@ pub fn execute<G: Game>(
     // shown after the CSV is safely written.
     let mut summary = Vec::new();
     let mut describe = format!(
-        "sim {}: {}, {games} {}, seed {}",
+        "sim {}: {}, {}, seed {}",
         G::NAME,
-        plural(players, "player"),
-        if cfg.games == 1 { "game" } else { "games" },
+        plural(players as u64, "player"),
+        plural(cfg.games, "game"),
         cfg.seed
     );
     for v in &variants {
@@ -396,20 +427,21 @@ pub fn execute<G: Game>(
     sources(&mut summary);
     G::summary(opts, &acc, names, &mut summary);
     let (header, rows) = seat_table::<G>(opts, &acc, names);
-    let csv = csv_bytes(&header, &rows)?;
+    let csv = run_csv_bytes(&header, &rows, cfg.seed)?;
     let json = serde_json::json!({
         "command": G::NAME,
         "players": players,
         "games": cfg.games,
-        "seed": cfg.seed,
+        "seed": cfg.seed.to_string(),
         "threads": cfg.threads,
         "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
         "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
         "seats": table_json(&header, &rows, &["policy"]),
     });
     Ok(out
         .expect("a whole run has an output")
-        .finish(&csv, summary, json)?)
+        .finish(&csv, summary, json, leftovers)?)
 }
 
 /// Where the state of an interrupted run goes when `--state` is not
@@ -420,13 +452,15 @@ pub fn state_beside(output: &Path) -> PathBuf {
     output.with_file_name(name)
 }
 
-/// `1 thread`, `2 threads`.
-pub fn plural(n: usize, what: &str) -> String {
+/// `1 thread`, `2 threads`, `2.4M games`, `3 batches`: a count (as
+/// [`human_count`] writes it) and its noun, in the plural unless the count
+/// is 1 (`-es` after a hissing sound: batch, pass, box).
+pub fn plural(n: u64, what: &str) -> String {
     if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
+        return format!("1 {what}");
     }
+    let es = ["ch", "sh", "s", "x", "z"].iter().any(|end| what.ends_with(end));
+    format!("{} {what}{}", human_count(n), if es { "es" } else { "s" })
 }
 
 /// What `sim GAME --list-policies` prints: every spec form, then every
@@ -437,10 +471,18 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
     if !out.ends_with('\n') {
         out.push('\n');
     }
+    let found = library.list(G::NAME);
+    // The first column is as wide as the longest spec form or name.
+    let width = G::CATALOGUE
+        .iter()
+        .flat_map(|(_, entries)| entries.iter().map(|e| e.spec.chars().count()))
+        .chain(found.iter().map(|(name, _)| name.chars().count()))
+        .max()
+        .unwrap_or(0);
     for (title, entries) in G::CATALOGUE {
         let _ = writeln!(out, "\n{title}:");
         for e in *entries {
-            let _ = writeln!(out, "  {:<16} {}", e.spec, e.does);
+            let _ = writeln!(out, "  {:<width$}  {}", e.spec, e.does);
         }
     }
     let _ = writeln!(
@@ -449,7 +491,6 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
          ./strategies/, $SIM_STRATEGIES and --strategies DIR add to or override them):",
         G::NAME
     );
-    let found = library.list(G::NAME);
     if found.is_empty() {
         let _ = writeln!(out, "  (none)");
     }
@@ -461,14 +502,14 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
         });
         match checked {
             Ok((p, s)) => {
-                let _ = writeln!(out, "  {name:<16} {p}");
+                let _ = writeln!(out, "  {name:<width$}  {p}");
                 if !s.description.is_empty() {
-                    let _ = writeln!(out, "  {:<16} {}", "", s.description);
+                    let _ = writeln!(out, "  {:<width$}  {}", "", s.description);
                 }
-                let _ = writeln!(out, "  {:<16} ({})", "", s.origin);
+                let _ = writeln!(out, "  {:<width$}  ({})", "", s.origin);
             }
             Err(e) => {
-                let _ = writeln!(out, "  {name:<16} (cannot be used: {e})");
+                let _ = writeln!(out, "  {name:<width$}  (cannot be used: {e})");
             }
         }
     }
@@ -541,7 +582,7 @@ pub fn timing(threads: usize, games: u64, secs: f64) -> String {
     }
     format!(
         "{}, {secs:.2} s, {}",
-        plural(threads, "thread"),
+        plural(threads as u64, "thread"),
         report_line(games, secs)
     )
 }

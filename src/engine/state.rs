@@ -6,9 +6,9 @@
 //! [`VERSION`]; every field is described in `docs/cluster.md`):
 //!
 //! - `definition`: what makes two processes parts of the same run (the
-//!   command, the game, its options, the policies as resolved, the seed,
-//!   the games, the version of `sim`). States merge only when their
-//!   definitions are equal.
+//!   command, the game, its options, the policies as resolved, the seed
+//!   as a string of digits, the games, the version of `sim`). States merge
+//!   only when their definitions are equal.
 //! - `command`: the command line of the run (without `--shard`, `--state`,
 //!   `--resume`, `--checkpoint` and `--threads`), which `sim merge` runs to
 //!   write the files.
@@ -29,14 +29,12 @@ use serde_json::value::RawValue;
 /// The `format` field of every state file.
 pub const FORMAT: &str = "sim-state";
 
-/// The version of the state format this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The version of the state format this build writes. Version 1 (the
+/// seed of the definition a JSON number) is read too.
+pub const VERSION: u32 = 2;
 
-/// The version of `sim` that writes a state (part of the definition:
-/// another build may play other games).
-pub fn sim_version() -> String {
-    concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SIM_COMMIT"), ")").to_string()
-}
+/// The oldest version of the state format this build reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// One state file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -104,7 +102,7 @@ impl State {
             ));
         }
         match head.version {
-            Some(v) if v == u64::from(VERSION) => {}
+            Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
             Some(v) if v > u64::from(VERSION) => {
                 return Err(format!(
                     "state file '{shown}' has format version {v}, newer than this sim reads ({VERSION}): \
@@ -113,12 +111,13 @@ impl State {
             }
             other => {
                 return Err(format!(
-                    "state file '{shown}' has format version {}, this sim reads version {VERSION}",
+                    "state file '{shown}' has format version {}, this sim reads versions \
+                     {OLDEST_VERSION} to {VERSION}",
                     other.map_or("none".to_string(), |v| v.to_string())
                 ));
             }
         }
-        let state: State =
+        let mut state: State =
             serde_json::from_slice(&bytes).map_err(|e| format!("state file '{shown}' is damaged: {e}"))?;
         let mut blank = state.clone();
         blank.checksum = String::new();
@@ -134,6 +133,11 @@ impl State {
             return Err(format!(
                 "state file '{shown}' is damaged: its batch ranges are not valid"
             ));
+        }
+        // Version 1 wrote the seed as a number (exact in the file, but not
+        // through every JSON tool): read it as the string version 2 writes.
+        if let Some(seed) = state.definition.get("seed").filter(|s| s.is_u64()) {
+            state.definition["seed"] = seed.to_string().into();
         }
         Ok(state)
     }
@@ -207,7 +211,12 @@ pub fn differences(a: &Value, b: &Value) -> Vec<String> {
     keys.into_iter()
         .filter(|k| a.get(*k) != b.get(*k))
         .map(|k| {
-            let show = |v: Option<&Value>| v.map_or("(none)".to_string(), |v| v.to_string());
+            // A string (the seed) shows without its JSON quotes.
+            let show = |v: Option<&Value>| match v {
+                None => "(none)".to_string(),
+                Some(Value::String(t)) => t.clone(),
+                Some(v) => v.to_string(),
+            };
             format!("{k}: {} vs {}", show(a.get(k)), show(b.get(k)))
         })
         .collect()
@@ -271,5 +280,25 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap().replace("5120", "5121");
         std::fs::write(&path, text).unwrap();
         assert!(State::read(&path).unwrap_err().contains("checksum"));
+    }
+
+    #[test]
+    fn a_version_1_state_with_a_numeric_seed_is_read_with_the_seed_as_a_string() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.json");
+        let old = State {
+            format: FORMAT.into(),
+            version: 1,
+            definition: serde_json::json!({"game": "x", "seed": 17_797_063_525_853_281_234u64}),
+            command: vec!["x".into()],
+            batches: 2,
+            shard: None,
+            done: vec![[0, 1]],
+            tally: RawValue::from_string("{}".into()).unwrap(),
+            checksum: String::new(),
+        };
+        std::fs::write(&path, old.to_bytes().unwrap()).unwrap();
+        let back = State::read(&path).unwrap();
+        assert_eq!(back.definition["seed"], "17797063525853281234");
     }
 }

@@ -76,7 +76,7 @@ impl Origin {
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Origin::BuiltIn(_) => write!(f, "built in ({})", self.file()),
+            Origin::BuiltIn(_) => write!(f, "built in: {}", self.file()),
             Origin::File(_) => write!(f, "{}", self.file()),
         }
     }
@@ -625,7 +625,7 @@ mod tests {
         let s = &listed.iter().find(|(n, _)| n == "counter").unwrap().1;
         assert_eq!(
             s.as_ref().unwrap().origin.to_string(),
-            "built in (strategies/flip7-counter.toml)"
+            "built in: strategies/flip7-counter.toml"
         );
     }
 
@@ -711,7 +711,7 @@ mod tests {
         assert!(
             get("balanced")
                 .2
-                .starts_with("built in (strategies/flip7-balanced.toml)")
+                .starts_with("built in: strategies/flip7-balanced.toml")
         );
         assert!(full.windows(2).all(|w| w[0].0 < w[1].0), "sorted by name");
         assert!(!full.iter().any(|(n, ..)| n == "bad name"), "not a name");

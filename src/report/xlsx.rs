@@ -2,10 +2,13 @@
 //!
 //! Each table is a sheet with a bold header row and plain numbers (a CSV
 //! field that reads as a number is written as a number, an empty field as
-//! an empty cell, anything else as text), so the workbook holds exactly
-//! what the CSV files hold. Charts are the spreadsheet's own, drawn from
-//! the sheet's cells: editing a cell redraws them.
+//! an empty cell, anything else as text), so the workbook holds what the
+//! CSV files hold; the seed and version that end every CSV row are on the
+//! last sheet, "Run", instead, with the command and the date. Charts are
+//! the spreadsheet's own, drawn from the sheet's cells: editing a cell
+//! redraws them.
 
+use crate::engine::version::SIM_VERSION;
 use rust_xlsxwriter::{
     Chart, ChartErrorBars, ChartErrorBarsType, ChartLegendPosition, ChartRange, ChartType, DocProperties,
     ExcelDateTime, Format, Workbook, XlsxError,
@@ -62,15 +65,68 @@ pub struct ChartSpec {
     pub at: (u32, u16),
 }
 
+/// What the "Run" sheet says of the run that made a workbook.
+pub struct RunSheet {
+    /// The command line of the run (`sim tournament flip7 ...`).
+    pub command: String,
+    /// Its seed.
+    pub seed: u64,
+    /// When the workbook was made, in seconds since 1970 (UTC): see
+    /// [`workbook_time`].
+    pub time: i64,
+}
+
+/// The time a workbook records (its "Run" sheet and its creation date):
+/// `$SOURCE_DATE_EPOCH` (seconds since 1970) when it is set, so that the
+/// same run can give the same bytes again, else the current time. A value
+/// that is not a whole number of seconds is refused.
+pub fn workbook_time() -> Result<i64, String> {
+    match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(text) => match text.trim().parse::<i64>() {
+            Ok(t) if (0..=253_402_300_799).contains(&t) => Ok(t),
+            _ => Err(format!(
+                "SOURCE_DATE_EPOCH '{text}' (the date written in the --xlsx workbook): expected \
+                 a whole number of seconds since 1970-01-01, at most 253402300799 (year 9999)"
+            )),
+        },
+        Err(_) => Ok(std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)),
+    }
+}
+
+/// `2025-06-01 12:34:56 UTC` for a time in seconds since 1970.
+pub fn utc_text(time: i64) -> String {
+    let (days, secs) = (time.div_euclid(86_400), time.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
 fn xerr(e: XlsxError) -> String {
     format!("cannot make the workbook: {e}")
 }
 
-/// The workbook as bytes.
-pub fn workbook(sheets: &[Sheet], charts: &[ChartSpec]) -> Result<Vec<u8>, String> {
+/// The workbook as bytes: the `sheets` with their `charts`, then the
+/// "Run" sheet (command, seed, version of `sim`, date), all text.
+pub fn workbook(sheets: &[Sheet], charts: &[ChartSpec], run: &RunSheet) -> Result<Vec<u8>, String> {
     let mut wb = Workbook::new();
-    // A fixed creation date: the same run gives the same bytes.
-    let when = ExcelDateTime::from_ymd(2000, 1, 1).map_err(xerr)?;
+    // The date of the run; with SOURCE_DATE_EPOCH the same run gives the
+    // same bytes.
+    let when = ExcelDateTime::from_timestamp(run.time).map_err(xerr)?;
     wb.set_properties(&DocProperties::new().set_creation_datetime(&when));
     let bold = Format::new().set_bold();
     for sheet in sheets {
@@ -103,6 +159,23 @@ pub fn workbook(sheets: &[Sheet], charts: &[ChartSpec]) -> Result<Vec<u8>, Strin
         }
         ws.set_freeze_panes(1, 0).map_err(xerr)?;
     }
+    let ws = wb.add_worksheet();
+    ws.set_name("Run").map_err(xerr)?;
+    let rows = [
+        ("command", run.command.clone()),
+        ("seed", run.seed.to_string()),
+        ("sim_version", SIM_VERSION.to_string()),
+        ("date", utc_text(run.time)),
+    ];
+    ws.write_string_with_format(0, 0, "field", &bold).map_err(xerr)?;
+    ws.write_string_with_format(0, 1, "value", &bold).map_err(xerr)?;
+    for (r, (field, value)) in rows.iter().enumerate() {
+        // Text, every one: a seed above 2^53 is not a spreadsheet number.
+        ws.write_string(r as u32 + 1, 0, *field).map_err(xerr)?;
+        ws.write_string(r as u32 + 1, 1, value).map_err(xerr)?;
+    }
+    ws.set_column_width(0, 14).map_err(xerr)?;
+    ws.set_column_width(1, 80).map_err(xerr)?;
     for spec in charts {
         let sheet = &sheets[spec.sheet];
         let last = sheet.rows.len() as u32;
@@ -137,4 +210,17 @@ pub fn workbook(sheets: &[Sheet], charts: &[ChartSpec]) -> Result<Vec<u8>, Strin
         ws.insert_chart(spec.at.0, spec.at.1, &chart).map_err(xerr)?;
     }
     wb.save_to_buffer().map_err(xerr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_written_as_utc_dates() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_text(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc_text(1_700_000_000), "2023-11-14 22:13:20 UTC");
+        assert_eq!(utc_text(253_402_300_799), "9999-12-31 23:59:59 UTC");
+    }
 }

@@ -58,7 +58,7 @@ pub struct TournamentArgs<T: Args> {
     #[arg(
         long,
         value_name = "A,B,C[,...]",
-        required_unless_present = "lineup",
+        required_unless_present_any = ["lineup", "resume"],
         conflicts_with = "lineup"
     )]
     pub policies: Option<String>,
@@ -91,8 +91,8 @@ pub struct TournamentArgs<T: Args> {
 pub struct SweepArgs<T: Args> {
     /// The swept policy, with one {A..B}, {A..B..STEP} or {X,Y,Z} group,
     /// e.g. 'stay-at-{10..40}'. It plays seat 0.
-    #[arg(long, value_name = "SPEC")]
-    pub policy: String,
+    #[arg(long, value_name = "SPEC", required_unless_present = "resume")]
+    pub policy: Option<String>,
 
     /// Policy of the other seats (default: the game's default policy).
     #[arg(long, value_name = "SPEC")]
@@ -132,6 +132,18 @@ impl Common {
         self.out
             .clone()
             .unwrap_or_else(|| PathBuf::from("results").join(parts.join("_")))
+    }
+
+    /// The time the `--xlsx` workbook records (see
+    /// [`crate::report::xlsx::workbook_time`]), checked before any game is
+    /// played; none without `--xlsx`.
+    pub fn workbook_time(&self) -> Result<Option<i64>, crate::engine::failure::Failure> {
+        match &self.xlsx {
+            Some(_) => crate::report::xlsx::workbook_time()
+                .map(Some)
+                .map_err(crate::engine::failure::Failure::Usage),
+            None => Ok(None),
+        }
     }
 
     /// Where strategy names are looked up (`--strategies`, the

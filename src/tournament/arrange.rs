@@ -14,6 +14,8 @@
 //! (rotations), and every entrant is in the same number `C(E-1, P-1)` of
 //! sets. All entrants also meet every other entrant equally often.
 
+use crate::engine::run::plural;
+
 /// At most this many arrangements: each one replays every deal.
 pub const MAX_ARRANGEMENTS: usize = 10_000;
 
@@ -93,7 +95,8 @@ pub fn arrangements(entrants: usize, players: usize) -> Result<Arrangements, Str
     }
     if entrants < players {
         return Err(format!(
-            "--policies lists {entrants} entrants but --players is {players}; list at least {players} (a policy may be listed more than once)"
+            "--policies lists {} but --players is {players}; list at least {players} (a policy may be listed more than once)",
+            plural(entrants as u64, "entrant")
         ));
     }
     let sets = binomial(entrants, players).unwrap_or(usize::MAX);
@@ -122,16 +125,25 @@ pub fn arrangements(entrants: usize, players: usize) -> Result<Arrangements, Str
     };
     let how = if sets == 1 {
         format!(
-            "{total} arrangements: the {entrants} entrants {order}; every entrant sits in every seat {} times",
-            total / entrants
+            "{total} arrangements: the {entrants} entrants {order}; every entrant sits in every seat {}",
+            times(total / entrants)
         )
     } else {
         format!(
-            "{total} arrangements: each of the {sets} sets of {players} entrants out of {entrants}, {order}; every entrant sits in every seat {} times",
-            total / entrants
+            "{total} arrangements: each of the {sets} sets of {players} entrants out of {entrants}, {order}; every entrant sits in every seat {}",
+            times(total / entrants)
         )
     };
     Ok(Arrangements { seats, how })
+}
+
+/// `once`, `twice`, `3 times`.
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
 }
 
 #[cfg(test)]

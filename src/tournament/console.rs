@@ -6,6 +6,8 @@ use super::analysis::Report;
 use super::run::median;
 use crate::engine::design::{FEW_UNITS, plus_minus};
 use crate::engine::game::Game;
+use crate::engine::run::plural;
+use crate::engine::table::{Table, interval, percent};
 
 /// `m ± se`, or `m` alone when there are too few units for an error.
 fn estimate(m: f64, se: f64, decimals: usize) -> String {
@@ -17,58 +19,62 @@ fn estimate(m: f64, se: f64, decimals: usize) -> String {
 }
 
 /// The standings table: rank, win rate, loss rate and mean place (for a
-/// game with a finishing order), score, round score and rating.
+/// game with a finishing order), score (for a game with one), round score
+/// (for a game with rounds) and rating.
 pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[String], report: &Report) {
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(7).clamp(7, 40);
-    let score_head = G::score_name(opts).unwrap_or("score");
+    let score = G::score_name(opts);
+    let rounds = G::has_rounds(opts);
     let places = G::has_places(opts);
-    let place_heads = if places {
-        format!("  {:>25}  {:>16}", "loss rate [95% CI]", "mean place")
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        w,
-        "{:>4}  {:<width$}  {:>25}{place_heads}  {:>18}  {:>16}  {:>16}",
-        "rank", "entrant", "win rate [95% CI]", score_head, "round score", "rating (BT)"
-    );
+    let mut t = Table::new();
+    t.right("rank").left("entrant").right("win rate").right("95% CI");
+    if places {
+        t.right("loss rate").right("95% CI").right("mean place");
+    }
+    if let Some(name) = score {
+        t.right(name);
+    }
+    if rounds {
+        t.right("round score");
+    }
+    t.right("rating (BT)");
     for s in &report.standings {
-        let score = s.score.map_or("-".to_string(), |(m, se)| estimate(m, se, 2));
-        let round = s
-            .round_score
-            .map_or("-".to_string(), |(m, se)| estimate(m, se, 3));
-        let rating = if s.rating_se.is_finite() {
+        let mut cells = vec![
+            s.rank.to_string(),
+            names[s.entrant].clone(),
+            percent(s.win_rate),
+            interval(s.win_ci.0, s.win_ci.1),
+        ];
+        if places {
+            match (s.loss, s.place) {
+                (Some((rate, (lo, hi))), Some((m, se))) => cells.extend([
+                    percent(rate),
+                    interval(lo, hi),
+                    if m.is_finite() {
+                        estimate(m, se, 3)
+                    } else {
+                        "-".to_string()
+                    },
+                ]),
+                _ => cells.extend(["-".to_string(), String::new(), "-".to_string()]),
+            }
+        }
+        if score.is_some() {
+            cells.push(s.score.map_or("-".to_string(), |(m, se)| estimate(m, se, 2)));
+        }
+        if rounds {
+            cells.push(
+                s.round_score
+                    .map_or("-".to_string(), |(m, se)| estimate(m, se, 3)),
+            );
+        }
+        cells.push(if s.rating_se.is_finite() {
             plus_minus(s.rating, s.rating_se, 1)
         } else {
             format!("{:.1}", s.rating)
-        };
-        let place_cells = match (s.loss, s.place) {
-            (Some((rate, (lo, hi))), Some((m, se))) if places => format!(
-                "  {:>6.2}% [{:>6.2}, {:>6.2}]  {:>16}",
-                100.0 * rate,
-                100.0 * lo,
-                100.0 * hi,
-                if m.is_finite() {
-                    estimate(m, se, 3)
-                } else {
-                    "-".to_string()
-                }
-            ),
-            _ => String::new(),
-        };
-        let _ = writeln!(
-            w,
-            "{:>4}  {:<width$}  {:>6.2}% [{:>6.2}, {:>6.2}]{place_cells}  {:>18}  {:>16}  {:>16}",
-            s.rank,
-            names[s.entrant],
-            100.0 * s.win_rate,
-            100.0 * s.win_ci.0,
-            100.0 * s.win_ci.1,
-            score,
-            round,
-            rating
-        );
+        });
+        t.row(cells);
     }
+    let _ = w.write_all(t.render().as_bytes());
     if places {
         let _ = writeln!(
             w,
@@ -95,46 +101,45 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
 /// saved by common random numbers.
 pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
     let n = names.len();
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(7).clamp(7, 24);
     let _ = writeln!(
         w,
         "head-to-head: of the games won by either of two entrants at the same table, the share the row entrant won"
     );
-    let mut line = format!("{:<width$}", "");
+    let mut t = Table::new();
+    t.left("");
     for name in names {
-        line.push_str(&format!(" {:>width$}", truncate(name, width)));
+        t.right(name);
     }
-    let _ = writeln!(w, "{line}");
     for a in 0..n {
-        let mut line = format!("{:<width$}", truncate(&names[a], width));
+        let mut cells = vec![names[a].clone()];
         for b in 0..n {
             if a == b {
-                line.push_str(&format!(" {:>width$}", "-"));
+                cells.push("- ".to_string());
             } else {
                 let p = report.pairs.iter().find(|p| p.a == a && p.b == b).expect("pair");
                 let mark = if p.significant { "*" } else { " " };
-                let cell = if p.h2h.is_nan() {
-                    "none ".to_string()
+                cells.push(if p.h2h.is_nan() {
+                    format!("none{mark}")
                 } else {
-                    format!("{:.2}%{mark}", 100.0 * p.h2h)
-                };
-                line.push_str(&format!(" {cell:>width$}"));
+                    format!("{}{mark}", percent(p.h2h))
+                });
             }
         }
-        let _ = writeln!(w, "{line}");
+        t.row(cells);
     }
+    let _ = w.write_all(t.render().as_bytes());
     let tests = n * (n - 1) / 2;
     let unit = if report.units == report.deals {
         "one per deal".to_string()
     } else {
         format!(
-            "{} deals joined into them where a game carried its pot over to the next",
-            report.deals
+            "{} joined into them where a game carried its pot over to the next",
+            plural(report.deals, "deal")
         )
     };
     let mut how = format!(
-        "standard errors over {} independent units ({unit}), each with all its arrangements",
-        report.units
+        "standard errors over {} ({unit}), each with all its arrangements",
+        plural(report.units, "independent unit")
     );
     if report.units < FEW_UNITS {
         how.push_str(&format!(
@@ -143,7 +148,8 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
     }
     let _ = writeln!(
         w,
-        "* significant: two-sided test of the share against 50%, Holm-corrected for {tests} comparisons at the 5% level ({how})"
+        "* significant: two-sided test of the share against 50%, Holm-corrected for {} at the 5% level ({how})",
+        plural(tests as u64, "comparison")
     );
     let mut yes = Vec::new();
     let mut no = Vec::new();
@@ -250,8 +256,4 @@ fn p_text(p: f64) -> String {
     } else {
         format!("= {p:.3}")
     }
-}
-
-fn truncate(s: &str, width: usize) -> String {
-    s.chars().take(width).collect()
 }

@@ -12,7 +12,7 @@ use super::files::{Files, fe};
 use super::play::{Tally, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
-use crate::engine::columns::{csv_bytes, f6};
+use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
 use crate::engine::job::{Finished, Job, show_shard, stop_flag};
@@ -20,6 +20,7 @@ use crate::engine::run::{describe_sources, file_label, plural, state_beside, tab
 use crate::engine::runner::{self, batch_count};
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
+use crate::report::xlsx::RunSheet;
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
 /// errors about one of them name where it was written (`--policies`, or
@@ -58,7 +59,8 @@ fn unique_labels(words: &[String]) -> Vec<String> {
     out
 }
 
-/// Standings CSV columns (docs/tournament.md documents each).
+/// Standings CSV columns (docs/tournament.md documents each), before the
+/// [`RUN_COLUMNS`](crate::engine::columns::RUN_COLUMNS) every CSV ends with.
 pub const STANDINGS_HEADER: [&str; 27] = [
     "rank",
     "entrant",
@@ -89,7 +91,8 @@ pub const STANDINGS_HEADER: [&str; 27] = [
     "variance_ratio",
 ];
 
-/// Pairwise CSV columns.
+/// Pairwise CSV columns, before the
+/// [`RUN_COLUMNS`](crate::engine::columns::RUN_COLUMNS) every CSV ends with.
 pub const PAIRWISE_HEADER: [&str; 16] = [
     "entrant",
     "opponent",
@@ -188,6 +191,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
                 .into(),
         ));
     }
+    let workbook_time = args.common.workbook_time()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -204,7 +208,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "games": args.games,
         "until_ci": args.until_ci.map(|w| w.to_string()),
-        "seed": seed,
+        "seed": seed.to_string(),
     });
     let total_batches = batch_count(args.games);
     let mut job: Job<Tally> = Job::start(
@@ -260,8 +264,8 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
                 let widest = analysis::widest_half_width(&job.tally().moments);
                 if widest < w {
                     stop_note = format!(
-                        "--until-ci {w}: stopped after {} deals, widest win-rate interval ±{widest:.4}",
-                        format_count(job.tally().deals)
+                        "--until-ci {w}: stopped after {}, widest win-rate interval ±{widest:.4}",
+                        plural(job.tally().deals, "deal")
                     );
                     break Ok(());
                 }
@@ -280,11 +284,12 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     played?;
     let resumed = job.resumed_note();
     let played_games = job.played_here(|b| runner::batch_len(args.games, b)) * arr.seats.len() as u64;
-    let tally = match args.until_ci {
+    let command = job.command_line();
+    let (tally, leftovers) = match args.until_ci {
         // The run stopped early on purpose: what was played is the run.
         Some(_) => job.into_tally(),
         None => match job.finish()? {
-            Finished::Complete(t) => t,
+            Finished::Complete(t, left) => (t, left),
             Finished::Shard(message) => {
                 return show_shard(message, "tournament", job_args, &args.common.show);
             }
@@ -374,27 +379,26 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
             ]
         })
         .collect();
-    let standings_csv = csv_bytes(&header(&STANDINGS_HEADER), &standings_rows)?;
-    let pairwise_csv = csv_bytes(&header(&PAIRWISE_HEADER), &pair_rows)?;
+    let standings_csv = run_csv_bytes(&header(&STANDINGS_HEADER), &standings_rows, seed)?;
+    let pairwise_csv = run_csv_bytes(&header(&PAIRWISE_HEADER), &pair_rows, seed)?;
 
     // Summary.
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim tournament {}: {} entrants, {}, {} {}, seed {seed} ({})",
+        "sim tournament {}: {} entrants, {}, {}, seed {seed} ({})",
         G::NAME,
         names.len(),
-        plural(players, "player"),
-        format_count(deals),
-        if deals == 1 { "deal" } else { "deals" },
+        plural(players as u64, "player"),
+        plural(deals, "deal"),
         timing(threads, played_games, secs)
     );
     let _ = writeln!(summary, "{}", arr.how);
     let _ = writeln!(
         summary,
-        "every arrangement plays the same {} deals (common random numbers): {} games in all",
-        format_count(deals),
-        format_count(games_total)
+        "every arrangement plays the same {} (common random numbers): {} in all",
+        plural(deals, "deal"),
+        plural(games_total, "game")
     );
     if !stop_note.is_empty() {
         let _ = writeln!(summary, "{stop_note}");
@@ -410,10 +414,10 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let mut contents: Vec<(&str, Vec<u8>)> =
         vec![("standings.csv", standings_csv), ("pairwise.csv", pairwise_csv)];
     let title = format!(
-        "{} tournament: {players} players, {} deals x {} arrangements, seed {seed}",
+        "{} tournament: {players} players, {} x {}, seed {seed}",
         G::NAME,
-        format_count(deals),
-        arr.seats.len()
+        plural(deals, "deal"),
+        plural(arr.seats.len() as u64, "arrangement")
     );
     let fair = format!("fair share 1/{players}");
     if !args.common.no_charts {
@@ -436,23 +440,25 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         "players": players,
         "arrangements": arr.seats.len(),
         "deals": deals,
-        "seed": seed,
+        "seed": seed.to_string(),
         "threads": threads,
         "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
         "standings": table_json(&header(&STANDINGS_HEADER), &standings_rows, &["entrant", "policy"]),
         "pairwise": table_json(&header(&PAIRWISE_HEADER), &pair_rows, &["entrant", "opponent"]),
     });
-    let xlsx_bytes = if args.common.xlsx.is_some() {
-        Some(tournament_workbook(
+    let xlsx_bytes = match workbook_time {
+        Some(time) => Some(tournament_workbook(
             &title,
             &names,
             &report,
             standings_rows,
             pair_rows,
-        )?)
-    } else {
-        None
+            &RunSheet { command, seed, time },
+        )?),
+        None => None,
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
+    leftovers.settle(&mut summary);
     Ok(args.common.show.show(&summary, json, &written)?)
 }

@@ -9,7 +9,7 @@ use super::expand::expand;
 use super::files::Files;
 use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
-use crate::engine::columns::{csv_bytes, seat_table};
+use crate::engine::columns::{run_csv_bytes, seat_table};
 use crate::engine::design::plus_minus;
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game, SeatResult};
@@ -17,14 +17,21 @@ use crate::engine::job::{Finished, Job, show_shard, stop_flag};
 use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::stats::wilson95;
+use crate::engine::table::{Table, interval, percent};
 use crate::report::charts::{self, Panel};
+use crate::report::xlsx::RunSheet;
 
 /// Runs `sim sweep GAME`.
 pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let opts = &args.options;
     let library = args.common.library().usage()?;
-    let points = expand(&args.policy)
-        .map_err(|e| format!("--policy '{}': {e}", args.policy))
+    // Only a resume may leave it out, and a resume is given the state's.
+    let policy = args
+        .policy
+        .clone()
+        .ok_or_else(|| Failure::Usage("give the swept policy with --policy".into()))?;
+    let points = expand(&policy)
+        .map_err(|e| format!("--policy '{}': {e}", policy))
         .usage()?;
     let field_word = args
         .field
@@ -39,7 +46,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     for p in &points {
         let r = library
             .resolve(G::NAME, &p.spec, G::parse_policy)
-            .map_err(|e| format!("--policy '{}' at value {}: {e}", args.policy, p.text))
+            .map_err(|e| format!("--policy '{}' at value {}: {e}", policy, p.text))
             .usage()?;
         let mut lineup = vec![r.policy.clone()];
         lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
@@ -51,7 +58,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let mut parts = vec![
         "sweep".to_string(),
         G::NAME.to_string(),
-        file_label(std::slice::from_ref(&args.policy)),
+        file_label(std::slice::from_ref(&policy)),
     ];
     if players > 1 {
         parts.push(format!("vs-{}", file_label(std::slice::from_ref(&field_word))));
@@ -66,6 +73,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         file_names.extend(["sweep.svg", "sweep.png"]);
     }
     let job_args = &args.common.job;
+    let workbook_time = args.common.workbook_time()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -87,12 +95,12 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         "command": "sim sweep GAME",
         "game": G::NAME,
         "players": players,
-        "policy": args.policy,
+        "policy": policy,
         "values": points.iter().map(|p| p.spec.clone()).collect::<Vec<_>>(),
         "field": field.policy.to_string(),
         "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "games": args.games,
-        "seed": seed,
+        "seed": seed.to_string(),
     });
     let empty: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
     let mut job: Job<Vec<Acc<G>>> = Job::start(
@@ -137,8 +145,9 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     played?;
     let resumed = job.resumed_note();
     let played_games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
-    let accs = match job.finish()? {
-        Finished::Complete(a) => a,
+    let command = job.command_line();
+    let (accs, leftovers) = match job.finish()? {
+        Finished::Complete(a, left) => (a, left),
         Finished::Shard(message) => return show_shard(message, "sweep", job_args, &args.common.show),
     };
     let files = files.expect("a whole run has its files");
@@ -148,7 +157,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     for (p, acc) in points.iter().zip(&accs) {
         let mut names = vec![p.spec.clone()];
         names.extend(std::iter::repeat_n(field_word.clone(), players - 1));
-        let mut row = vec![args.policy.clone(), p.text.clone()];
+        let mut row = vec![policy.clone(), p.text.clone()];
         let (header, seat_rows) = seat_table::<G>(opts, acc, &names);
         if header_row.len() == 2 {
             header_row.extend(header);
@@ -159,17 +168,17 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         results.push((games, seats[0]));
     }
     let secs = start.elapsed().as_secs_f64();
-    let csv = csv_bytes(&header_row, &rows)?;
+    let csv = run_csv_bytes(&header_row, &rows, seed)?;
 
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim sweep {}: {} of {}, {}, {} games each, seed {seed} ({})",
+        "sim sweep {}: {} of {}, {}, {} each, seed {seed} ({})",
         G::NAME,
-        plural(points.len(), "value"),
-        args.policy,
-        plural(players, "player"),
-        format_count(args.games),
+        plural(points.len() as u64, "value"),
+        policy,
+        plural(players as u64, "player"),
+        plural(args.games, "game"),
         timing(threads, played_games, secs)
     );
     if players > 1 {
@@ -181,40 +190,31 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if let Some(n) = resumed {
         let _ = writeln!(summary, "{n}");
     }
-    let _ = writeln!(
-        summary,
-        "{:>10}  {:>25}  {:>18}",
-        "value",
-        "seat 0 win rate [95% CI]",
-        if G::has_rounds(opts) { "round score" } else { "" }
-    );
+    let rounds = G::has_rounds(opts);
+    let mut table = Table::new();
+    table.right("value").right("seat 0 win rate").right("95% CI");
+    if rounds {
+        table.right("round score");
+    }
     let mut win_points = Vec::new();
     let mut round_points = Vec::new();
     for (p, (games, r)) in points.iter().zip(&results) {
         let rate = r.wins as f64 / (*games).max(1) as f64;
         let (lo, hi) = wilson95(r.wins, *games);
         win_points.push((p.value, rate, lo, hi));
-        let round = if G::has_rounds(opts) {
+        let mut cells = vec![p.text.clone(), percent(rate), interval(lo, hi)];
+        if rounds {
             let m = r.round_by_game.estimate();
             let (lo, hi) = r.round_by_game.mean_interval().unwrap_or((m, m));
             round_points.push((p.value, m, lo, hi));
-            match r.round_by_game.stderr() {
+            cells.push(match r.round_by_game.stderr() {
                 Some(se) => plus_minus(m, se, 3),
                 None => format!("{m:.3}"),
-            }
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            summary,
-            "{:>10}  {:>6.2}% [{:>6.2}, {:>6.2}]  {:>18}",
-            p.text,
-            100.0 * rate,
-            100.0 * lo,
-            100.0 * hi,
-            round
-        );
+            });
+        }
+        table.row(cells);
     }
+    let _ = summary.write_all(table.render().as_bytes());
     if !G::has_rounds(opts) {
         let _ = writeln!(summary, "({} is not played in rounds: no round score)", G::NAME);
     }
@@ -230,10 +230,11 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     }
 
     let title = format!(
-        "{} sweep of {}: {players} players, {} games per value, seed {seed}",
+        "{} sweep of {}: {}, {} per value, seed {seed}",
         G::NAME,
-        args.policy,
-        format_count(args.games)
+        policy,
+        plural(players as u64, "player"),
+        plural(args.games, "game")
     );
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("sweep.csv", csv)];
     if !args.common.no_charts {
@@ -258,26 +259,33 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
             reference: (players > 1).then(|| (1.0 / players as f64, format!("fair share 1/{players}"))),
             percent: true,
         });
-        let chart = charts::sweep(&title, &args.policy, &panels)?;
+        let chart = charts::sweep(&title, &policy, &panels)?;
         contents.push(("sweep.svg", chart.svg.into_bytes()));
         contents.push(("sweep.png", chart.png));
     }
     let json = serde_json::json!({
         "command": format!("sweep {}", G::NAME),
-        "policy": args.policy,
+        "policy": policy,
         "field": field_word,
         "players": players,
         "games": args.games,
-        "seed": seed,
+        "seed": seed.to_string(),
         "threads": threads,
         "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
         "values": table_json(&header_row, &rows, &["parameter", "policy"]),
     });
-    let xlsx_bytes = if args.common.xlsx.is_some() {
-        Some(sweep_workbook(&title, G::has_rounds(opts), header_row, rows)?)
-    } else {
-        None
+    let xlsx_bytes = match workbook_time {
+        Some(time) => Some(sweep_workbook(
+            &title,
+            G::has_rounds(opts),
+            header_row,
+            rows,
+            &RunSheet { command, seed, time },
+        )?),
+        None => None,
     };
     let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
+    leftovers.settle(&mut summary);
     Ok(args.common.show.show(&summary, json, &written)?)
 }

@@ -5,7 +5,7 @@ use super::analysis::Report;
 use super::run::{PAIRWISE_HEADER, STANDINGS_HEADER, header};
 use crate::engine::columns::f6;
 use crate::engine::stats::Z95;
-use crate::report::xlsx::{self, ChartSpec, Series, Sheet};
+use crate::report::xlsx::{self, ChartSpec, RunSheet, Series, Sheet};
 
 fn with_error_columns(sheet: &mut Sheet, value: &str, low: &str, high: &str) -> Option<(u16, u16, u16)> {
     let (v, l, h) = (sheet.col(value)?, sheet.col(low)?, sheet.col(high)?);
@@ -25,13 +25,14 @@ fn with_error_columns(sheet: &mut Sheet, value: &str, low: &str, high: &str) -> 
 }
 
 /// The workbook of a tournament: standings (with win-rate and rating
-/// charts), the pairwise table and the head-to-head matrix.
+/// charts), the pairwise table, the head-to-head matrix and the run.
 pub fn tournament_workbook(
     title: &str,
     names: &[String],
     report: &Report,
     standings: Vec<Vec<String>>,
     pairwise: Vec<Vec<String>>,
+    run: &RunSheet,
 ) -> Result<Vec<u8>, String> {
     let mut st = Sheet {
         name: "standings".into(),
@@ -111,15 +112,17 @@ pub fn tournament_workbook(
             at: (rows + 3 + 23, 0),
         },
     ];
-    xlsx::workbook(&[st, pw, matrix], &charts)
+    xlsx::workbook(&[st, pw, matrix], &charts, run)
 }
 
-/// The workbook of a sweep: its table with win-rate and round-score charts.
+/// The workbook of a sweep: its table with win-rate and round-score
+/// charts, and the run.
 pub fn sweep_workbook(
     title: &str,
     rounds: bool,
     header_row: Vec<String>,
     rows: Vec<Vec<String>>,
+    run: &RunSheet,
 ) -> Result<Vec<u8>, String> {
     let mut sheet = Sheet {
         name: "sweep".into(),
@@ -169,5 +172,5 @@ pub fn sweep_workbook(
             at: (at_row + 23, 0),
         });
     }
-    xlsx::workbook(&[sheet], &charts)
+    xlsx::workbook(&[sheet], &charts, run)
 }

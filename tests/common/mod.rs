@@ -14,6 +14,74 @@ pub fn sim(args: &[&str], dir: &Path) -> Output {
         .expect("run sim")
 }
 
+/// Runs `sim` with `args` in `dir` with a fixed `SOURCE_DATE_EPOCH`, so
+/// that a workbook it writes records the same date every time (the same
+/// run then gives the same bytes).
+pub fn sim_dated(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(dir)
+        .env("SOURCE_DATE_EPOCH", "1700000000")
+        .output()
+        .expect("run sim")
+}
+
+/// The text of sheet `name` of the workbook at `path`: its cells' strings
+/// (shared strings and inline ones) in the order the sheet's XML holds
+/// them, and its numbers, joined by newlines.
+pub fn workbook_sheet(path: &Path, name: &str) -> String {
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut read = |file: &str| -> String {
+        let mut text = String::new();
+        zip.by_name(file)
+            .unwrap_or_else(|e| panic!("{}: {file}: {e}", path.display()))
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    };
+    let book = read("xl/workbook.xml");
+    // Sheet k (1-based, in the order of workbook.xml) is xl/worksheets/sheetK.xml.
+    let names: Vec<&str> = book
+        .split("<sheet ")
+        .skip(1)
+        .map(|s| s.split("name=\"").nth(1).unwrap().split('"').next().unwrap())
+        .collect();
+    let k = names
+        .iter()
+        .position(|n| *n == name)
+        .unwrap_or_else(|| panic!("no sheet {name} in {names:?}"));
+    let sheet = read(&format!("xl/worksheets/sheet{}.xml", k + 1));
+    let shared: Vec<String> = match zip.by_name("xl/sharedStrings.xml") {
+        Ok(mut f) => {
+            let mut text = String::new();
+            f.read_to_string(&mut text).unwrap();
+            text.split("<t")
+                .skip(1)
+                .map(|t| {
+                    t.split_once('>')
+                        .unwrap()
+                        .1
+                        .split("</t>")
+                        .next()
+                        .unwrap()
+                        .to_string()
+                })
+                .collect()
+        }
+        Err(_) => Vec::new(),
+    };
+    let mut cells = Vec::new();
+    for c in sheet.split("<c ").skip(1) {
+        let value = c.split("<v>").nth(1).map(|v| v.split("</v>").next().unwrap());
+        match (c.contains("t=\"s\""), value) {
+            (true, Some(i)) => cells.push(shared[i.parse::<usize>().unwrap()].clone()),
+            (false, Some(v)) => cells.push(v.to_string()),
+            _ => {}
+        }
+    }
+    cells.join("\n")
+}
+
 /// What the run wrote to stderr.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -78,4 +146,52 @@ pub fn into_closed_pipe(args: &[&str], dir: &Path, read: usize) {
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
     assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+}
+
+/// The console table in `text` whose header line starts with `header`
+/// (after any leading spaces), with its `rows` rows.
+pub fn console_table<'a>(text: &'a str, header: &str, rows: usize) -> Vec<&'a str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(header))
+        .unwrap_or_else(|| panic!("no table headed {header:?} in:\n{text}"));
+    assert!(
+        at + rows < lines.len() + 1,
+        "the table headed {header:?} is cut short:\n{text}"
+    );
+    lines[at..=at + rows].to_vec()
+}
+
+/// Asserts that a console table (its header line, then its rows) is
+/// aligned: the gaps of two or more spaces that every line shares split it
+/// into exactly as many columns as the header has labels (a label holds
+/// single spaces at most), so every row's columns start and end where the
+/// header's do.
+pub fn assert_aligned(table: &[&str]) {
+    let grid: Vec<Vec<char>> = table.iter().map(|l| l.chars().collect()).collect();
+    let width = grid.iter().map(Vec::len).max().unwrap_or(0);
+    let blank = |c: usize| grid.iter().all(|l| l.get(c).is_none_or(|&ch| ch == ' '));
+    // Shared gaps of at least two spaces between the first and the last
+    // character any line has.
+    let start = (0..width).find(|&c| !blank(c)).unwrap_or(0);
+    let mut gaps = 0;
+    let mut run = 0;
+    for c in start..width {
+        if blank(c) {
+            run += 1;
+        } else {
+            if run >= 2 {
+                gaps += 1;
+            }
+            run = 0;
+        }
+    }
+    let labels = table[0].split("  ").filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(
+        gaps + 1,
+        labels,
+        "the rows do not line up with the {labels} columns of the header:\n{}",
+        table.join("\n")
+    );
 }

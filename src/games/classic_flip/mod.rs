@@ -261,7 +261,7 @@ impl Game for ClassicFlip {
     const PLAYERS: std::ops::RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (parts joined by +, e.g. caller:40+sheriff:0.3, thief+bluffer:9; see --list-policies), \
-        a strategy name (strategies/classic-flip-NAME.toml) or a .toml path. See docs/rules/classic-flip.md.";
+        a strategy name (strategies/classic-flip-NAME.toml) or a .toml path.";
     const POLICY_INTRO: &'static str = "A policy is parts joined by +: a play rule, +thief, +caller:S, +bluffer:K, +sheriff:Q\n\
         (+bluff-prior:B), +no-deny, +wild-any,\n\
         e.g. counter+caller:40+sheriff:0.3. A comma-separated list gives one per seat.\n";

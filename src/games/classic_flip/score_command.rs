@@ -4,6 +4,7 @@
 use clap::Args;
 
 use super::cards::*;
+use crate::engine::run::plural;
 
 /// `sim classic-flip score`: the round score of a combined hand.
 #[derive(Args, Debug, Clone)]
@@ -35,7 +36,7 @@ pub fn parse_hand(words: &[String]) -> Result<CardSet, String> {
 /// How a combined hand scores, in lines of text.
 pub fn explain(m: CardSet) -> Vec<String> {
     let s = score(m);
-    let mut out = vec![format!("hand: {} ({} cards)", names(m), count(m))];
+    let mut out = vec![format!("hand: {} ({})", names(m), plural(count(m).into(), "card"))];
     let wild = count(m & WILD);
     let Some(r) = s.rank else {
         out.push(format!(

@@ -11,6 +11,8 @@ use crate::engine::design::{Ratio, plus_minus};
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
+use crate::engine::run::plural;
+use crate::engine::table::{seat_cells, seat_columns};
 
 /// Round scores on the ladder: 0, 10, 20, 40, 80, 160, 320 or more.
 pub const LADDER: [u32; 7] = [0, 10, 20, 40, 80, 160, 320];
@@ -310,11 +312,16 @@ impl ClassicStats {
 
 /// The console table: one line per seat, then table-wide figures.
 pub fn summary(acc: &ClassicStats, names: &[String], w: &mut Vec<u8>) {
-    let _ = writeln!(
-        w,
-        "{:>4}  {:<22} {:>25}  {:>8}  {:>16}  {:>6} {:>6} {:>6}  {:>6} {:>6}",
-        "seat", "policy", "win rate [95% CI]", "final", "round score", "scored", "calls", "top", "chall", "caught"
-    );
+    let mut t = seat_columns();
+    let first = t.columns();
+    t.right("final score");
+    t.right("round score").right("scored").right("calls");
+    t.right("caller top");
+    t.right("challenges").right("caught");
+    t.group("per game", first, first);
+    t.group("per round", first + 1, first + 3);
+    t.group("per call", first + 4, first + 4);
+    t.group("in all", first + 5, first + 6);
     let players = acc.seats.len();
     for (s, st) in acc.seats.iter().enumerate() {
         let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
@@ -324,23 +331,19 @@ pub fn summary(acc: &ClassicStats, names: &[String], w: &mut Vec<u8>) {
             Some(e) if e.is_finite() => plus_minus(mean, e, 3),
             _ => format!("{mean:.3} (1 game)"),
         };
-        let _ = writeln!(
-            w,
-            "{:>4}  {:<22} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>8.2}  {:>16}  {:>5.1}% {:>6.3} {:>5.1}%  {:>6} {:>6}",
-            s,
-            won.policy,
-            100.0 * won.win_rate,
-            100.0 * won.win_ci.0,
-            100.0 * won.win_ci.1,
-            ratio(st.final_score_sum, acc.games),
+        let mut cells = seat_cells(&won);
+        cells.extend([
+            format!("{:.2}", ratio(st.final_score_sum, acc.games)),
             round,
-            100.0 * ratio(acc.rounds - st.ladder[0], acc.rounds),
-            ratio(st.calls, acc.rounds),
-            100.0 * ratio(st.caller_top, st.calls),
-            st.challenges,
-            st.caught,
-        );
+            format!("{:.1}%", 100.0 * ratio(acc.rounds - st.ladder[0], acc.rounds)),
+            format!("{:.3}", ratio(st.calls, acc.rounds)),
+            format!("{:.1}%", 100.0 * ratio(st.caller_top, st.calls)),
+            st.challenges.to_string(),
+            st.caught.to_string(),
+        ]);
+        t.row(cells);
     }
+    let _ = w.write_all(t.render().as_bytes());
     let _ = writeln!(
         w,
         "mean rounds per game: {:.3}; turns per round: {:.2}; reshuffles per round: {:.3}",
@@ -351,11 +354,11 @@ pub fn summary(acc: &ClassicStats, names: &[String], w: &mut Vec<u8>) {
     if acc.cut_off > 0 {
         let _ = writeln!(
             w,
-            "{} rounds cut off by the round cap (void, no points)",
-            acc.cut_off
+            "{} cut off by the round cap (void, no points)",
+            plural(acc.cut_off, "round")
         );
     }
     if acc.no_winner > 0 {
-        let _ = writeln!(w, "{} games ended without a winner (game cap)", acc.no_winner);
+        let _ = writeln!(w, "{} without a winner (game cap)", plural(acc.no_winner, "game"));
     }
 }

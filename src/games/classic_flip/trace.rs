@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::cards::{Card, CardSet, cards_of, name, names};
 use super::rules::{EMPTY, End, Event, Table};
 use crate::engine::observe::{Observer, TraceWriter};
+use crate::engine::run::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 pub struct Trace<'a, 'w> {
@@ -173,8 +174,13 @@ impl Trace<'_, '_> {
                 names(cards),
                 names(t.hand(seat))
             )),
-            Event::Reshuffled { cards } => w.line(format_args!("  the discard pile ({cards} cards) is reshuffled")),
-            Event::CutOff => w.line(format_args!("  round cut off after {} turns (void)", t.turns())),
+            Event::Reshuffled { cards } => {
+                w.line(format_args!("  the discard pile ({}) is reshuffled", plural(cards.into(), "card")))
+            }
+            Event::CutOff => w.line(format_args!(
+                "  round cut off after {} (void)",
+                plural(t.turns().into(), "turn")
+            )),
         }
     }
 }
@@ -224,7 +230,11 @@ impl Observer<Table> for Trace<'_, '_> {
             );
         } else {
             match end.winner {
-                Some(s) => self.w.line(format_args!("game {}: seat {s} wins after {} rounds", self.w.game(), t.round())),
+                Some(s) => self.w.line(format_args!(
+                    "game {}: seat {s} wins after {}",
+                    self.w.game(),
+                    plural(t.round().into(), "round")
+                )),
                 None => self.w.line(format_args!("game {}: no winner (game cap)", self.w.game())),
             }
         }

@@ -10,6 +10,8 @@ use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::design::Ratio;
 use crate::engine::stats::ratio;
+use crate::engine::run::plural;
+use crate::engine::table::{seat_cells, seat_columns};
 
 /// Integer totals for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -237,49 +239,43 @@ impl Flip7Stats {
 /// The console table of a run: one line per seat (`names[s]` labels seat
 /// `s`), the mean rounds per game, and games without a unique winner.
 pub fn summary(acc: &Flip7Stats, names: &[String], w: &mut Vec<u8>) {
-    let _ = writeln!(
-        w,
-        "{:>4}  {:<14} {:>25}  {:>9}  {:>16}  {:>6} {:>6} {:>6} {:>6}  {:>5}",
-        "seat", "policy", "win rate [95% CI]", "final", "round score", "bust", "stay", "frozen", "flip7", "cards"
-    );
+    let mut t = seat_columns();
+    let first = t.columns();
+    t.right("final score").right("round score");
+    t.right("bust").right("stay").right("frozen").right("flip7").right("cards");
+    t.group("per game", first, first);
+    t.group("per round", first + 1, t.columns() - 1);
     let players = acc.seats.len();
     let rows = acc.rows();
     for (s, (r, st)) in rows.iter().zip(&acc.seats).enumerate() {
         let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
-        let _ = writeln!(
-            w,
-            "{:>4}  {:<14} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>9.2}  {:>16}  {:>5.1}% {:>5.1}% {:>5.1}% {:>5.1}%  {:>5.2}",
-            s,
-            won.policy,
-            100.0 * won.win_rate,
-            100.0 * won.win_ci.0,
-            100.0 * won.win_ci.1,
-            r.mean_final_score,
-            if r.round_score_stderr.is_finite() {
-                plus_minus(r.mean_round_score, r.round_score_stderr, 3)
-            } else {
-                // One game: no spread to measure.
-                format!("{:.3} (1 game)", r.mean_round_score)
-            },
-            100.0 * r.bust_rate,
-            100.0 * r.stayed_rate,
-            100.0 * r.frozen_rate,
-            100.0 * r.flip7_rate,
-            r.mean_cards_per_round,
-        );
+        let mut cells = seat_cells(&won);
+        cells.push(format!("{:.2}", r.mean_final_score));
+        cells.push(if r.round_score_stderr.is_finite() {
+            plus_minus(r.mean_round_score, r.round_score_stderr, 3)
+        } else {
+            // One game: no spread to measure.
+            format!("{:.3} (1 game)", r.mean_round_score)
+        });
+        for rate in [r.bust_rate, r.stayed_rate, r.frozen_rate, r.flip7_rate] {
+            cells.push(format!("{:.1}%", 100.0 * rate));
+        }
+        cells.push(format!("{:.2}", r.mean_cards_per_round));
+        t.row(cells);
     }
+    let _ = w.write_all(t.render().as_bytes());
     if let Some(r) = rows.first() {
         let _ = writeln!(w, "mean rounds per game: {:.3}", r.mean_rounds_per_game);
     }
     if acc.cycled_rounds > 0 {
         let _ = writeln!(
             w,
-            "{} rounds ended by the cycle guard: players who never stay cycled the same discarded cards through {} reshuffles",
-            acc.cycled_rounds,
+            "{} ended by the cycle guard: players who never stay cycled the same discarded cards through {} reshuffles",
+            plural(acc.cycled_rounds, "round"),
             super::rules::MAX_RESHUFFLES_PER_ROUND
         );
     }
     if acc.no_winner > 0 {
-        let _ = writeln!(w, "{} games ended without a unique winner", acc.no_winner);
+        let _ = writeln!(w, "{} without a unique winner", plural(acc.no_winner, "game"));
     }
 }

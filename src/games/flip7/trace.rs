@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::cards::{Card, FLIP_THREE, KINDS, name};
 use super::rules::{Event, MAX_RESHUFFLES_PER_ROUND, Status, Table, Via};
 use crate::engine::observe::{Observer, TraceWriter};
+use crate::engine::run::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 pub struct Trace<'a, 'w> {
@@ -127,17 +128,19 @@ impl Observer<Table> for Trace<'_, '_> {
             Event::RoundStart { round, dealer } => {
                 if round == 0 {
                     let g = self.w.game();
-                    let players = crate::engine::run::plural(t.players(), "player");
+                    let players = plural(t.players() as u64, "player");
                     self.line(format_args!("game {g}: {players}"));
                 }
                 let left = t.pile_len();
                 self.line(format_args!(
-                    "  round {} (dealer seat {dealer}, {left} cards in the draw pile)",
-                    round + 1
+                    "  round {} (dealer seat {dealer}, {} in the draw pile)",
+                    round + 1,
+                    plural(left as u64, "card")
                 ));
             }
             Event::Reshuffle { cards } => self.line(format_args!(
-                "    discard pile reshuffled: {cards} cards in the draw pile"
+                "    discard pile reshuffled: {} in the draw pile",
+                plural(cards as u64, "card")
             )),
             Event::Exhausted { cycled: false } => self.line(format_args!("    no card left to draw: the round ends")),
             Event::Exhausted { cycled: true } => self.line(format_args!(
@@ -257,10 +260,14 @@ impl Observer<Table> for Trace<'_, '_> {
             Some(w) => {
                 let total = t.total(w);
                 self.line(format_args!(
-                    "game {g}: seat {w} wins with {total} after {rounds} rounds"
+                    "game {g}: seat {w} wins with {total} after {}",
+                    plural(rounds.into(), "round")
                 ))
             }
-            None => self.line(format_args!("game {g}: no unique winner after {rounds} rounds")),
+            None => self.line(format_args!(
+                "game {g}: no unique winner after {}",
+                plural(rounds.into(), "round")
+            )),
         }
         self.w.next_game();
     }

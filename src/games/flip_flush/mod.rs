@@ -167,7 +167,7 @@ impl Game for FlipFlush {
     const PLAYERS: std::ops::RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (e.g. call-at:0.6+flip-safe+place-build, or default; see --list-policies), \
-        a strategy name (strategies/flip-flush-NAME.toml) or a .toml path. See docs/flip-flush.md.";
+        a strategy name (strategies/flip-flush-NAME.toml) or a .toml path.";
     const POLICY_INTRO: &'static str = "A policy is default, or parts joined by +: at most one call rule, at most one model of\n\
         the opponents and steps tried in order, e.g. call-at:0.3+read:0+flip-likely+place-trap+flip-safe.\n\
         Parts not given are the default's. A comma-separated list gives one per seat.\n";

@@ -11,6 +11,7 @@ use crate::engine::runner::Accumulator;
 use crate::engine::design::Ratio;
 use crate::engine::run::plural;
 use crate::engine::stats::ratio;
+use crate::engine::table::{seat_cells, seat_columns};
 
 /// Integer totals for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -289,45 +290,39 @@ impl FlipFlushStats {
 /// The console table of a run: one line per seat (`names[s]` labels seat
 /// `s`), then ties and turns.
 pub fn summary(acc: &FlipFlushStats, names: &[String], w: &mut Vec<u8>) {
-    let width = names.iter().map(String::len).max().unwrap_or(6).clamp(6, 40);
-    let _ = write!(
-        w,
-        "{:>4}  {:<width$} {:>25}  {:>6} {:>6} {:>6}  {:>6} {:>6}  {:>5} {:>5}",
-        "seat", "policy", "win rate [95% CI]", "tie", "call", "last", "wrong", "missed", "turns", "calls"
-    );
-    if acc.gambling {
-        let _ = write!(w, "  {:>24}", "net stakes/game [95% CI]");
+    let mut t = seat_columns();
+    for h in ["tie", "call", "last", "wrong", "missed", "turns", "calls"] {
+        t.right(h);
     }
-    let _ = writeln!(w);
+    if acc.gambling {
+        t.right("net stakes/game").right("95% CI");
+    }
     let pct = |k: u64| 100.0 * k as f64 / acc.games.max(1) as f64;
+    let per_game = |k: u64| k as f64 / acc.games.max(1) as f64;
     let players = acc.seats.len();
     for (s, (r, st)) in acc.rows().iter().zip(&acc.seats).enumerate() {
         let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
-        let _ = write!(
-            w,
-            "{:>4}  {:<width$} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>5.1}% {:>5.1}% {:>5.1}%  {:>6.3} {:>6.3}  {:>5.1} {:>5.2}",
-            s,
-            won.policy,
-            100.0 * won.win_rate,
-            100.0 * won.win_ci.0,
-            100.0 * won.win_ci.1,
-            100.0 * r.tie_rate,
-            pct(r.wins_by_call),
-            pct(r.wins_last_standing),
-            r.wrong_calls as f64 / acc.games.max(1) as f64,
-            r.missed_flushes as f64 / acc.games.max(1) as f64,
-            r.mean_turns,
-            r.mean_calls,
-        );
+        let mut cells = seat_cells(&won);
+        cells.extend([
+            format!("{:.1}%", 100.0 * r.tie_rate),
+            format!("{:.1}%", pct(r.wins_by_call)),
+            format!("{:.1}%", pct(r.wins_last_standing)),
+            format!("{:.3}", per_game(r.wrong_calls)),
+            format!("{:.3}", per_game(r.missed_flushes)),
+            format!("{:.1}", r.mean_turns),
+            format!("{:.2}", r.mean_calls),
+        ]);
         if let Some((m, lo, hi)) = r.net {
-            if lo.is_finite() {
-                let _ = write!(w, "  {m:>+7.3} [{lo:>+7.3}, {hi:>+7.3}]");
+            cells.push(format!("{m:+.3}"));
+            cells.push(if lo.is_finite() {
+                format!("[{lo:+.3}, {hi:+.3}]")
             } else {
-                let _ = write!(w, "  {m:>+7.3} (one pot: no interval)");
-            }
+                "(one pot: no interval)".to_string()
+            });
         }
-        let _ = writeln!(w);
+        t.row(cells);
     }
+    let _ = w.write_all(t.render().as_bytes());
     let _ = writeln!(
         w,
         "tied games: {:.2}%, mean turns per game: {:.2} (wrong, missed: wrong calls and missed Flushes per game, knock-outs{})",
@@ -340,9 +335,9 @@ pub fn summary(acc: &FlipFlushStats, names: &[String], w: &mut Vec<u8>) {
         let _ = writeln!(
             w,
             "stakes: {} won or returned; {} played on after a batch's last game to settle its pot (their stakes count, the games do not); {} returned to their payers after {} games without a winner",
-            plural(pots as usize, "pot"),
-            plural(acc.play_on_games as usize, "game"),
-            plural(acc.pots_returned as usize, "pot"),
+            plural(pots, "pot"),
+            plural(acc.play_on_games, "game"),
+            plural(acc.pots_returned, "pot"),
             super::PLAY_ON_CAP
         );
     }

@@ -12,6 +12,7 @@ use super::cards::{ALL, CardSet, Cell, cards_of, name};
 use super::Settled;
 use super::rules::{End, Event, Fault, Table};
 use crate::engine::observe::{Observer, TraceWriter};
+use crate::engine::run::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 pub struct Trace<'a, 'w> {
@@ -50,9 +51,9 @@ impl<'a, 'w> Trace<'a, 'w> {
             None => "and nobody won it, so it went back to those who paid it in".to_string(),
         };
         self.line(format_args!(
-            "after game {g}, the last of its batch: the pot of {} stays on the table, so play went on for {} more games (not counted; their stakes are) {how}; stakes: {}",
+            "after game {g}, the last of its batch: the pot of {} stays on the table, so play went on for {} more (not counted; their stakes are) {how}; stakes: {}",
             s.pot,
-            s.games,
+            plural(s.games.into(), "game"),
             net.join(", ")
         ));
     }
@@ -239,20 +240,20 @@ impl Observer<Table> for Trace<'_, '_> {
             return;
         }
         let g = self.w.game();
-        let turns = t.turn_count();
+        let turns = plural(t.turn_count().into(), "turn");
         let gambling = t.rules().gambling;
         match end {
             End::Call(w) if gambling => {
                 let pot = self.pot;
                 self.line(format_args!(
-                    "game {g}: seat {w} wins by a correct call after {turns} turns and takes the pot of {pot}"
+                    "game {g}: seat {w} wins by a correct call after {turns} and takes the pot of {pot}"
                 ))
             }
             End::Call(w) => self.line(format_args!(
-                "game {g}: seat {w} wins by a correct call after {turns} turns"
+                "game {g}: seat {w} wins by a correct call after {turns}"
             )),
             End::LastStanding(w) => self.line(format_args!(
-                "game {g}: seat {w} wins as the last player in after {turns} turns"
+                "game {g}: seat {w} wins as the last player in after {turns}"
             )),
             End::Tie => {
                 let tied: Vec<String> = (0..t.players())
@@ -265,7 +266,7 @@ impl Observer<Table> for Trace<'_, '_> {
                     String::new()
                 };
                 self.line(format_args!(
-                    "game {g}: tie between seats {} after {turns} turns{pot}",
+                    "game {g}: tie between seats {} after {turns}{pot}",
                     tied.join(", ")
                 ))
             }

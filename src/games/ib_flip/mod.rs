@@ -160,7 +160,7 @@ impl Game for IbFlip {
     const PLAYERS: std::ops::RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (e.g. lowest, saver+burn-at:8, counter+fix:stack; see --list-policies), \
-        a strategy name (strategies/ib-flip-NAME.toml) or a .toml path. See docs/rules/ib-flip.md.";
+        a strategy name (strategies/ib-flip-NAME.toml) or a .toml path.";
     const POLICY_INTRO: &'static str = "A policy is one play rule, optionally joined by + to a fixing choice,\n\
         e.g. saver+burn-at:8+fix:stack. A comma-separated list gives one per seat.\n";
     const CATALOGUE: &'static [PolicySection] = CATALOGUE;
@@ -212,11 +212,10 @@ impl Game for IbFlip {
         IbFlipSim::new(rules, seats)
     }
 
-    /// The score of a game is the number of opponents the seat finished
-    /// ahead of (still-in seats of a stalemate stand between the places
-    /// given from the top and from the bottom).
+    /// IB-Flip has no score: a game ends in a finishing order, which
+    /// tournaments report as the loss rate and the mean place.
     fn score_name(_: &IbFlipOptions) -> Option<&'static str> {
-        Some("opponents beaten")
+        None
     }
 
     /// IB-Flip is not played in rounds.
@@ -232,7 +231,6 @@ impl Game for IbFlip {
     fn seat_results(_: &IbFlipOptions, acc: &IbFlipStats) -> (u64, Vec<SeatResult>) {
         let seats = acc.seats.iter().map(|s| SeatResult {
             wins: s.wins,
-            score_sum: s.beaten_sum,
             losses: s.losses,
             place_sum: s.place_sum,
             placed: acc.complete(),

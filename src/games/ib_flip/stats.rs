@@ -9,6 +9,9 @@ use crate::engine::columns::{SeatWins, f6};
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
+use crate::engine::args::human_count;
+use crate::engine::run::plural;
+use crate::engine::table::{seat_cells, seat_columns};
 
 /// Integer totals for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -22,8 +25,6 @@ pub struct SeatStats {
     /// Sum of places over the games with every place given (not
     /// stalemates, where some seats have none).
     pub place_sum: u64,
-    /// Sum of opponents beaten (the per-game score).
-    pub beaten_sum: i64,
     /// Legal finishes.
     pub finish_legal: u64,
     /// Illegal finishes by kind ([`Illegal::ALL`] order).
@@ -103,7 +104,6 @@ impl Accumulator for IbFlipStats {
                 a.places[k] += b.places[k];
             }
             a.place_sum += b.place_sum;
-            a.beaten_sum += b.beaten_sum;
             a.finish_legal += b.finish_legal;
             for k in 0..5 {
                 a.illegal[k] += b.illegal[k];
@@ -128,19 +128,6 @@ impl Accumulator for IbFlipStats {
     }
 }
 
-/// Opponents `s` is ahead of at the end of a game: places compare; a seat
-/// still in after a stalemate stands between the places given from the
-/// top and those given from the bottom, tied with the others still in.
-pub fn beaten(t: &Table, s: usize) -> i64 {
-    let n = t.players();
-    // Still-in seats share the middle key: twice the mean of the free places.
-    let placed_top = (0..n).filter(|&q| t.place(q) != 0 && matches!(t.how(q), Out::Legal)).count() as u32;
-    let still = (0..n).filter(|&q| t.place(q) == 0).count() as u32;
-    let mid2 = 2 * (placed_top + 1) + still.saturating_sub(1);
-    let key = |q: usize| if t.place(q) == 0 { mid2 } else { 2 * u32::from(t.place(q)) };
-    (0..n).filter(|&q| q != s && key(s) < key(q)).count() as i64
-}
-
 impl Observer<Table> for IbFlipStats {
     const EVENTS: bool = false;
 
@@ -162,7 +149,6 @@ impl Observer<Table> for IbFlipStats {
                 st.wins += u64::from(place == 1);
                 st.losses += u64::from(usize::from(place) == n);
             }
-            st.beaten_sum += beaten(t, s);
             match t.how(s) {
                 Out::Legal => st.finish_legal += 1,
                 Out::Illegal(k) => st.illegal[Illegal::ALL.iter().position(|&x| x == k).unwrap_or(0)] += 1,
@@ -278,40 +264,34 @@ impl IbFlipStats {
 
 /// The console table of a run.
 pub fn summary(acc: &IbFlipStats, names: &[String], w: &mut Vec<u8>) {
-    let width = names.iter().map(String::len).max().unwrap_or(6).clamp(6, 40);
-    let _ = writeln!(
-        w,
-        "{:>4}  {:<width$} {:>25}  {:>6} {:>5}  {:>7} {:>6}  {:>6} {:>6}",
-        "seat", "policy", "win rate [95% CI]", "loss", "place", "illegal", "8s", "pickup", "turns"
-    );
+    let mut t = seat_columns();
+    for h in ["loss", "place", "illegal", "8s", "pickup", "turns"] {
+        t.right(h);
+    }
     let g = acc.games.max(1) as f64;
     let players = acc.seats.len();
     for (s, st) in acc.seats.iter().enumerate() {
         let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
         let illegal: u64 = st.illegal.iter().sum();
-        let _ = writeln!(
-            w,
-            "{:>4}  {:<width$} {:>6.2}% [{:>6.2}, {:>6.2}]  {:>5.1}% {:>5.2}  {:>6.1}% {:>5.1}%  {:>6.2} {:>6.1}",
-            s,
-            won.policy,
-            100.0 * won.win_rate,
-            100.0 * won.win_ci.0,
-            100.0 * won.win_ci.1,
-            100.0 * st.losses as f64 / g,
-            ratio(st.place_sum, acc.complete()),
-            100.0 * illegal as f64 / g,
-            100.0 * st.lost_8s as f64 / g,
-            st.pickups as f64 / g,
-            st.turns as f64 / g,
-        );
+        let mut cells = seat_cells(&won);
+        cells.extend([
+            format!("{:.1}%", 100.0 * st.losses as f64 / g),
+            format!("{:.2}", ratio(st.place_sum, acc.complete())),
+            format!("{:.1}%", 100.0 * illegal as f64 / g),
+            format!("{:.1}%", 100.0 * st.lost_8s as f64 / g),
+            format!("{:.2}", st.pickups as f64 / g),
+            format!("{:.1}", st.turns as f64 / g),
+        ]);
+        t.row(cells);
     }
+    let _ = w.write_all(t.render().as_bytes());
     let _ = writeln!(
         w,
-        "stalemates: {} of {} games ({:.3}%; {} by exact repetition), mean moves per game: {:.1}",
-        acc.stalemates,
-        acc.games,
+        "stalemates: {} of {} ({:.3}%; {} by exact repetition), mean moves per game: {:.1}",
+        human_count(acc.stalemates),
+        plural(acc.games, "game"),
         100.0 * acc.stalemates as f64 / g,
-        acc.repetitions,
+        human_count(acc.repetitions),
         acc.moves as f64 / g
     );
     let _ = writeln!(

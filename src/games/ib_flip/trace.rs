@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::cards::{CardSet, RANK_NAMES, ZERO, cards_of, name, names};
 use super::rules::{End, Event, FlipCause, Out, Source, Table};
 use crate::engine::observe::{Observer, TraceWriter};
+use crate::engine::run::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 pub struct Trace<'a, 'w> {
@@ -196,7 +197,8 @@ impl Trace<'_, '_> {
                 None => w.line(format_args!("  seat {seat} finds no 3 in the discard pile")),
             },
             Event::NinesFlip { seat, cards, top } => w.line(format_args!(
-                "  seat {seat} flips the 9s: the discard pile ({cards} cards) is the live pile, top {}",
+                "  seat {seat} flips the 9s: the discard pile ({}) is the live pile, top {}",
+                plural(cards.into(), "card"),
                 name(top)
             )),
             Event::Reverse { seat } => w.line(format_args!("  seat {seat} reverses the direction")),
@@ -240,8 +242,8 @@ impl Observer<Table> for Trace<'_, '_> {
                 End::Stalemate { repetition: false } => "is a stalemate (move cap)".to_string(),
             };
             self.w.line(format_args!(
-                "game {g}: {what} after {} moves; places by seat: {} (0 = still in)",
-                t.moves(),
+                "game {g}: {what} after {}; places by seat: {} (0 = still in)",
+                plural(t.moves().into(), "move"),
                 order.join(" ")
             ));
         }
