@@ -35,7 +35,8 @@
 //! matches with what the commands print now, keeping the lines that still
 //! match (and so their `[..]` and `...`) and writing `([..])` for the
 //! threads, time and rate of a run (`[..]` for a JSON summary's threads
-//! and seconds). Review the diff, then commit it.
+//! and seconds) and `(commit [..])` for the build that printed it. Review
+//! the diff, then commit it.
 
 use std::fs;
 use std::io::Read;
@@ -313,6 +314,13 @@ fn redact(line: &str) -> String {
             let k = out.find(key).unwrap() + key.len();
             out = format!("{}[..]{comma}", &out[..k]);
         }
+    }
+    // The build: `0.1.0 (commit 17bb096459ac)`, `-modified` or not.
+    while let Some(k) = out.find("(commit ")
+        && !out[k..].starts_with("(commit [..])")
+    {
+        let end = out[k..].find(')').map_or(out.len(), |e| k + e);
+        out = format!("{}(commit [..]{}", &out[..k], &out[end..]);
     }
     // A time at the end of a bracket: `(4081 states, 0.1 s)`.
     let mut line = out.trim_end().to_string();
@@ -945,6 +953,10 @@ fn the_matcher_and_bless() {
     assert_eq!(
         redact("sim flip7: 4 players, 1K games, seed 1 (2 threads, 0.01 s, 99K games/s)"),
         "sim flip7: 4 players, 1K games, seed 1 ([..])"
+    );
+    assert_eq!(
+        redact("0,stay-at-25,4,1,1,1,0.2,1,1,0.1.0 (commit 17bb096459ac-modified)"),
+        "0,stay-at-25,4,1,1,1,0.2,1,1,0.1.0 (commit [..])"
     );
     assert_eq!(
         redact("optimal (4081 states, 0.1 s)"),
