@@ -303,7 +303,13 @@ fn interrupt_and_resume(
     signal: &str,
     more: &[&str],
 ) -> String {
-    let (code, err) = interrupt(&with(run, &["--out", out]), d, Duration::from_millis(300), signal);
+    // On one thread: a run of a fraction of a second is still under way.
+    let (code, err) = interrupt(
+        &with(run, &["--out", out, "--threads", "1"]),
+        d,
+        Duration::from_millis(300),
+        signal,
+    );
     assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("interrupted after") && err.contains(state), "{err}");
     // The message says how to go on: the command and --resume alone.
@@ -328,8 +334,8 @@ fn interrupt_and_resume(
 fn an_interrupted_run_resumed_from_its_state_alone_writes_the_bytes_of_an_uninterrupted_one() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // Long enough (about 2 s on 2 cores) to be under way after 0.3 s.
-    let run = ["flip7", "--games", "2M", "--seed", "11", "--no-progress"];
+    // Long enough (about 0.7 s on one core) to be under way after 0.3 s.
+    let run = ["flip7", "--games", "800K", "--seed", "11", "--no-progress"];
     let text = interrupt_and_resume(d, &run, "r.csv", "r.csv.state.json", "INT", &[]);
     assert!(text.contains("removed its state file r.csv.state.json"), "{text}");
     assert!(!d.join("r.csv.state.json").exists(), "the state outlived its run");
@@ -370,13 +376,13 @@ fn an_interrupted_run_resumed_from_its_state_alone_writes_the_bytes_of_an_uninte
         "--policy",
         "stay-at-{20,25}",
         "--games",
-        "1M",
+        "500K",
         "--seed",
         "4",
         "--no-charts",
         "--no-progress",
     ];
-    interrupt_and_resume(d, &s, "sa", "sa.state.json", "INT", &["--threads", "1"]);
+    interrupt_and_resume(d, &s, "sa", "sa.state.json", "INT", &["--threads", "2"]);
     assert!(!d.join("sa.state.json").exists(), "the state outlived its run");
     ok(&sim(&with(&s, &["--out", "sb"]), d));
     assert_eq!(read(&d.join("sa/sweep.csv")), read(&d.join("sb/sweep.csv")));
