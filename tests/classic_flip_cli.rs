@@ -365,16 +365,12 @@ fn a_call_in_a_voided_round_counts_as_a_tie_for_top_seed_30() {
         dir.path(),
     ));
     let csv = std::fs::read_to_string(dir.path().join("run.csv")).unwrap();
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    for row in lines {
-        let f: Vec<&str> = row.split(',').collect();
-        let top: f64 = f[col("caller_top_rate")].parse().unwrap();
-        let outscored: f64 = f[col("outscored_after_call")].parse().unwrap();
-        let calls: u64 = f[col("calls")].parse().unwrap();
-        assert!(calls > 0, "{row}");
-        assert!((top + outscored - 1.0).abs() < 2e-6, "{row}");
+    for row in csv_rows(&csv) {
+        let top: f64 = row["caller_top_rate"].parse().unwrap();
+        let outscored: f64 = row["outscored_after_call"].parse().unwrap();
+        let calls: u64 = row["calls"].parse().unwrap();
+        assert!(calls > 0, "{row:?}");
+        assert!((top + outscored - 1.0).abs() < 2e-6, "{row:?}");
     }
 }
 

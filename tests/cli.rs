@@ -519,16 +519,11 @@ fn mean_cards_per_round_counts_every_flip_at_36_players_seed_18() {
         "no seat flipped more than 255 cards in a round"
     );
     let csv = std::fs::read_to_string(dir.path().join("run.csv")).unwrap();
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let (seat, mean, played) = (col("seat"), col("mean_cards_per_round"), col("rounds"));
-    for row in lines {
-        let f: Vec<&str> = row.split(',').collect();
-        let s: usize = f[seat].parse().unwrap();
-        assert_eq!(f[played].parse::<u64>().unwrap(), rounds);
+    for row in csv_rows(&csv) {
+        let s: usize = row["seat"].parse().unwrap();
+        assert_eq!(row["rounds"].parse::<u64>().unwrap(), rounds);
         let expected = flips[s] as f64 / rounds as f64;
-        let got: f64 = f[mean].parse().unwrap();
+        let got: f64 = row["mean_cards_per_round"].parse().unwrap();
         assert!(
             (got - expected).abs() < 1e-6,
             "seat {s}: CSV {got}, trace {expected}"

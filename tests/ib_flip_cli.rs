@@ -278,15 +278,6 @@ fn bad_input_is_refused_clearly() {
     );
 }
 
-/// Rows of a CSV as maps from column name to cell.
-fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let mut lines = text.lines();
-    let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
-    lines
-        .map(|l| head.iter().cloned().zip(l.split(',').map(String::from)).collect())
-        .collect()
-}
-
 #[test]
 fn a_tournament_ranks_by_win_rate_and_reports_loss_rate_and_mean_place() {
     let dir = tempfile::tempdir().unwrap();

@@ -332,6 +332,20 @@ pub fn execute<G: Game>(
         None
     };
 
+    // What the run is: the JSON trace's first line and the state file's
+    // definition both say it.
+    let run_fields = serde_json::json!({
+        "players": players,
+        "seats": names,
+        "policies": specs,
+        "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
+        "games": cfg.games,
+        "seed": cfg.seed.to_string(),
+    });
+    let serde_json::Value::Object(run_fields) = run_fields else {
+        unreachable!("a JSON object")
+    };
+
     let start = Instant::now();
     let mut note = None;
     let mut played = cfg.games;
@@ -340,17 +354,9 @@ pub fn execute<G: Game>(
         let mut stdout = std::io::stdout().lock();
         if args.trace_format == TraceFormat::Json {
             // The first line says which run the events are of.
-            let head = serde_json::json!({
-                "event": "run",
-                "command": G::NAME,
-                "players": players,
-                "seats": names,
-                "policies": specs,
-                "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
-                "games": cfg.games,
-                "seed": cfg.seed.to_string(),
-                "sim_version": super::version::SIM_VERSION,
-            });
+            let mut head = serde_json::json!({ "event": "run", "command": G::NAME });
+            head.as_object_mut().unwrap().extend(run_fields.clone());
+            head["sim_version"] = super::version::SIM_VERSION.into();
             match writeln!(stdout, "{head}") {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
                 Err(e) => return Err(Failure::Run(format!("cannot write the trace: {e}"))),
@@ -365,16 +371,8 @@ pub fn execute<G: Game>(
             None => return Ok(()),
         }
     } else {
-        let definition = serde_json::json!({
-            "command": "sim GAME",
-            "game": G::NAME,
-            "players": players,
-            "seats": names,
-            "policies": specs,
-            "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
-            "games": cfg.games,
-            "seed": cfg.seed.to_string(),
-        });
+        let mut definition = serde_json::json!({ "command": "sim GAME", "game": G::NAME });
+        definition.as_object_mut().unwrap().extend(run_fields);
         let batches = runner::batch_count(cfg.games);
         let state_default = match args.out.as_deref() {
             Some(p) if p.as_os_str() != "-" => state_beside(p),

@@ -195,3 +195,12 @@ pub fn assert_aligned(table: &[&str]) {
         table.join("\n")
     );
 }
+
+/// Rows of a CSV as maps from column name to cell.
+pub fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = text.lines();
+    let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .map(|l| head.iter().cloned().zip(l.split(',').map(String::from)).collect())
+        .collect()
+}
