@@ -105,18 +105,23 @@ impl Without {
     }
 }
 
-/// Parses `--gold-ranks`: distinct ranks, comma-separated.
+/// Parses `--gold-ranks`: the ranks of the seven gold cards (C1), seven
+/// distinct ranks, comma-separated.
 pub fn parse_gold(text: &str) -> Result<u16, String> {
+    const ACCEPTED: &str = "give seven distinct ranks from 2,3,4,5,6,7,8,9,10,J,Q,K,A, comma-separated \
+                            (e.g. 8,9,10,J,Q,K,A)";
     let mut m = 0u16;
     for part in text.split(',').map(str::trim) {
         match parse_rank(part) {
             Some(r) if m & (1 << r) == 0 => m |= 1 << r,
-            _ => {
-                return Err(format!(
-                    "'{part}' is not a new rank; give distinct ranks from 2,3,4,5,6,7,8,9,10,J,Q,K,A, comma-separated (e.g. 8,9,10,J,Q,K,A)"
-                ));
-            }
+            _ => return Err(format!("'{part}' is not a new rank; {ACCEPTED}")),
         }
+    }
+    let n = m.count_ones();
+    if n != 7 {
+        return Err(format!(
+            "{n} ranks, but a deck has seven gold cards (C1), one of each gold rank; {ACCEPTED}"
+        ));
     }
     Ok(m)
 }
@@ -141,7 +146,8 @@ pub struct ClassicFlipOptions {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub decks: Option<u8>,
 
-    /// Ranks of the seven gold cards (C1), comma-separated.
+    /// Ranks of the seven gold cards (C1): seven distinct ranks,
+    /// comma-separated.
     #[arg(long, value_name = "RANKS", default_value = "8,9,10,J,Q,K,A", value_parser = parse_gold)]
     pub gold_ranks: u16,
 
@@ -236,7 +242,7 @@ const CATALOGUE: &[PolicySection] = &[
         "Bluffing (+bluffer:K)",
         &[PolicyDoc {
             spec: "bluffer:K",
-            does: "keep up to K cards (8-10) without a 7>>>10 while nobody has challenged this round",
+            does: "keep up to K cards (K 7 to 10; 7 = no bluff) without a 7>>>10 while nobody has challenged this round",
         }],
     ),
     (
@@ -248,7 +254,7 @@ const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "bluff-prior:B",
-                does: "with sheriff:Q, the chance given the target's behaviour: a share B of players bluff, the others are over seven only with a 7>>>10 or Any",
+                does: "with sheriff:Q (Q above 0) or rollout:K, the chance given the target's behaviour: a share B of players bluff, the others are over seven only with a 7>>>10 or Any",
             },
         ],
     ),

@@ -96,15 +96,17 @@
 //! - `wild-any`: never plays Any as an action (`counter`, `thief`), to
 //!   measure Any as a wild against Any as an action.
 //! - `caller:S`: call "Flip!" once the round score is at least S points.
-//! - `bluffer:K`: ends turns with up to K cards (8..10) without a 7>>>10
-//!   or Any while nobody has challenged this round.
+//! - `bluffer:K`: ends turns with up to K cards (K from 7 to 10; 7 is
+//!   no bluff, the same as leaving it out) without a 7>>>10 or Any while
+//!   nobody has challenged this round.
 //! - `sheriff:Q`: challenges at the end of its turn the opponent over the
 //!   seven-card limit whose exact chance of holding a 7>>>10 or Any, from
 //!   what it can know (a hypergeometric count over the unseen cards), is
 //!   lowest, when that chance is below Q. Every policy but `random`
 //!   challenges when the win is certain (11 or more cards, a penalised
 //!   player over six, or no 7>>>10 or Any unseen): that is `sheriff:0`.
-//! - `bluff-prior:B` (with `sheriff:Q`): the chance is a level-1 posterior
+//! - `bluff-prior:B` (with `sheriff:Q`, Q above 0, or `rollout:K`; refused
+//!   alone, where it would change nothing): the chance is a level-1 posterior
 //!   instead, from the target's behaviour: with prior B the target bluffs
 //!   (over seven whatever it holds), otherwise it is honest and over seven
 //!   only with a 7>>>10 or Any ([`chance_given_over_limit`]). B = 1 is the
@@ -121,8 +123,8 @@ use crate::engine::rng::Draw;
 
 /// Spec forms accepted, for error messages.
 pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000); \
-     thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards); sheriff:Q (Q 0..=1); \
-     no-deny; wild-any; bluff-prior:B (B 0..=1); e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
+     thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards, 7 = no bluff); sheriff:Q (Q 0..=1); \
+     no-deny; wild-any; bluff-prior:B (B 0..=1, with sheriff:Q above 0 or rollout:K); e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
 
 /// How a policy chooses its start options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -263,6 +265,15 @@ impl Policy {
         }
         if p.base == Base::Random && seen[1..].iter().any(|&s| s) {
             return Err(format!("'{spec}': random takes no other part; accepted: {ACCEPTED}"));
+        }
+        // The prior weighs a challenge's chance (sheriff:Q above 0) or a
+        // rollout's worlds: anywhere else it changes no decision.
+        if seen[7] && p.sheriff == 0 && !matches!(p.base, Base::Rollout(_)) {
+            return Err(format!(
+                "'{spec}': bluff-prior:B needs sheriff:Q (Q above 0) or rollout:K, whose challenges it \
+                 weighs; without them it changes nothing (the same games as without it), \
+                 e.g. sheriff:0.3+bluff-prior:0.25; accepted: {ACCEPTED}"
+            ));
         }
         Ok(p)
     }

@@ -60,7 +60,7 @@ pub struct FlipFlushOptions {
 }
 
 fn parse_memory(text: &str) -> Result<u32, String> {
-    policies::parse_probability(text.trim())
+    policies::parse_probability(text.trim(), "P")
         .map_err(|_| "expected a probability from 0 to 1 (at most six decimals), e.g. 0.5".to_string())
 }
 

@@ -279,7 +279,7 @@ impl Policy {
         for part in spec.split('+').map(str::trim) {
             let bad = |e: String| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}");
             let this_read = if let Some(q) = part.strip_prefix("read:") {
-                Some(Model::Read(parse_probability(q).map_err(bad)?))
+                Some(Model::Read(parse_probability(q, "Q").map_err(bad)?))
             } else if let Some(kq) = part.strip_prefix("worlds:") {
                 let (k, q) = kq.split_once('/').unwrap_or((kq, ""));
                 let k = k
@@ -288,7 +288,7 @@ impl Policy {
                     .filter(|k| (1..=MAX_WORLDS).contains(k))
                     .ok_or_else(|| bad(format!("K must be a whole number from 1 to {MAX_WORLDS}, found '{k}'")))?;
                 let q = if kq.contains('/') {
-                    parse_probability(q).map_err(bad)?
+                    parse_probability(q, "Q").map_err(bad)?
                 } else {
                     WORLDS_Q
                 };
@@ -308,12 +308,13 @@ impl Policy {
                 continue;
             }
             let this_call = if let Some(p) = part.strip_prefix("call-at:") {
-                let prob = |p: &str| {
-                    parse_probability(p).map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))
+                let prob = |p: &str, name: &str| {
+                    parse_probability(p, name)
+                        .map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))
                 };
                 Some(match p.split_once('/') {
-                    None => Call::At(prob(p)?),
-                    Some((many, two)) => Call::Split(prob(many)?, prob(two)?),
+                    None => Call::At(prob(p, "P")?),
+                    Some((many, two)) => Call::Split(prob(many, "P")?, prob(two, "Q")?),
                 })
             } else if part == "never-call" {
                 Some(Call::Never)
@@ -400,9 +401,10 @@ impl Policy {
 }
 
 /// Parses a probability from 0 to 1 with up to six decimals, in millionths
-/// (also used for `--memory`).
-pub fn parse_probability(text: &str) -> Result<u32, String> {
-    let bad = || format!("P must be a number from 0 to 1 with at most six decimals, found '{text}'");
+/// (also used for `--memory`). `name` is the parameter as the spec forms
+/// name it (`P` of `call-at:P`, `Q` of `read:Q`), for the error.
+pub fn parse_probability(text: &str, name: &str) -> Result<u32, String> {
+    let bad = || format!("{name} must be a number from 0 to 1 with at most six decimals, found '{text}'");
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
     if (whole.is_empty() && frac.is_empty())
         || frac.len() > 6
@@ -1289,8 +1291,8 @@ mod tests {
             ("yolo", "unknown policy 'yolo'"),
             ("call-at:0.5+yolo", "unknown part 'yolo'"),
             ("call-at:1.5", "P must be a number from 0 to 1"),
-            ("call-at:0.2/", "P must be"),
-            ("call-at:0.2/0.3/0.4", "P must be"),
+            ("call-at:0.2/", "Q must be"),
+            ("call-at:0.2/0.3/0.4", "Q must be"),
             ("call-at:-1", "P must be"),
             ("call-at:0.1234567", "at most six decimals"),
             ("call-at:", "P must be"),
@@ -1298,11 +1300,11 @@ mod tests {
             ("flip-safe+flip-safe", "appears twice"),
             ("flip-safe+", "an empty part"),
             ("read:0.2+count", "two models"),
-            ("read:2", "P must be"),
+            ("read:2", "Q must be a number from 0 to 1"),
             ("worlds:0", "K must be a whole number"),
             ("worlds:x/0.1", "K must be"),
             ("worlds:", "K must be"),
-            ("worlds:10/1.5", "P must be"),
+            ("worlds:10/1.5", "Q must be a number from 0 to 1"),
             ("worlds:10+read:0.1", "two models"),
         ] {
             let e = Policy::parse(bad).unwrap_err();
