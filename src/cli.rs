@@ -242,7 +242,7 @@ impl Visitor for Dispatch<'_> {
         let parsed = |e: clap::Error| Failure::Usage(e.to_string());
         self.result = Some(match self.kind {
             Kind::Play => match m.subcommand() {
-                Some((action, args)) => G::run_action(action, args).map_err(Failure::from),
+                Some((action, args)) => G::run_action(action, args),
                 None => PlayArgs::<G::Options>::from_arg_matches(m)
                     .map_err(parsed)
                     .and_then(|a| run::play::<G>(&a)),

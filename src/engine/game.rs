@@ -167,9 +167,14 @@ pub trait Game: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// Runs the action `name` of [`Game::actions`] with its arguments.
-    fn run_action(name: &str, _args: &clap::ArgMatches) -> Result<(), String> {
-        Err(format!("internal: {} has no action '{name}'", Self::NAME))
+    /// Runs the action `name` of [`Game::actions`] with its arguments: a
+    /// wrong argument is a [`Failure::Usage`] (exit 2), anything else that
+    /// fails a [`Failure::Run`] (exit 1).
+    ///
+    /// [`Failure::Usage`]: super::failure::Failure::Usage
+    /// [`Failure::Run`]: super::failure::Failure::Run
+    fn run_action(name: &str, _args: &clap::ArgMatches) -> Result<(), super::failure::Failure> {
+        Err(format!("internal: {} has no action '{name}'", Self::NAME).into())
     }
 }
 

@@ -381,13 +381,15 @@ impl Game for ClassicFlip {
         ]
     }
 
-    fn run_action(name: &str, args: &clap::ArgMatches) -> Result<(), String> {
+    fn run_action(name: &str, args: &clap::ArgMatches) -> Result<(), crate::engine::failure::Failure> {
+        use crate::engine::failure::Failure;
         match name {
             "score" => {
-                let a = score_command::ScoreArgs::from_arg_matches(args).map_err(|e| e.to_string())?;
+                let a = score_command::ScoreArgs::from_arg_matches(args)
+                    .map_err(|e| Failure::Usage(e.to_string()))?;
                 score_command::run(&a)
             }
-            _ => Err(format!("internal: classic-flip has no action '{name}'")),
+            _ => Err(format!("internal: classic-flip has no action '{name}'").into()),
         }
     }
 }

@@ -76,16 +76,12 @@ pub fn explain(m: CardSet) -> Vec<String> {
     out
 }
 
-/// Runs `sim classic-flip score`.
-pub fn run(args: &ScoreArgs) -> Result<(), String> {
-    use std::io::Write;
-    let m = parse_hand(&args.cards)?;
+/// Runs `sim classic-flip score`: cards that are not a hand are a wrong
+/// command line (exit 2).
+pub fn run(args: &ScoreArgs) -> Result<(), crate::engine::failure::Failure> {
+    use crate::engine::failure::Usage;
+    let m = parse_hand(&args.cards).usage()?;
     let mut text = explain(m).join("\n");
     text.push('\n');
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("cannot write to stdout: {e}")),
-    }
+    Ok(crate::engine::run::print(text.as_bytes())?)
 }

@@ -141,13 +141,15 @@ impl Game for Flip7 {
         )]
     }
 
-    fn run_action(name: &str, args: &clap::ArgMatches) -> Result<(), String> {
+    fn run_action(name: &str, args: &clap::ArgMatches) -> Result<(), crate::engine::failure::Failure> {
+        use crate::engine::failure::Failure;
         match name {
             "solve" => {
-                let args = solve_command::SolveArgs::from_arg_matches(args).map_err(|e| e.to_string())?;
-                solve_command::run(&args)
+                let args = solve_command::SolveArgs::from_arg_matches(args)
+                    .map_err(|e| Failure::Usage(e.to_string()))?;
+                Ok(solve_command::run(&args)?)
             }
-            _ => Err(format!("internal: flip7 has no action '{name}'")),
+            _ => Err(format!("internal: flip7 has no action '{name}'").into()),
         }
     }
 }
