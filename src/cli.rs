@@ -479,11 +479,17 @@ fn man_pages(m: &ArgMatches) -> Result<(), String> {
         .iter()
         .map(|(name, _)| crate::engine::output::Output::prepare(&dir.join(format!("{name}.1")), "--out"))
         .collect::<Result<Vec<_>, _>>()?;
+    let rendered = pages
+        .iter()
+        .map(|(_, cmd)| render(cmd))
+        .collect::<Result<Vec<_>, _>>()?;
+    // All the pages or, when one cannot be written, none (nor the folder).
+    let written = crate::engine::output::commit_all(
+        outs.into_iter().zip(rendered.iter().map(Vec::as_slice)).collect(),
+    )?;
     let mut listed = String::new();
-    for ((_, cmd), out) in pages.iter().zip(outs) {
-        if let Some(p) = out.commit(&render(cmd)?)? {
-            listed.push_str(&format!("wrote {}\n", p.display()));
-        }
+    for p in written.into_iter().flatten() {
+        listed.push_str(&format!("wrote {}\n", p.display()));
     }
     run::print(listed.as_bytes())
 }

@@ -37,6 +37,18 @@ impl Output {
             return Ok(Output::Stdout);
         }
         let shown = path.display();
+        check_path_length(path).map_err(|e| format!("{flag} '{shown}': {e}"))?;
+        if let Some((link, target)) = dangling_link(path) {
+            let what = if link == path {
+                format!("{flag} '{shown}' is")
+            } else {
+                format!("{flag} '{shown}': '{}' is", link.display())
+            };
+            return Err(format!(
+                "{what} a symbolic link to '{}', which does not exist; create it, or remove the link",
+                target.display()
+            ));
+        }
         if let Ok(meta) = std::fs::metadata(path)
             && !meta.is_file()
             && !meta.is_dir()
@@ -104,33 +116,230 @@ impl Output {
     }
 
     /// Writes `bytes` and moves the file into place. Returns the path written
-    /// (None for stdout).
+    /// (None for stdout). On failure nothing of it is left, not even the
+    /// folders it made.
     pub fn commit(self, bytes: &[u8]) -> Result<Option<PathBuf>, String> {
+        Ok(commit_all(vec![(self, bytes)])?.pop().flatten())
+    }
+
+    /// The path this output writes (none for stdout).
+    pub fn path(&self) -> Option<&Path> {
         match self {
+            Output::Stdout => None,
+            Output::Special(_, path) | Output::File { path, .. } => Some(path),
+        }
+    }
+}
+
+/// Writes several outputs of one run, all or none of the files: stdout
+/// and devices first (a device that cannot take its bytes, such as
+/// `/dev/full`, fails the run before any file is made), then every file
+/// to a temporary sibling, and only when all are written are they moved
+/// into place. When anything fails, the files and the folders this call
+/// made are removed again, so a failed run (a full disk) leaves nothing
+/// behind. Returns each output's path, in order (None for stdout).
+pub fn commit_all(items: Vec<(Output, &[u8])>) -> Result<Vec<Option<PathBuf>>, String> {
+    let mut written: Vec<Option<PathBuf>> = vec![None; items.len()];
+    let mut files = Vec::new();
+    for (i, (out, bytes)) in items.into_iter().enumerate() {
+        match out {
             Output::Stdout => {
-                let mut out = std::io::stdout().lock();
-                ignore_closed_pipe(out.write_all(bytes).and_then(|_| out.flush()))
+                let mut stdout = std::io::stdout().lock();
+                ignore_closed_pipe(stdout.write_all(bytes).and_then(|_| stdout.flush()))
                     .map_err(|e| format!("cannot write to stdout: {e}"))?;
-                Ok(None)
             }
             Output::Special(mut file, path) => {
                 file.write_all(bytes)
                     .and_then(|_| file.flush())
                     .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
-                Ok(Some(path))
+                written[i] = Some(path);
             }
-            Output::File { path, dir } => {
-                let shown = path.display().to_string();
-                std::fs::create_dir_all(&dir)
-                    .map_err(|e| format!("cannot create the folder '{}': {e}", dir.display()))?;
-                let mut tmp = partial_file(&dir).map_err(|e| format!("cannot write '{shown}': {e}"))?;
-                tmp.write_all(bytes)
-                    .and_then(|_| tmp.as_file().sync_all())
-                    .map_err(|e| format!("cannot write '{shown}': {e}"))?;
-                tmp.persist(&path)
-                    .map_err(|e| format!("cannot move the finished file to '{shown}': {}", e.error))?;
-                Ok(Some(path))
+            Output::File { path, dir } => files.push((i, path, dir, bytes)),
+        }
+    }
+    let mut undo = Undo::default();
+    let result = (|| {
+        let mut finished = Vec::new();
+        for (i, path, dir, bytes) in files {
+            let shown = path.display().to_string();
+            undo.make_dirs(&dir)
+                .map_err(|e| format!("cannot create the folder '{}': {e}", dir.display()))?;
+            let mut tmp = partial_file(&dir).map_err(|e| format!("cannot write '{shown}': {e}"))?;
+            tmp.write_all(bytes)
+                .and_then(|_| tmp.as_file().sync_all())
+                .map_err(|e| format!("cannot write '{shown}': {}", without_temporary_name(&e)))?;
+            finished.push((i, path, tmp));
+        }
+        for (i, path, tmp) in finished {
+            let new = std::fs::symlink_metadata(&path).is_err();
+            tmp.persist(&path).map_err(|e| {
+                format!(
+                    "cannot move the finished file to '{}': {}",
+                    path.display(),
+                    e.error
+                )
+            })?;
+            if new {
+                undo.files.push(path.clone());
             }
+            written[i] = Some(path);
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => Ok(written),
+        Err(e) => {
+            undo.undo();
+            Err(e)
+        }
+    }
+}
+
+/// What [`commit_all`] made, to remove when it fails.
+#[derive(Default)]
+struct Undo {
+    /// Folders made, outermost first.
+    dirs: Vec<PathBuf>,
+    /// Files that did not exist before.
+    files: Vec<PathBuf>,
+}
+
+impl Undo {
+    /// Makes `dir` and any missing folder above it, noting each.
+    fn make_dirs(&mut self, dir: &Path) -> std::io::Result<()> {
+        let missing: Vec<&Path> = dir
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
+            .collect();
+        for a in missing.into_iter().rev() {
+            match std::fs::create_dir(a) {
+                Ok(()) => self.dirs.push(a.to_path_buf()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && a.is_dir() => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes the files, then the folders (innermost first; a folder
+    /// that something else has put a file in meanwhile stays).
+    fn undo(self) {
+        for f in &self.files {
+            let _ = std::fs::remove_file(f);
+        }
+        for d in self.dirs.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// The longest path the system takes, in bytes (`PATH_MAX`).
+const PATH_MAX: usize = if cfg!(target_os = "linux") { 4096 } else { 1024 };
+
+/// Room left for the name of the temporary sibling a file is written to.
+const TEMPORARY_NAME: usize = 32;
+
+/// Checks that `path` is short enough for the system, its temporary
+/// sibling included: a relative path is taken from the current folder,
+/// which may itself be too deep.
+fn check_path_length(path: &Path) -> Result<(), String> {
+    let len = path.as_os_str().len();
+    if path.is_absolute() {
+        if len + TEMPORARY_NAME >= PATH_MAX {
+            return Err(format!(
+                "the path is {len} bytes long; the system takes paths of fewer than {PATH_MAX} bytes (PATH_MAX)"
+            ));
+        }
+        return Ok(());
+    }
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let deep = cwd.as_os_str().len();
+    if deep + 1 + len + TEMPORARY_NAME >= PATH_MAX {
+        return Err(format!(
+            "the current folder's path is {deep} bytes long, too deep for a file below it: the system \
+             takes paths of fewer than {PATH_MAX} bytes (PATH_MAX); run sim from a folder with a \
+             shorter path, or give an absolute path"
+        ));
+    }
+    Ok(())
+}
+
+/// The nearest of `path` and the folders above it that is a symbolic
+/// link to nothing (a dangling link), with where it points.
+fn dangling_link(path: &Path) -> Option<(PathBuf, PathBuf)> {
+    for a in path.ancestors().take_while(|a| !a.as_os_str().is_empty()) {
+        match std::fs::symlink_metadata(a) {
+            Ok(m) if m.file_type().is_symlink() => {
+                if std::fs::metadata(a).is_err() {
+                    return Some((a.to_path_buf(), std::fs::read_link(a).unwrap_or_default()));
+                }
+                return None;
+            }
+            Ok(_) => return None,
+            Err(_) => {}
+        }
+    }
+    None
+}
+
+/// Refuses a run two of whose outputs are one file (`--xlsx` inside the
+/// `--out` folder under one of its names, `--out` on the state file):
+/// one would overwrite the other. `outputs` are what names each (`--xlsx`,
+/// `--out 'dir' (its standings.csv)`) and its path; devices (`/dev/null`)
+/// may take several.
+pub fn check_distinct(outputs: &[(String, PathBuf)]) -> Result<(), String> {
+    let keyed: Vec<(&String, &PathBuf, PathBuf)> = outputs
+        .iter()
+        .filter(|(_, p)| p.as_os_str() != "-")
+        .filter(|(_, p)| std::fs::metadata(p).map_or(true, |m| m.is_file() || m.is_dir()))
+        .map(|(what, p)| (what, p, same_file_key(p)))
+        .collect();
+    for (i, (a, pa, ka)) in keyed.iter().enumerate() {
+        if let Some((b, _, _)) = keyed[..i].iter().find(|(_, _, kb)| kb == ka) {
+            return Err(format!(
+                "{b} and {a} are one file, '{}': each would overwrite the other; give each output \
+                 of the run its own path",
+                pa.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `path` made absolute, with `.` and `..` worked out and the folders
+/// that exist resolved (links followed), so that two spellings of one
+/// file compare equal.
+fn same_file_key(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = match std::env::current_dir() {
+        Ok(cwd) => cwd.join(path),
+        Err(_) => path.to_path_buf(),
+    };
+    let mut plain = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                plain.pop();
+            }
+            other => plain.push(other),
+        }
+    }
+    // The longest part that exists, resolved; the rest as written.
+    let mut rest = Vec::new();
+    let mut head = plain.as_path();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(head) {
+            let mut key = real;
+            key.extend(rest.iter().rev());
+            return key;
+        }
+        match (head.file_name(), head.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_os_string());
+                head = parent;
+            }
+            _ => return plain,
         }
     }
 }
@@ -160,14 +369,15 @@ fn partial_file(dir: &Path) -> std::io::Result<NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         b.permissions(std::fs::Permissions::from_mode(0o644));
     }
-    // tempfile adds "at path <the temporary name>" to its errors: the
-    // reader never asked for that file, so only the system's reason stays.
-    b.tempfile_in(dir).map_err(|e| {
-        std::io::Error::new(
-            e.kind(),
-            e.to_string().split(" at path ").next().unwrap_or("").to_string(),
-        )
-    })
+    b.tempfile_in(dir)
+        .map_err(|e| std::io::Error::new(e.kind(), without_temporary_name(&e)))
+}
+
+/// The system's reason of an error of a temporary file: tempfile adds "at
+/// path <the temporary name>" to its errors, a file the reader never asked
+/// for.
+fn without_temporary_name(e: &std::io::Error) -> String {
+    e.to_string().split(" at path ").next().unwrap_or("").to_string()
 }
 
 /// Treats a closed stdout (`sim ... | head`) as the reader's choice, not an

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::engine::output::Output;
+use crate::engine::output::{Output, commit_all};
 
 /// The files of a run, checked before any game is played.
 pub struct Files {
@@ -34,35 +34,60 @@ impl Files {
         Ok(Files { items, xlsx })
     }
 
+    /// Every file the run writes, with what names it in errors (`--out
+    /// 'DIR' (its NAME)`, `--xlsx`), for
+    /// [`Job::check_outputs`](crate::engine::job::Job::check_outputs).
+    pub fn destinations(&self, dir: &Path) -> Vec<(String, PathBuf)> {
+        let mut all: Vec<(String, PathBuf)> = self
+            .items
+            .iter()
+            .filter_map(|(o, name)| {
+                o.path()
+                    .map(|p| (format!("--out '{}' (its {name})", dir.display()), p.to_path_buf()))
+            })
+            .collect();
+        if let Some(p) = self.xlsx.as_ref().and_then(Output::path) {
+            all.push(("--xlsx".to_string(), p.to_path_buf()));
+        }
+        all
+    }
+
     /// Writes every file (`contents` by name), lists them in `summary` and
-    /// returns their paths. The workbook
-    /// goes first: a device that cannot take it (`--xlsx /dev/full`) then
-    /// fails the run before any other file is written.
+    /// returns their paths: all of them or, when one cannot be written,
+    /// none (see [`commit_all`]). The workbook goes first: a device that
+    /// cannot take it (`--xlsx /dev/full`) then fails the run before any
+    /// other file is written.
     pub fn commit(
         self,
         contents: &[(&str, Vec<u8>)],
         xlsx: Option<Vec<u8>>,
         summary: &mut Vec<u8>,
     ) -> Result<Vec<PathBuf>, String> {
-        let mut written = Vec::new();
-        let mut workbook = None;
-        if let (Some(out), Some(bytes)) = (self.xlsx, xlsx) {
-            workbook = out.commit(&bytes)?;
-        }
+        let mut outputs: Vec<(Output, &[u8])> = Vec::new();
+        let workbook = match (self.xlsx, &xlsx) {
+            (Some(out), Some(bytes)) => {
+                outputs.push((out, bytes.as_slice()));
+                true
+            }
+            _ => false,
+        };
         for (out, name) in self.items {
             let bytes = contents
                 .iter()
                 .find(|(n, _)| n == &name)
                 .map(|(_, b)| b.as_slice())
                 .ok_or_else(|| format!("internal: no content for {name}"))?;
-            if let Some(p) = out.commit(bytes)? {
-                let _ = writeln!(summary, "wrote {}", p.display());
-                written.push(p);
-            }
+            outputs.push((out, bytes));
         }
-        if let Some(p) = workbook {
+        let mut paths = commit_all(outputs)?;
+        // Listed with the workbook last.
+        if workbook {
+            let first = paths.remove(0);
+            paths.push(first);
+        }
+        let written: Vec<PathBuf> = paths.into_iter().flatten().collect();
+        for p in &written {
             let _ = writeln!(summary, "wrote {}", p.display());
-            written.push(p);
         }
         Ok(written)
     }

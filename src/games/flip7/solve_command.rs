@@ -79,8 +79,11 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
             optimum.value[mask]
         ));
     }
-    thresholds_out.commit(thresholds.as_bytes())?;
-    decisions_out.commit(decisions.as_bytes())?;
+    // Both files or, when one cannot be written, neither (nor the folder).
+    crate::engine::output::commit_all(vec![
+        (thresholds_out, thresholds.as_bytes()),
+        (decisions_out, decisions.as_bytes()),
+    ])?;
     let text = format!(
         "exact solo round, fresh {deck}: optimal rule {:.4}; best threshold stay-at-{} {:.4} \
          ({} states, {:.1} s)\nwrote {}\nwrote {}\n",
