@@ -436,8 +436,14 @@ fn options_beside_resume_that_differ_from_the_state_are_named() {
         ],
         d,
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    // The shard was resumed: its state is its result, kept, and complete.
+    // The options match, but the shard is finished: nothing is left to
+    // play, and its results come from sim merge.
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("finished") && stderr(&o).contains("sim merge s1.json"),
+        "{}",
+        stderr(&o)
+    );
     assert!(d.join("s1.json").is_file());
     assert!(!d.join("m.csv").exists(), "a shard wrote the results");
     // Another command's state is refused with the command it belongs to.
@@ -458,7 +464,7 @@ fn options_beside_resume_that_differ_from_the_state_are_named() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("--shard: the state's 1/2, given 2/2"),
+        stderr(&o).contains("is of shard 1/2, not of shard 2/2 (--shard 2/2)"),
         "{}",
         stderr(&o)
     );

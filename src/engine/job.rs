@@ -317,7 +317,7 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             .unwrap_or_else(|| default_state.to_path_buf());
         if args.shard.is_some() || args.checkpoint.is_some() || args.state.is_some() {
             // Checked now, written later (and again, atomically, each time).
-            drop(Output::prepare(&state_path, "--state").map_err(Failure::Usage)?);
+            drop(Output::prepare(&state_path, "--state").map_err(Failure::Run)?);
         }
         let share = match args.shard {
             Some((k, n)) => state::share(k, n, batches),
@@ -350,6 +350,8 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             last_save: Instant::now(),
         };
         let mut owner: Vec<(Range<u64>, PathBuf)> = Vec::new();
+        // The first state resumed: every other must be of the same part.
+        let mut first_shard: Option<State> = None;
         for path in &args.resume {
             let s = State::read(path).map_err(Failure::Usage)?;
             let shown = path.display();
@@ -369,13 +371,43 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
                     diff.join("; ")
                 )));
             }
+            let shard_of =
+                |s: Option<[u64; 2]>| s.map_or("a whole run".to_string(), |[k, n]| format!("shard {k}/{n}"));
+            let resume = |p: &Path, st: &State| {
+                let mut words = command_path(&st.command).to_vec();
+                words.extend(["--resume".to_string(), p.display().to_string()]);
+                command_line(&words)
+            };
             if let Some((k, n)) = args.shard
                 && s.shard != Some([k, n])
             {
+                let finished = s.shard.is_some_and(|[k, n]| {
+                    state::missing(&state::share(k, n, s.batches), &s.ranges()).is_empty()
+                });
+                let advice = if finished {
+                    format!(
+                        "it is finished: write the run's results with sim merge {shown} (and the other shards' states)"
+                    )
+                } else {
+                    format!("go on with it with {} (it keeps its shard)", resume(path, &s))
+                };
                 return Err(Failure::Usage(format!(
-                    "state file '{shown}' is not of shard {k}/{n}: --shard: the state's {}, given {k}/{n}",
-                    s.shard
-                        .map_or("(none: a whole run)".to_string(), |[k, n]| format!("{k}/{n}"))
+                    "state file '{shown}' is of {}, not of shard {k}/{n} (--shard {k}/{n}): a state goes \
+                     on only as what it was written for; {advice}; to play shard {k}/{n}, leave out --resume",
+                    shard_of(s.shard)
+                )));
+            }
+            if !args.merge_only
+                && let Some((first, first_state)) = job.resumed.first().zip(first_shard.as_ref())
+                && first_state.shard != s.shard
+            {
+                return Err(Failure::Usage(format!(
+                    "state files '{}' ({}) and '{shown}' ({}) are of different parts of the run: \
+                     --resume goes on with one part; to add up the shards of a run, use sim merge {} {shown}",
+                    first.display(),
+                    shard_of(first_state.shard),
+                    shard_of(s.shard),
+                    first.display()
                 )));
             }
             if s.batches != batches {
@@ -420,9 +452,32 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             if s.shard.is_none() {
                 job.resumed_whole.push(path.clone());
             }
+            if first_shard.is_none() {
+                first_shard = Some(s);
+            }
         }
         job.done = state::normalize(job.done);
         job.resumed_done = job.done.clone();
+        // A finished shard has nothing left to play: resuming it would only
+        // write its state again, and the run's results come from merging.
+        if !job.merge_only
+            && let (Some((k, n)), Some(first)) = (job.shard, job.resumed.first())
+            && state::missing(&job.share, &job.done).is_empty()
+        {
+            let merge = if n == 1 {
+                format!("sim merge {}", first.display())
+            } else {
+                format!(
+                    "sim merge {} STATE... (with the state files of the other shards)",
+                    first.display()
+                )
+            };
+            return Err(Failure::Usage(format!(
+                "state file '{}' is of shard {k}/{n}, which is finished: nothing is left to play; \
+                 write the run's results with {merge}",
+                first.display()
+            )));
+        }
         if job.merge_only {
             let missing = state::missing(&(0..batches), &job.done);
             if !missing.is_empty() {
@@ -483,6 +538,38 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
     pub fn into_tally(self) -> (T, Leftovers) {
         let leftovers = self.leftovers();
         (self.tally, leftovers)
+    }
+
+    /// The state files this job reads (`--resume`) or may write (its
+    /// state file: a shard's, a checkpoint, an interrupted run's), each
+    /// with the option that names it, for [`check_distinct`]: no output
+    /// of the run may be one of them.
+    ///
+    /// [`check_distinct`]: super::output::check_distinct
+    pub fn state_files(&self) -> Vec<(String, PathBuf)> {
+        let mut all = Vec::new();
+        if !self.merge_only {
+            let what = if self.resumed.first() == Some(&self.state_path) {
+                "--resume"
+            } else {
+                "--state"
+            };
+            all.push((what.to_string(), self.state_path.clone()));
+        }
+        for p in &self.resumed {
+            if self.merge_only || p != &self.state_path {
+                all.push(("--resume".to_string(), p.clone()));
+            }
+        }
+        all
+    }
+
+    /// Refuses a run one of whose `outputs` (what names each, and its
+    /// path) is one of its state files, before anything is played.
+    pub fn check_outputs(&self, outputs: Vec<(String, PathBuf)>) -> Result<(), Failure> {
+        let mut all = outputs;
+        all.extend(self.state_files());
+        super::output::check_distinct(&all).map_err(Failure::Usage)
     }
 
     /// The run's command line, as `sim ...` (the state's when resumed).
