@@ -14,6 +14,30 @@ use crate::tournament::args::{SweepArgs, TournamentArgs};
 
 /// The whole command line of `sim`.
 pub fn command() -> Command {
+    negative_numbers_are_values(whole_command())
+}
+
+/// Every option that takes a value takes a negative number as one
+/// (`--round-cap -1`), so that its parser says what is accepted instead
+/// of clap calling the number an unexpected argument; in `cmd` and every
+/// command below it.
+fn negative_numbers_are_values(cmd: Command) -> Command {
+    let subs: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    let mut cmd = cmd.mut_args(|a| {
+        if a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    });
+    for name in subs {
+        cmd = cmd.mut_subcommand(name, negative_numbers_are_values);
+    }
+    cmd
+}
+
+/// The command line before [`negative_numbers_are_values`].
+fn whole_command() -> Command {
     let mut b = Build::default();
     crate::games::each(&mut b);
     Command::new("sim")

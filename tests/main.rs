@@ -8,6 +8,7 @@ mod build_script;
 mod classic_flip_cli;
 mod classic_flip_policies;
 mod classic_flip_rules;
+mod clear_answers;
 mod cli;
 mod console;
 mod docs;

@@ -1,7 +1,19 @@
 //! Parsers for command-line values shared by every game.
 
+/// The most games (or deals) one run may ask for: 10^14, written
+/// `100000B`. Two limits meet there. Time: at about a million games a
+/// second per core, 10^14 games are three years of one core, or a week of
+/// a 500-core cluster cut into shards, the largest run anyone can finish
+/// (the largest a u64 holds, 1.8 x 10^19, would take hundreds of thousands
+/// of years). Counting: a run keeps its totals (points, rounds, cards,
+/// turns) in u64 integers, so with 10^14 games each game may add up to
+/// 180,000 to a total before it overflows, far more than any game adds (a
+/// Flip 7 game's final score is about 175 points a seat).
+pub const MAX_GAMES: u64 = 100_000_000_000_000;
+
 /// Parses a positive game count: `1000`, `1_000_000`, `250K`, `10M`, `2B`
-/// (K = thousand, M = million, B = billion; case-insensitive).
+/// (K = thousand, M = million, B = billion; case-insensitive), at most
+/// [`MAX_GAMES`].
 pub fn parse_count(text: &str) -> Result<u64, String> {
     const ACCEPTED: &str = "expected a whole number of at least 1, optionally with _ \
                             separators and a K, M or B suffix (thousand, million, \
@@ -17,14 +29,26 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ACCEPTED.to_string());
     }
-    let n: u64 = digits.parse().map_err(|_| format!("too large; {ACCEPTED}"))?;
+    let n: u128 = digits.parse().map_err(|_| too_many())?;
     let n = n
-        .checked_mul(mult)
-        .ok_or_else(|| format!("too large; {ACCEPTED}"))?;
+        .checked_mul(u128::from(mult))
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(too_many)?;
     if n == 0 {
         return Err(format!("must be at least 1; {ACCEPTED}"));
     }
+    if n > MAX_GAMES {
+        return Err(too_many());
+    }
     Ok(n)
+}
+
+/// The refusal of a count above [`MAX_GAMES`].
+fn too_many() -> String {
+    format!(
+        "more than a run can play or count: at most {} (10^14 games); e.g. 5000, 250K, 10M",
+        format_count(MAX_GAMES)
+    )
 }
 
 /// Parses a seed: a whole number from 0 to 2^64 - 1.
@@ -96,11 +120,28 @@ mod tests {
 
     #[test]
     fn bad_counts_are_refused() {
-        for bad in ["0", "0M", "10X", "", "M", "-5", "1.5M", "99999999999999999999"] {
+        for bad in ["0", "0M", "10X", "", "M", "-5", "1.5M"] {
             let err = parse_count(bad).unwrap_err();
             assert!(err.contains("e.g. 5000, 250K, 10M"), "{bad}: {err}");
         }
         assert!(parse_count("0").unwrap_err().starts_with("must be at least 1"));
+    }
+
+    #[test]
+    fn counts_beyond_what_a_run_can_play_are_refused_naming_the_largest() {
+        assert_eq!(parse_count("100000B"), Ok(MAX_GAMES));
+        assert_eq!(parse_count("100_000_000_000_000"), Ok(MAX_GAMES));
+        for bad in [
+            "100000000000001",
+            "18446744073709551615",
+            "99999999999999999999",
+            "99999999999999999999999999999999999999999",
+            "20000000000B",
+        ] {
+            let err = parse_count(bad).unwrap_err();
+            assert!(err.contains("at most 100000B"), "{bad}: {err}");
+            assert!(err.contains("e.g. 5000, 250K, 10M"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -80,19 +80,40 @@ pub struct ShowArgs {
 impl ShowArgs {
     /// Shows a run's summary: `text` as it is, or `json` with `files` (the
     /// paths written) added.
+    /// A summary that cannot be shown (stdout full or failing) is an
+    /// error that says so, and which files were written all the same.
     pub fn show(&self, text: &[u8], mut json: serde_json::Value, files: &[PathBuf]) -> Result<(), String> {
         if self.quiet {
             return Ok(());
         }
-        if self.json {
+        let shown = if self.json {
             let paths: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
             json["files"] = paths.into();
             let mut bytes = serde_json::to_vec_pretty(&json).map_err(|e| e.to_string())?;
             bytes.push(b'\n');
-            return print(&bytes);
-        }
-        print(text)
+            print(&bytes)
+        } else {
+            print(text)
+        };
+        shown.map_err(|e| summary_failed(&e, files))
     }
+}
+
+/// The error of a summary that could not be shown (`why`), naming the
+/// files the run wrote all the same.
+pub fn summary_failed(why: &str, files: &[PathBuf]) -> String {
+    let written = match files {
+        [] => String::new(),
+        [one] => format!("; the results are written all the same: {}", one.display()),
+        many => format!(
+            "; the results are written all the same: {}",
+            many.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!("the summary could not be shown: {why}{written}")
 }
 
 /// A table (a CSV's header and rows) as JSON: one object per row, numbers
@@ -123,6 +144,11 @@ pub fn table_json(header: &[String], rows: &[Vec<String>], text: &[&str]) -> ser
         .collect::<Vec<_>>()
         .into()
 }
+
+/// The most games `--trace` plays: a play-by-play is read by people (a
+/// game of Flip 7 is about 40 lines), so ten thousand games are already
+/// more than anyone reads.
+pub const MAX_TRACE_GAMES: u64 = 10_000;
 
 /// `sim GAME`: the policies, the game's table options and the run options.
 #[derive(Args, Debug, Clone)]
@@ -164,17 +190,24 @@ impl RunArgs {
         }
     }
 
-    /// Checks and opens the output before any game is played.
-    pub fn prepare_output(&self, default: &Path) -> Result<Session, String> {
+    /// Checks and opens the output before any game is played: options
+    /// that do not go together are a wrong command line, a destination
+    /// that cannot be written a failed run.
+    pub fn prepare_output(&self, default: &Path) -> Result<Session, Failure> {
         let path = self.out.clone().unwrap_or_else(|| default.to_path_buf());
+        let to_stdout = path.as_os_str() == "-";
+        if to_stdout && self.trace {
+            return Err(Failure::Usage(
+                "--out - and --trace both write to stdout; give --out a file path".into(),
+            ));
+        }
+        if to_stdout && self.show.json {
+            return Err(Failure::Usage(
+                "--out - and --json both write to stdout; give --out a file path".into(),
+            ));
+        }
         let output = Output::prepare(&path, "--out")?;
         let csv_on_stdout = matches!(output, Output::Stdout);
-        if csv_on_stdout && self.trace {
-            return Err("--out - and --trace both write to stdout; give --out a file path".into());
-        }
-        if csv_on_stdout && self.show.json {
-            return Err("--out - and --json both write to stdout; give --out a file path".into());
-        }
         // JSON Lines on stdout stay pure JSON: the summary goes to stderr.
         let json_trace = self.trace && self.trace_format == TraceFormat::Json;
         Ok(Session {
@@ -204,6 +237,11 @@ pub struct Session {
 }
 
 impl Session {
+    /// The path the CSV goes to (none for stdout).
+    pub fn path(&self) -> Option<&Path> {
+        self.output.path()
+    }
+
     /// Writes the CSV, settles the run's leftover state files, then shows
     /// the summary and where the CSV went: on stdout, or on stderr when
     /// stdout carries the CSV itself or a JSON trace. A closed stdout
@@ -221,10 +259,11 @@ impl Session {
             let _ = writeln!(summary, "CSV: {}", path.display());
         }
         leftovers.settle(&mut summary);
+        let files: Vec<PathBuf> = written.into_iter().collect();
         if to_stderr && !self.show.quiet {
             ignore_closed_pipe(std::io::stderr().write_all(&summary))
+                .map_err(|e| summary_failed(&format!("cannot write to stderr: {e}"), &files))
         } else {
-            let files: Vec<PathBuf> = written.into_iter().collect();
             self.show.show(&summary, json, &files)
         }
     }
@@ -234,6 +273,7 @@ impl Session {
 pub fn print(text: &[u8]) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     ignore_closed_pipe(out.write_all(text).and_then(|_| out.flush()))
+        .map_err(|e| format!("cannot write to stdout: {e}"))
 }
 
 /// Resolves a comma-separated list of policy words of game `G` (specs,
@@ -246,6 +286,9 @@ pub fn resolve_policies<G: Game>(
 ) -> Result<Vec<Resolved<G::Policy>>, String> {
     text.split(',')
         .map(|word| {
+            if word.trim().is_empty() {
+                return Err(empty_in_list(flag, text));
+            }
             library.resolve(G::NAME, word, G::parse_policy).map_err(|e| {
                 let word = word.trim();
                 // A line-up file is for tournaments: say so.
@@ -262,6 +305,15 @@ pub fn resolve_policies<G: Game>(
             })
         })
         .collect()
+}
+
+/// The refusal of a comma-separated list of policies `text` (given with
+/// `flag`) with an empty entry, as a stray comma makes.
+pub fn empty_in_list(flag: &str, text: &str) -> String {
+    format!(
+        "{flag} '{text}' has an empty entry (a comma too many?); give specs, strategy names or .toml \
+         paths separated by single commas"
+    )
 }
 
 /// `sim GAME`: lists the policies, or plays the run.
@@ -318,6 +370,14 @@ pub fn execute<G: Game>(
         || args.job.state.is_some()
         || !args.job.resume.is_empty()
         || args.job.checkpoint.is_some();
+    if args.trace && cfg.games > MAX_TRACE_GAMES {
+        return Err(Failure::Usage(format!(
+            "--trace writes out every game, for a handful of them: it takes --games {} at most, \
+             given --games {}; trace fewer games, or leave out --trace",
+            format_count(MAX_TRACE_GAMES),
+            format_count(cfg.games)
+        )));
+    }
     if args.trace && job_active {
         return Err(Failure::Usage(
             "--trace plays a handful of games on one thread: it does not go with --shard, --state, \
@@ -358,18 +418,15 @@ pub fn execute<G: Game>(
             head.as_object_mut().unwrap().extend(run_fields.clone());
             head["sim_version"] = super::version::SIM_VERSION.into();
             match writeln!(stdout, "{head}") {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+                // The reader has gone already: the games are played all the same.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
                 Err(e) => return Err(Failure::Run(format!("cannot write the trace: {e}"))),
                 Ok(()) => {}
             }
         }
-        match runner::run_traced(sim, &cfg, args.trace_format, &mut stdout)? {
-            Some(acc) => acc,
-            // The reader of the trace has gone: nobody is left to read
-            // the results, and a CSV of the games played so far would be
-            // a different run. Nothing is written.
-            None => return Ok(()),
-        }
+        // A reader that goes away (`| head`) ends the trace, not the run:
+        // the rest is played untraced and the CSV written.
+        runner::run_traced(sim, &cfg, args.trace_format, &mut stdout)?
     } else {
         let mut definition = serde_json::json!({ "command": "sim GAME", "game": G::NAME });
         definition.as_object_mut().unwrap().extend(run_fields);
@@ -386,6 +443,11 @@ pub fn execute<G: Game>(
             sim.new_acc(),
             |a, b| a.merge(b),
         )?;
+        let csv = out
+            .as_ref()
+            .and_then(Session::path)
+            .map(|p| ("--out".to_string(), p.to_path_buf()));
+        job.check_outputs(csv.into_iter().collect())?;
         let pb = runner::progress_bar(cfg.progress, job.games_todo(|b| runner::batch_len(cfg.games, b)));
         let outcome = job.play(0..batches, &mut |ranges| {
             runner::run_ranges(sim, &cfg, ranges, &pb, stop_flag())

@@ -202,28 +202,30 @@ fn add_batch(done: &mut Vec<Range<u64>>, b: u64) {
 
 /// Plays a whole run on the calling thread, writing a play-by-play of every
 /// game to `out` in `format`. Gives exactly the statistics of [`run`] with
-/// the same seed. When the trace can no longer be written because its reader has gone (a
-/// closed pipe, as in `--trace | head`), the run stops after the batch and
-/// returns `Ok(None)`: there is nobody left to show the results to.
+/// the same seed. When the trace can no longer be written because its
+/// reader has gone (a closed pipe, as in `--trace | head`), the rest of
+/// the run is played without it: the statistics are still the whole run's.
 pub fn run_traced<S: Simulation>(
     sim: &S,
     cfg: &RunConfig,
     format: TraceFormat,
     out: &mut dyn Write,
-) -> Result<Option<S::Acc>, String> {
+) -> Result<S::Acc, String> {
     let mut acc = sim.new_acc();
     let mut trace = TraceWriter::with_format(out, format, 0);
     for b in 0..batch_count(cfg.games) {
         let mut rng = batch_rng(cfg.seed, b);
-        trace.start_at(b * BATCH_GAMES);
-        sim.play_batch(&mut rng, batch_len(cfg.games, b), &mut acc, Some(&mut trace));
+        let games = batch_len(cfg.games, b);
         if trace.failed() {
-            break;
+            sim.play_batch(&mut rng, games, &mut acc, None);
+        } else {
+            trace.start_at(b * BATCH_GAMES);
+            sim.play_batch(&mut rng, games, &mut acc, Some(&mut trace));
         }
     }
     match trace.finish() {
-        Ok(()) => Ok(Some(acc)),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(None),
+        Ok(()) => Ok(acc),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(acc),
         Err(e) => Err(format!("cannot write the trace: {e}")),
     }
 }
@@ -298,9 +300,7 @@ mod tests {
     #[test]
     fn traced_run_plays_the_same_games() {
         let mut out = Vec::new();
-        let traced = run_traced(&Dice, &cfg(3000, 1), TraceFormat::Text, &mut out)
-            .unwrap()
-            .unwrap();
+        let traced = run_traced(&Dice, &cfg(3000, 1), TraceFormat::Text, &mut out).unwrap();
         assert_eq!(traced, run(&Dice, &cfg(3000, 2)).unwrap());
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 3000);

@@ -31,6 +31,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -356,8 +357,23 @@ impl Library {
         let file = file_name(game, name);
         for folder in self.folders.iter().rev() {
             let shown = folder.shown.join(&file);
-            if self.cwd.join(&shown).is_file() {
-                return Some(self.read(shown));
+            match std::fs::metadata(self.cwd.join(&shown)) {
+                Ok(m) if m.is_file() => return Some(self.read(shown)),
+                Ok(_) => {}
+                Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {}
+                // A folder that cannot be looked into (no permission): say
+                // so, rather than that there is no such strategy.
+                Err(e) => {
+                    let text = Err(format!(
+                        "cannot look for '{}' ({}): {e}",
+                        shown.display(),
+                        folder.from
+                    ));
+                    return Some(Found {
+                        origin: Origin::File(shown),
+                        text,
+                    });
+                }
             }
         }
         if !self.built_in {

@@ -86,8 +86,15 @@ fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
     }
 }
 
-/// The arrangements of `entrants` entrants over `players` seats.
+/// The arrangements of `entrants` entrants over `players` seats, the
+/// entrants listed by `--policies`.
 pub fn arrangements(entrants: usize, players: usize) -> Result<Arrangements, String> {
+    arrangements_listed(entrants, players, "--policies")
+}
+
+/// [`arrangements`] of entrants listed by `from` (`--policies`, or
+/// `--lineup NAME (FILE:LINE)`), which its errors name.
+pub fn arrangements_listed(entrants: usize, players: usize, from: &str) -> Result<Arrangements, String> {
     if players < 2 {
         return Err(format!(
             "--players {players}: a tournament needs at least 2 players"
@@ -95,7 +102,7 @@ pub fn arrangements(entrants: usize, players: usize) -> Result<Arrangements, Str
     }
     if entrants < players {
         return Err(format!(
-            "--policies lists {} but --players is {players}; list at least {players} (a policy may be listed more than once)",
+            "{from} lists {} but --players is {players}; list at least {players} (a policy may be listed more than once)",
             plural(entrants as u64, "entrant")
         ));
     }
@@ -105,7 +112,7 @@ pub fn arrangements(entrants: usize, players: usize) -> Result<Arrangements, Str
     let total = sets.saturating_mul(per_set);
     if total > MAX_ARRANGEMENTS {
         return Err(format!(
-            "--policies: {entrants} entrants at {players} seats make {total} seat arrangements (at most {MAX_ARRANGEMENTS}); list fewer entrants or raise --players"
+            "{from}: {entrants} entrants at {players} seats make {total} seat arrangements (at most {MAX_ARRANGEMENTS}); list fewer entrants or raise --players"
         ));
     }
     let mut seats = Vec::with_capacity(total);

@@ -388,11 +388,13 @@ pub fn trace<G: Game>(
             .enumerate()
             .map(|(s, n)| format!("seat {s} = {n}"))
             .collect();
-        writeln!(out, "arrangement {a}: {}", seats.join(", ")).map_err(|e| e.to_string())?;
-        if runner::run_traced(sim, &cfg, TraceFormat::Text, out)?.is_none() {
+        match writeln!(out, "arrangement {a}: {}", seats.join(", ")) {
             // The reader has gone.
-            break;
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            Err(e) => return Err(e.to_string()),
+            Ok(()) => {}
         }
+        runner::run_traced(sim, &cfg, TraceFormat::Text, out)?;
     }
     Ok(())
 }

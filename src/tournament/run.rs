@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::analysis::{self, Setup};
 use super::args::TournamentArgs;
-use super::arrange::arrangements;
+use super::arrange::arrangements_listed;
 use super::console::{write_pairwise, write_standings};
 use super::files::{Files, fe};
 use super::play::{Tally, play_batches};
@@ -16,7 +16,9 @@ use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
 use crate::engine::job::{Finished, Job, show_shard, stop_flag};
-use crate::engine::run::{describe_sources, file_label, plural, state_beside, table_json, timing};
+use crate::engine::run::{
+    describe_sources, empty_in_list, file_label, plural, state_beside, table_json, timing,
+};
 use crate::engine::runner::{self, batch_count};
 use crate::engine::strategies::{Library, Resolved};
 use crate::report::charts::{self, Bar};
@@ -42,6 +44,14 @@ fn entrant_words(
         }
         (None, None) => return Err("give --policies A,B,C or --lineup NAME".into()),
     };
+    if text.split(',').any(|w| w.trim().is_empty()) {
+        let flag = if policies.is_some() {
+            "--policies"
+        } else {
+            from.trim_end_matches(':')
+        };
+        return Err(empty_in_list(flag, &text));
+    }
     Ok((text.split(',').map(|w| w.trim().to_string()).collect(), from))
 }
 
@@ -154,7 +164,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         .usage()?;
     let names = unique_labels(&words);
     let players = G::players(opts);
-    let arr = arrangements(names.len(), players).usage()?;
+    let arr = arrangements_listed(names.len(), players, from.trim_end_matches(':')).usage()?;
     let sims: Vec<G::Sim> = arr
         .seats
         .iter()
@@ -218,6 +228,12 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         &state_beside(&out_dir),
         Tally::new(names.len(), arr.seats.len(), players),
         Tally::merge,
+    )?;
+    job.check_outputs(
+        files
+            .as_ref()
+            .map(|f| f.destinations(&out_dir))
+            .unwrap_or_default(),
     )?;
 
     let pool = rayon::ThreadPoolBuilder::new()

@@ -37,6 +37,13 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         .field
         .clone()
         .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
+    if field_word.contains(',') {
+        return Err(Failure::Usage(format!(
+            "--field '{field_word}': --field takes one spec, for every seat but the swept one (seat 0), \
+             not a list; e.g. --field {}",
+            G::DEFAULT_POLICY
+        )));
+    }
     let field = library
         .resolve(G::NAME, &field_word, G::parse_policy)
         .map_err(|e| format!("--field '{field_word}': {e}"))
@@ -114,6 +121,12 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
                 x.merge(y);
             }
         },
+    )?;
+    job.check_outputs(
+        files
+            .as_ref()
+            .map(|f| f.destinations(&out_dir))
+            .unwrap_or_default(),
     )?;
     let start = Instant::now();
     let bar = runner::progress_bar(
