@@ -268,6 +268,10 @@ fn outputs_of_one_run_on_one_file_are_refused_before_any_game() {
         &["--out 't' (its standings.csv)", "--xlsx", "one file"],
     );
     refused(
+        &[&tournament[..], &["--out", "t", "--xlsx", "t"]].concat(),
+        &["--out 't' and --xlsx are one file"],
+    );
+    refused(
         &[
             &tournament[..],
             &["--out", "t", "--xlsx", "./t/../t/standings.png"],

@@ -1,12 +1,15 @@
 //! Why a command failed, and the exit code that says so.
 //!
 //! Exit codes: 0 done; 1 the run was refused or failed for a reason other
-//! than its arguments (an output that cannot be written, a full disk);
-//! 2 the command line was wrong: clap's parse errors, and every value the
-//! parser accepted in form but the command refuses (an unknown policy, a
-//! player count the game does not allow, a sweep range too large, state
-//! files that do not belong together); 130 stopped by Ctrl-C or SIGTERM,
-//! with what was done kept in a state file.
+//! than its arguments: an output that cannot be written (`--out`,
+//! `--state`, `--xlsx`), whether found before any game is played or at the
+//! end, a full disk, a summary that cannot be shown; 2 the command line
+//! was wrong: clap's parse errors, and every value the parser accepted in
+//! form but the command refuses (an unknown policy, a player count the
+//! game does not allow, a sweep range too large, state files that do not
+//! belong together, options that do not go together, two outputs on one
+//! file); 130 stopped by Ctrl-C or SIGTERM, with what was done kept in a
+//! state file.
 
 /// A failed command.
 #[derive(Clone, Debug, PartialEq, Eq)]

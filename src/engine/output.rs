@@ -451,6 +451,50 @@ mod tests {
     }
 
     #[test]
+    fn outputs_are_written_all_or_none_and_a_failure_removes_the_folders_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("new/a/x.csv");
+        let second = dir.path().join("blocker/y.csv");
+        let a = Output::prepare(&first, "--out").unwrap();
+        let b = Output::prepare(&second, "--out").unwrap();
+        // A file where the second output's folder must go: its folder
+        // cannot be made when the results are written.
+        std::fs::write(dir.path().join("blocker"), "x").unwrap();
+        let err = commit_all(vec![(a, b"1".as_slice()), (b, b"2".as_slice())]).unwrap_err();
+        assert!(err.contains("blocker"), "{err}");
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["blocker"], "the first output's folders stayed");
+        // Both written when both can be.
+        std::fs::remove_file(dir.path().join("blocker")).unwrap();
+        let a = Output::prepare(&first, "--out").unwrap();
+        let b = Output::prepare(&second, "--out").unwrap();
+        let paths = commit_all(vec![(a, b"1".as_slice()), (b, b"2".as_slice())]).unwrap();
+        assert_eq!(paths, [Some(first.clone()), Some(second.clone())]);
+        assert_eq!(std::fs::read_to_string(&second).unwrap(), "2");
+    }
+
+    #[test]
+    fn two_spellings_of_one_file_are_one_output_but_a_device_takes_several() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir(d.join("t")).unwrap();
+        let err = check_distinct(&[
+            ("--out".into(), d.join("t/standings.csv")),
+            ("--xlsx".into(), d.join("t/../t/./standings.csv")),
+        ])
+        .unwrap_err();
+        assert!(err.starts_with("--out and --xlsx are one file"), "{err}");
+        // Below a folder that does not exist yet, too.
+        assert!(check_distinct(&[("a".into(), d.join("n/x")), ("b".into(), d.join("n/../n/x"))]).is_err());
+        check_distinct(&[("a".into(), d.join("t/a.csv")), ("b".into(), d.join("t/b.csv"))]).unwrap();
+        check_distinct(&[("a".into(), "/dev/null".into()), ("b".into(), "/dev/null".into())]).unwrap();
+    }
+
+    #[test]
     fn an_existing_file_is_checked_without_being_emptied() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("keep.csv");

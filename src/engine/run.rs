@@ -21,7 +21,8 @@ use super::strategies::{Library, Origin, Resolved, Source};
 /// Options shared by every simulation run.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Games to play: 5000, 250K, 10M, 2B or 1_000_000.
+    /// Games to play: 5000, 250K, 10M, 2B or 1_000_000 (at most 100000B,
+    /// 10^14).
     #[arg(long, default_value = "100K", value_parser = parse_count, allow_hyphen_values = true)]
     pub games: u64,
 
@@ -39,8 +40,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
 
-    /// Print a play-by-play of every game to stdout (meant for a handful of
-    /// games; runs on one thread, same results as without it).
+    /// Print a play-by-play of every game to stdout (for a handful of
+    /// games: at most 10K; runs on one thread, same results as without
+    /// it; a reader that goes away, as `| head`, ends the trace, and the
+    /// CSV is written all the same).
     #[arg(long, conflicts_with = "json")]
     pub trace: bool,
 

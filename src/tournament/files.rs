@@ -38,13 +38,13 @@ impl Files {
     /// 'DIR' (its NAME)`, `--xlsx`), for
     /// [`Job::check_outputs`](crate::engine::job::Job::check_outputs).
     pub fn destinations(&self, dir: &Path) -> Vec<(String, PathBuf)> {
-        let mut all: Vec<(String, PathBuf)> = self
-            .items
-            .iter()
-            .filter_map(|(o, name)| {
+        // The folder itself first: a workbook may not take its name either.
+        let folder = (format!("--out '{}'", dir.display()), dir.to_path_buf());
+        let mut all: Vec<(String, PathBuf)> = std::iter::once(folder)
+            .chain(self.items.iter().filter_map(|(o, name)| {
                 o.path()
                     .map(|p| (format!("--out '{}' (its {name})", dir.display()), p.to_path_buf()))
-            })
+            }))
             .collect();
         if let Some(p) = self.xlsx.as_ref().and_then(Output::path) {
             all.push(("--xlsx".to_string(), p.to_path_buf()));
