@@ -706,3 +706,23 @@ fn exit_codes_are_two_for_a_wrong_command_line_and_one_for_a_failed_run() {
     );
     assert_eq!(files_in(d), ["file"]);
 }
+
+#[test]
+fn a_policy_error_quotes_the_spec_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, spec) in [
+        ("classic-flip", "caller:x"),
+        ("flip7", "stay-at-x"),
+        ("ib-flip", "burn-at:x"),
+        ("flip-flush", "call-at:x"),
+        ("flip-flush", "read:2+call-at:0.1"),
+    ] {
+        let err = fails_with(2, &[game, "--policy", spec, "--games", "1"], dir.path(), &[spec]);
+        let first = err.lines().next().unwrap();
+        assert_eq!(
+            first.matches(&format!("'{spec}'")).count(),
+            1,
+            "{game}: the spec is quoted more than once: {first}"
+        );
+    }
+}

@@ -303,7 +303,14 @@ pub fn resolve_policies<G: Game>(
                         s.origin.file(),
                         G::NAME
                     ),
-                    _ => format!("{flag} '{word}': {e}"),
+                    // The flag's prefix quotes the word: a game's message
+                    // that quotes it again says it once.
+                    _ => {
+                        let e = e.strip_prefix(&format!("'{word}': ")).unwrap_or(&e);
+                        let e = e.replacen(&format!("unknown policy '{word}'"), "unknown policy", 1);
+                        let e = e.replacen(&format!(" in '{word}'"), "", 1);
+                        format!("{flag} '{word}': {e}")
+                    }
                 }
             })
         })

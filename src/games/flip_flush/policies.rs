@@ -277,7 +277,7 @@ impl Policy {
         let mut read = None;
         let mut steps = Vec::new();
         for part in spec.split('+').map(str::trim) {
-            let bad = |e: String| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}");
+            let bad = |e: String| format!("{}: {e}; accepted: {ACCEPTED}", part_in(part, spec));
             let this_read = if let Some(q) = part.strip_prefix("read:") {
                 Some(Model::Read(parse_probability(q, "Q").map_err(bad)?))
             } else if let Some(kq) = part.strip_prefix("worlds:") {
@@ -310,7 +310,7 @@ impl Policy {
             let this_call = if let Some(p) = part.strip_prefix("call-at:") {
                 let prob = |p: &str, name: &str| {
                     parse_probability(p, name)
-                        .map_err(|e| format!("'{part}' in '{spec}': {e}; accepted: {ACCEPTED}"))
+                        .map_err(|e| format!("{}: {e}; accepted: {ACCEPTED}", part_in(part, spec)))
                 };
                 Some(match p.split_once('/') {
                     None => Call::At(prob(p, "P")?),
@@ -1202,6 +1202,16 @@ impl Chooser for Seats {
 /// rotated by seat and seed), under `rules(players, seed)`, drawn from
 /// stream `stream`, for up to `turns` turns; before every turn of a live
 /// seat, `visit(seed, table, s)` for every seat `s`.
+/// Where a bad part of a spec is: `'part' in 'spec'`, or `'spec'` when
+/// the part is the whole spec.
+fn part_in(part: &str, spec: &str) -> String {
+    if part == spec {
+        format!("'{spec}'")
+    } else {
+        format!("'{part}' in '{spec}'")
+    }
+}
+
 #[cfg(test)]
 pub(super) fn visit_real_positions(
     seeds: u64,
