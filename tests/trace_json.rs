@@ -10,6 +10,8 @@ use crate::common;
 use common::*;
 
 use serde_json::Value;
+use sim::engine::game::{Game, Visitor, default_options};
+use sim::engine::rng::{batch_rng, next_game_seed};
 
 /// The events of the JSON trace of a run, one value per line, after the
 /// line describing the run (the summary goes to stderr).
@@ -399,6 +401,123 @@ fn json_and_text_traces_play_the_same_games() {
         assert_eq!(ends, 50, "{game}");
         assert!(text_run.contains("game 49: ") && plain.contains("CSV:"), "{game}");
     }
+}
+
+/// What the shared test needs of a registered game: its name, its table
+/// options' names (as clap knows them) and their defaults as a run's
+/// `table` shows them.
+struct TableOf {
+    name: &'static str,
+    flags: Vec<String>,
+    defaults: Value,
+}
+
+#[derive(Default)]
+struct Tables(Vec<TableOf>);
+
+impl Visitor for Tables {
+    fn visit<G: Game>(&mut self) {
+        use clap::Args;
+        let cmd = G::Options::augment_args(clap::Command::new(G::NAME));
+        let flags = cmd
+            .get_arguments()
+            .map(|a| a.get_id().as_str().to_string())
+            .collect();
+        self.0.push(TableOf {
+            name: G::NAME,
+            flags,
+            defaults: serde_json::to_value(default_options::<G>()).unwrap(),
+        });
+    }
+}
+
+/// Every game's run line carries every table option (defaults included)
+/// under `table`, and every game's first event carries the game's own
+/// seed: the batch generator's next draw ([`next_game_seed`]).
+#[test]
+fn every_game_traces_its_table_options_and_each_games_seed() {
+    let mut all = Tables::default();
+    sim::games::each(&mut all);
+    assert!(all.0.len() >= 4, "the registry lists the games");
+    for g in all.0 {
+        let dir = tempfile::tempdir().unwrap();
+        let args = [
+            g.name,
+            "--games",
+            "5",
+            "--seed",
+            "11",
+            "--trace",
+            "--trace-format",
+            "json",
+            "--out",
+            "x.csv",
+        ];
+        let o = sim(&args, dir.path());
+        let lines: Vec<Value> = ok(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let head = &lines[0];
+        let table = head["table"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{}: {head}", g.name));
+        let mut keys: Vec<&String> = table.keys().collect();
+        let mut flags: Vec<&String> = g.flags.iter().collect();
+        keys.sort();
+        flags.sort();
+        assert_eq!(keys, flags, "{}: one key per table option", g.name);
+        assert_eq!(head["table"], g.defaults, "{}", g.name);
+        assert_eq!(head["table"]["players"], head["players"], "{}", g.name);
+        // The seed of each game, in its first event.
+        let mut batch = batch_rng(11, 0);
+        let mut seen = 0;
+        for (i, e) in lines[1..].iter().enumerate() {
+            let first = i == 0 || lines[i]["game"] != e["game"];
+            if first && e.get("played_on").is_none() {
+                let want = next_game_seed(&mut batch).to_string();
+                assert_eq!(e["seed"], Value::String(want), "{}: {e}", g.name);
+                seen += 1;
+            } else if !first {
+                assert!(
+                    e.get("seed").is_none(),
+                    "{}: a seed past a game's first event: {e}",
+                    g.name
+                );
+            }
+        }
+        assert_eq!(seen, 5, "{}", g.name);
+    }
+    // Options given show as given, the others as their defaults.
+    let dir = tempfile::tempdir().unwrap();
+    let head = |args: &[&str]| -> Value {
+        let mut all = args.to_vec();
+        all.extend([
+            "--games",
+            "1",
+            "--trace",
+            "--trace-format",
+            "json",
+            "--out",
+            "x.csv",
+        ]);
+        let out = ok(&sim(&all, dir.path()));
+        serde_json::from_str(out.lines().next().unwrap()).unwrap()
+    };
+    let h = head(&[
+        "flip7",
+        "--players",
+        "3",
+        "--without",
+        "actions",
+        "--single-round",
+    ]);
+    assert_eq!(
+        h["table"],
+        serde_json::json!({"players": 3, "single_round": true, "without": ["freeze", "flip-three", "second-chance"]})
+    );
+    let h = head(&["flip-flush", "--players", "2", "--gambling", "--memory", "0.25"]);
+    assert_eq!(
+        h["table"],
+        serde_json::json!({"players": 2, "gambling": true, "memory": 0.25})
+    );
 }
 
 #[test]

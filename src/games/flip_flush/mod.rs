@@ -40,8 +40,9 @@ use crate::engine::runner::{PlaysGames, Simulation, play_games};
 pub struct FlipFlush;
 
 /// The table options of `sim flip-flush`, `sim tournament flip-flush` and
-/// `sim sweep flip-flush`.
-#[derive(Args, Debug, Clone)]
+/// `sim sweep flip-flush`. Serialized into a run's `table` (`memory` as a
+/// number from 0 to 1).
+#[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct FlipFlushOptions {
     /// Players at the table (2 to 6).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
@@ -56,7 +57,18 @@ pub struct FlipFlushOptions {
     /// Chance (0 to 1) that a player remembers each card they place
     /// face-down, decided when it is placed.
     #[arg(long, value_name = "P", default_value = "1", value_parser = parse_memory)]
+    #[serde(serialize_with = "memory_number")]
     pub memory: u32,
+}
+
+/// `--memory` (held in millionths) in a run's `table`: the probability as
+/// a JSON number, `1` or `0.5`.
+fn memory_number<S: serde::Serializer>(p: &u32, s: S) -> Result<S::Ok, S::Error> {
+    if p.is_multiple_of(MEMORY_ONE) {
+        s.serialize_u32(p / MEMORY_ONE)
+    } else {
+        s.serialize_f64(f64::from(*p) / f64::from(MEMORY_ONE))
+    }
 }
 
 fn parse_memory(text: &str) -> Result<u32, String> {
