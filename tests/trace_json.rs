@@ -610,6 +610,10 @@ fn replay_flip_flush(t: &Traced) {
     let (mut games, mut counted_game, mut last_counted) = (0u64, None::<u64>, 0u64);
     // The games played on since the batch's last game, and their stakes.
     let (mut on_games, mut on_net) = (0u64, vec![0i64; players]);
+    // Each game's seed is the next draw of its batch's generator, games
+    // played on included.
+    let run_seed: u64 = text(&t.head, "seed").parse().unwrap();
+    let mut batch = batch_rng(run_seed, 0);
     for e in &t.events {
         let at = e.to_string();
         let event = text(e, "event");
@@ -628,10 +632,12 @@ fn replay_flip_flush(t: &Traced) {
         }
         match event.as_str() {
             "deal" => {
-                assert!(text(e, "seed").parse::<u64>().is_ok(), "{at}");
                 match played_on {
                     None => {
                         assert_eq!(num(e, "game"), games, "{at}");
+                        if games % 1024 == 0 {
+                            batch = batch_rng(run_seed, games / 1024);
+                        }
                         counted_game = Some(games);
                         on_games = 0;
                         on_net = vec![0; players];
@@ -643,6 +649,7 @@ fn replay_flip_flush(t: &Traced) {
                         counted_game = None;
                     }
                 }
+                assert_eq!(text(e, "seed"), next_game_seed(&mut batch).to_string(), "{at}");
                 assert_eq!(num(e, "players") as usize, players, "{at}");
                 spot.clear();
                 for c in e["undealt"].as_array().unwrap() {
