@@ -263,6 +263,10 @@ fn counts_are_worded_in_the_singular_and_plural_they_need() {
         ],
         dir.path(),
     ));
-    assert!(trace.contains("play went on for 1 game more"), "{trace}");
-    assert!(!trace.contains("1 more games"), "{trace}");
+    assert!(
+        trace.contains("play went on for 1 game (played on above"),
+        "{trace}"
+    );
+    assert!(!trace.contains("1 games"), "{trace}");
+    assert!(trace.contains("game 0, played on 1: "), "{trace}");
 }
