@@ -1,0 +1,1 @@
+//! IB-Flip games replayed from their JSON trace alone.
