@@ -956,3 +956,78 @@ fn the_table_options_replay() {
         replay(&run);
     }
 }
+
+/// The replayer is not fooled: one detail changed anywhere in a trace (a
+/// draw's order, a reshuffled pile's order, a Steal's index, a Chaos
+/// deal, a community slot, a challenge's state, a call's points, a
+/// target, a copy of a card) makes it fail.
+#[test]
+fn a_trace_changed_in_one_detail_fails_to_replay() {
+    let runs = [
+        traced(&["classic-flip", "--players", "5", "--policy", "thief+bluffer:9+sheriff:0.5", "--games", "20", "--seed", "7"]),
+        traced(&["classic-flip", "--players", "3", "--policy", "random,thief+sheriff:0.3,bluffer:10+sheriff:0.5", "--games", "20", "--seed", "7"]),
+    ];
+    let swap = |e: &mut Value, key: &str| e[key].as_array_mut().unwrap().swap(0, 1);
+    let long = |e: &Value, key: &str| e[key].as_array().is_some_and(|a| a.len() >= 2);
+    type Change = Box<dyn Fn(&mut Value) -> bool>;
+    let changes: Vec<(&str, Change)> = vec![
+        ("draw order", Box::new(move |e| e["event"] == "draw" && long(e, "cards") && { swap(e, "cards"); true })),
+        ("reshuffled order", Box::new(move |e| e["event"] == "reshuffle" && long(e, "draw") && { swap(e, "draw"); true })),
+        ("deal order", Box::new(move |e| e["event"] == "deal" && { swap(e, "draw"); true })),
+        ("chaos deal", Box::new(move |e| {
+            e["event"] == "chaos" && e["deal"][0] != e["deal"][1] && { swap(e, "deal"); true }
+        })),
+        ("steal index", Box::new(|e| {
+            e["event"] == "take" && e["of"].as_u64() > Some(1) && {
+                e["index"] = ((e["index"].as_u64().unwrap() + 1) % e["of"].as_u64().unwrap()).into();
+                true
+            }
+        })),
+        ("community slot", Box::new(|e| {
+            e["event"] == "community" && {
+                e["slot"] = ((e["slot"].as_u64().unwrap() + 1) % 3).into();
+                true
+            }
+        })),
+        ("challenge limit", Box::new(|e| e["event"] == "challenge" && { e["limit"] = 8.into(); true })),
+        ("protection", Box::new(|e| {
+            e["event"] == "challenge" && {
+                e["protected"] = (e["protected"] != true).into();
+                true
+            }
+        })),
+        ("call points", Box::new(|e| e["event"] == "flip" && { e["points"] = 0.into(); true })),
+        ("target", Box::new(|e| e["event"] == "play" && e["function"] == "draw" && { e["target"] = 0.into(); true })),
+        ("copy", Box::new(|e| {
+            e["event"] == "draw" && e["cards"][0].as_str().is_some_and(|c| c.ends_with("#1")) && {
+                let c = e["cards"][0].as_str().unwrap().replace("#1", "#2");
+                e["cards"][0] = c.into();
+                true
+            }
+        })),
+        ("action card discarded", Box::new(|e| {
+            e["event"] == "action_discard" && {
+                e["event"] = "turn".into();
+                true
+            }
+        })),
+    ];
+    for (what, change) in changes {
+        let (run, events, i) = runs
+            .iter()
+            .find_map(|run| {
+                let mut events = run.events.clone();
+                let i = events.iter_mut().position(|e| change(e))?;
+                Some((run, events, i))
+            })
+            .unwrap_or_else(|| panic!("nothing to change: {what}"));
+        let changed = std::panic::catch_unwind(|| {
+            let mut r = Replayer::new(&run.head);
+            for e in &events {
+                r.event(e);
+            }
+            r.finish(&run.csv);
+        });
+        assert!(changed.is_err(), "the replay missed a changed {what} at event {i}");
+    }
+}

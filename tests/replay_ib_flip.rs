@@ -946,3 +946,89 @@ fn the_table_options_replay() {
         }
     }
 }
+
+/// The replayer is not fooled: one detail changed anywhere in a trace
+/// (a card's order, a place, a target, a skip, whose turn, a random index,
+/// a stalemate's position) makes it fail.
+#[test]
+fn a_trace_changed_in_one_detail_fails_to_replay() {
+    let run = traced(&["ib-flip", "--players", "2", "--games", "500", "--seed", "3"]);
+    type Change = fn(&mut Value) -> bool;
+    let changes: [(&str, Change); 9] = [
+        ("draw order", |e| {
+            let two = e["event"] == "draw" && e["cards"].as_array().unwrap().len() == 2;
+            if two {
+                e["cards"].as_array_mut().unwrap().swap(0, 1);
+            }
+            two
+        }),
+        ("place", |e| {
+            let legal = e["event"] == "finished" && e["how"] == "legal";
+            if legal {
+                e["place"] = 2.into();
+            }
+            legal
+        }),
+        ("target", |e| {
+            let on_zero = e["event"] == "play" && e["on"] == "zero";
+            if on_zero {
+                e["on"] = "3".into();
+            }
+            on_zero
+        }),
+        ("skip", |e| {
+            let skip = e["event"] == "skip";
+            if skip {
+                e["turns"] = 2.into();
+            }
+            skip
+        }),
+        ("whose turn", |e| {
+            let first = e.get("move").is_some_and(|m| m.as_u64() > Some(5)) && e["event"] == "play";
+            if first {
+                e["seat"] = (1 - e["seat"].as_u64().unwrap()).into();
+            }
+            first
+        }),
+        ("random index", |e| {
+            let nine = e["event"] == "nine_draw" && e["of"].as_u64() > Some(1);
+            if nine {
+                e["index"] = ((e["index"].as_u64().unwrap() + 1) % e["of"].as_u64().unwrap()).into();
+            }
+            nine
+        }),
+        ("repeated position", |e| {
+            let rep = e["repetition"] == true;
+            if rep {
+                e["repeats"] = (e["repeats"].as_u64().unwrap() + 1).into();
+            }
+            rep
+        }),
+        ("face-down slot", |e| {
+            let down = e["event"] == "face_down" && e["slot"] == 0;
+            if down {
+                e["slot"] = 1.into();
+            }
+            down
+        }),
+        ("pick-up order", |e| {
+            let pick = e["event"] == "pickup" && e["cards"].as_array().unwrap().len() >= 2;
+            if pick {
+                e["cards"].as_array_mut().unwrap().swap(0, 1);
+            }
+            pick
+        }),
+    ];
+    for (what, change) in changes {
+        let mut events = run.events.clone();
+        let i = events.iter_mut().position(change).unwrap_or_else(|| panic!("nothing to change: {what}"));
+        let changed = std::panic::catch_unwind(|| {
+            let mut r = Replayer::new(&run.head);
+            for e in &events {
+                r.event(e);
+            }
+            r.finish(&run.csv);
+        });
+        assert!(changed.is_err(), "the replay missed a changed {what} at event {i}");
+    }
+}
