@@ -572,7 +572,14 @@ fn i11_eights_skip_that_many_active_players_the_mover_counted() {
         .live("6H")
         .table();
     let ev = turns(&mut t, &[Play(0, "8", 1)], 1);
-    assert!(has(&ev, |e| matches!(e, Event::Skip { seat: 0, turns: 1, cause: SkipCause::Eights })));
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::Skip {
+            seat: 0,
+            turns: 1,
+            cause: SkipCause::Eights
+        }
+    )));
     assert_eq!(t.current(), 2);
 }
 

@@ -90,9 +90,27 @@ const ACTIONS: [&str; 8] = [
 ];
 const RANKS: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUITS: [char; 4] = ['R', 'B', 'P', 'G'];
-const FUNCS: [&str; 8] = ["draw", "take", "steal", "block", "swap", "reboot", "chaos", "plus_turn"];
+const FUNCS: [&str; 8] = [
+    "draw",
+    "take",
+    "steal",
+    "block",
+    "swap",
+    "reboot",
+    "chaos",
+    "plus_turn",
+];
 /// The functions of each action card, by [`FUNCS`] index (Any: all).
-const OFFERS: [&[usize]; 8] = [&[0, 1], &[0, 2], &[0, 3], &[4, 5], &[6, 7], &[], &[], &[0, 1, 2, 3, 4, 5, 6, 7]];
+const OFFERS: [&[usize]; 8] = [
+    &[0, 1],
+    &[0, 2],
+    &[0, 3],
+    &[4, 5],
+    &[6, 7],
+    &[],
+    &[],
+    &[0, 1, 2, 3, 4, 5, 6, 7],
+];
 const EIGHT: u8 = 6;
 const GOLD: u8 = 3;
 const TWO_X: u8 = 5;
@@ -124,8 +142,14 @@ fn meta(name: &str) -> Meta {
             action: Some(a as u8),
         };
     }
-    let s = SUITS.iter().position(|&x| base.starts_with(x)).unwrap_or_else(|| panic!("card {name}"));
-    let r = RANKS.iter().position(|&x| x == &base[1..]).unwrap_or_else(|| panic!("card {name}"));
+    let s = SUITS
+        .iter()
+        .position(|&x| base.starts_with(x))
+        .unwrap_or_else(|| panic!("card {name}"));
+    let r = RANKS
+        .iter()
+        .position(|&x| x == &base[1..])
+        .unwrap_or_else(|| panic!("card {name}"));
     Meta {
         order: copy * 60 + (s * 13 + r) as u16,
         suit: Some(s as u8),
@@ -167,7 +191,10 @@ impl Options {
             if let Some(d) = v.strip_prefix("decks") {
                 o.decks = d.parse().unwrap();
             } else if let Some(g) = v.strip_prefix("gold-") {
-                o.gold = g.split('-').map(|r| RANKS.iter().position(|&x| x == r).unwrap() as u8).collect();
+                o.gold = g
+                    .split('-')
+                    .map(|r| RANKS.iter().position(|&x| x == r).unwrap() as u8)
+                    .collect();
             } else if let Some(t) = v.strip_prefix("target") {
                 o.target = t.parse().unwrap();
             } else if let Some(c) = v.strip_prefix("cap") {
@@ -187,7 +214,9 @@ impl Options {
                         "2x" => o.removed.push(TWO_X),
                         "7-10" => o.removed.push(SEVEN_TEN),
                         "any" => o.removed.push(ANY),
-                        f => o.off.push(FUNCS.iter().position(|&x| x == f.replace('-', "_")).unwrap()),
+                        f => o
+                            .off
+                            .push(FUNCS.iter().position(|&x| x == f.replace('-', "_")).unwrap()),
                     }
                 }
                 // A dual card with both functions off leaves the deck.
@@ -207,7 +236,13 @@ impl Options {
     fn deck(&self) -> Vec<String> {
         let mut v = Vec::new();
         for copy in 0..self.decks {
-            let tag = |n: String| if self.decks == 2 { format!("{n}#{}", copy + 1) } else { n };
+            let tag = |n: String| {
+                if self.decks == 2 {
+                    format!("{n}#{}", copy + 1)
+                } else {
+                    n
+                }
+            };
             for (s, l) in SUITS.iter().enumerate() {
                 for (r, rn) in RANKS.iter().enumerate() {
                     if s < 3 || self.gold.contains(&(r as u8)) {
@@ -240,13 +275,24 @@ impl Deck {
         let names = o.deck();
         let meta: Vec<Meta> = names.iter().map(|n| meta(n)).collect();
         assert!(meta.windows(2).all(|w| w[0].order < w[1].order));
-        let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i as u8)).collect();
-        let all = if names.len() == 128 { !0 } else { (1u128 << names.len()) - 1 };
+        let index = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as u8))
+            .collect();
+        let all = if names.len() == 128 {
+            !0
+        } else {
+            (1u128 << names.len()) - 1
+        };
         Deck { index, meta, all }
     }
     fn card(&self, v: &Value) -> u8 {
         let n = v.as_str().unwrap_or_else(|| panic!("a card name: {v}"));
-        *self.index.get(n).unwrap_or_else(|| panic!("no card {n} in the deck"))
+        *self
+            .index
+            .get(n)
+            .unwrap_or_else(|| panic!("no card {n} in the deck"))
     }
     fn opt(&self, v: &Value) -> Option<u8> {
         (!v.is_null()).then(|| self.card(v))
@@ -420,13 +466,32 @@ impl Replayer {
             assert!(r.is_none(), "a deal inside a round: {}", at());
             assert_eq!(num(e, "round"), (*rounds_in_game), "{}", at());
             assert_eq!(seat_of(e, "dealer"), (*rounds_in_game) as usize % n, "{}", at());
-            let hands: Vec<Set> = e["hands"].as_array().unwrap().iter().map(|h| deck.set(h)).collect();
+            let hands: Vec<Set> = e["hands"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| deck.set(h))
+                .collect();
             assert_eq!(hands.len(), n);
-            assert!(hands.iter().all(|h| h.count_ones() == 3), "three cards each: {}", at());
-            let community: Vec<Option<u8>> = e["community"].as_array().unwrap().iter().map(|c| deck.opt(c)).collect();
+            assert!(
+                hands.iter().all(|h| h.count_ones() == 3),
+                "three cards each: {}",
+                at()
+            );
+            let community: Vec<Option<u8>> = e["community"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| deck.opt(c))
+                .collect();
             assert!(community.iter().all(Option::is_some), "{}", at());
             let pile = deck.list(&e["draw"]);
-            assert_eq!(pile.len() + 3 * n + 3, deck.meta.len(), "the whole deck is dealt: {}", at());
+            assert_eq!(
+                pile.len() + 3 * n + 3,
+                deck.meta.len(),
+                "the whole deck is dealt: {}",
+                at()
+            );
             *r = Some(Round {
                 hands,
                 community: [community[0], community[1], community[2]],
@@ -453,7 +518,12 @@ impl Replayer {
         }
         if kind == "game_end" {
             assert!(r.is_none(), "{}", at());
-            let listed: Vec<u64> = e["totals"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap()).collect();
+            let listed: Vec<u64> = e["totals"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_u64().unwrap())
+                .collect();
             assert_eq!(listed, *totals, "{}", at());
             assert_eq!(num(e, "rounds"), (*rounds_in_game), "{}", at());
             let best = *totals.iter().max().unwrap();
@@ -461,7 +531,12 @@ impl Replayer {
             let winner = (best >= o.target && leaders.len() == 1).then(|| leaders[0]);
             assert_eq!(e["winner"].as_u64().map(|w| w as usize), winner, "{}", at());
             if winner.is_none() {
-                assert_eq!((*rounds_in_game), 1000, "a game ends without a winner only at the game cap: {}", at());
+                assert_eq!(
+                    (*rounds_in_game),
+                    1000,
+                    "a game ends without a winner only at the game cap: {}",
+                    at()
+                );
             }
             acc.games += 1;
             match winner {
@@ -478,7 +553,9 @@ impl Replayer {
             *game += 1;
             return;
         }
-        let rd = r.as_mut().unwrap_or_else(|| panic!("an event outside a round: {}", at()));
+        let rd = r
+            .as_mut()
+            .unwrap_or_else(|| panic!("an event outside a round: {}", at()));
         match kind {
             "turn" => {
                 let seat = seat_of(e, "seat");
@@ -489,14 +566,22 @@ impl Replayer {
                 match rd.seat {
                     None => assert_eq!(seat, ((*rounds_in_game) as usize + 1) % n, "{}", at()),
                     Some(last) if extra => {
-                        assert!(rd.extra_due && seat == last, "an extra turn only after +Turn: {}", at())
+                        assert!(
+                            rd.extra_due && seat == last,
+                            "an extra turn only after +Turn: {}",
+                            at()
+                        )
                     }
                     Some(last) => {
                         assert!(!rd.extra_due, "+Turn's extra turn is missing: {}", at());
                         assert_eq!(seat, (last + 1) % n, "{}", at());
                     }
                 }
-                assert!(extra || rd.caller != Some(seat), "the caller plays again: {}", at());
+                assert!(
+                    extra || rd.caller != Some(seat),
+                    "the caller plays again: {}",
+                    at()
+                );
                 rd.extra_due = false;
                 rd.seat = Some(seat);
                 rd.at_start = true;
@@ -513,12 +598,18 @@ impl Replayer {
                     counts[seat][18] += 1;
                     2
                 } else {
-                    rd.draw_due.take().unwrap_or_else(|| panic!("a draw nobody asked for: {}", at()))
+                    rd.draw_due
+                        .take()
+                        .unwrap_or_else(|| panic!("a draw nobody asked for: {}", at()))
                 };
                 let took = rd.take_top(cards.len());
                 assert_eq!(took, cards, "the cards come off the top of the pile: {}", at());
                 if cards.len() < want {
-                    assert!(rd.pile.is_empty() && rd.discard == 0, "a short draw with cards left: {}", at());
+                    assert!(
+                        rd.pile.is_empty() && rd.discard == 0,
+                        "a short draw with cards left: {}",
+                        at()
+                    );
                 }
                 assert!(cards.len() <= want, "{}", at());
                 for c in cards {
@@ -536,7 +627,12 @@ impl Replayer {
                     rd.at_start = false;
                     counts[seat][17] += 1;
                 } else {
-                    assert_eq!(rd.play.map(|p| p.0), Some(2), "a community card taken outside a Steal: {}", at());
+                    assert_eq!(
+                        rd.play.map(|p| p.0),
+                        Some(2),
+                        "a community card taken outside a Steal: {}",
+                        at()
+                    );
                 }
                 rd.hands[seat] |= 1 << card;
                 let replaced = deck.opt(&e["replaced"]);
@@ -554,7 +650,9 @@ impl Replayer {
                 rd.at_start = false;
                 let card = deck.card(&e["card"]);
                 let f = FUNCS.iter().position(|&x| x == text(e, "function")).unwrap();
-                let a = deck.meta[usize::from(card)].action.unwrap_or_else(|| panic!("not an action card: {}", at()));
+                let a = deck.meta[usize::from(card)]
+                    .action
+                    .unwrap_or_else(|| panic!("not an action card: {}", at()));
                 assert!(OFFERS[usize::from(a)].contains(&f) && f != 3, "{}", at());
                 assert!(!o.off.contains(&f), "a function switched off: {}", at());
                 if rd.caller.is_some() {
@@ -566,13 +664,26 @@ impl Replayer {
                 rd.play = Some((f, seat));
                 counts[seat][9 + f] += 1;
                 let target = e["target"].as_u64();
-                assert_eq!(target.is_some(), matches!(f, 1 | 4), "a target only for Take and Swap: {}", at());
-                let victims: Vec<usize> = e["victims"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+                assert_eq!(
+                    target.is_some(),
+                    matches!(f, 1 | 4),
+                    "a target only for Take and Swap: {}",
+                    at()
+                );
+                let victims: Vec<usize> = e["victims"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap() as usize)
+                    .collect();
                 let slots = e["slots"].as_array().unwrap().len();
                 if f == 2 {
                     assert_eq!(victims.len(), (n - 1).min(3), "{}", at());
                     assert!(slots <= 3usize.saturating_sub(n - 1), "{}", at());
-                    let order: Vec<usize> = (1..n).map(|k| (seat + k) % n).filter(|q| victims.contains(q)).collect();
+                    let order: Vec<usize> = (1..n)
+                        .map(|k| (seat + k) % n)
+                        .filter(|q| victims.contains(q))
+                        .collect();
                     assert_eq!(order, victims, "victims in the order met: {}", at());
                 } else {
                     assert!(victims.is_empty() && slots == 0, "{}", at());
@@ -586,11 +697,17 @@ impl Replayer {
             "block" => {
                 let seat = seat_of(e, "seat");
                 let card = deck.card(&e["card"]);
-                let (f, by) = rd.play.unwrap_or_else(|| panic!("a Block with nothing to block: {}", at()));
+                let (f, by) = rd
+                    .play
+                    .unwrap_or_else(|| panic!("a Block with nothing to block: {}", at()));
                 assert!(matches!(f, 1 | 2) && by != seat, "{}", at());
                 assert_eq!(e["against"], FUNCS[f], "{}", at());
                 assert!(!o.off.contains(&3), "{}", at());
-                assert!(matches!(deck.meta[usize::from(card)].action, Some(DRAW_BLOCK | ANY)), "{}", at());
+                assert!(
+                    matches!(deck.meta[usize::from(card)].action, Some(DRAW_BLOCK | ANY)),
+                    "{}",
+                    at()
+                );
                 assert!(rd.hands[seat] >> card & 1 == 1, "{}", at());
                 rd.hands[seat] &= !(1 << card);
                 rd.discard |= 1 << card;
@@ -646,7 +763,12 @@ impl Replayer {
                 for (i, &c) in dealt.iter().enumerate() {
                     rd.hands[(seat + i) % n] |= 1 << c;
                 }
-                let listed: Vec<Set> = e["hands"].as_array().unwrap().iter().map(|h| deck.set(h)).collect();
+                let listed: Vec<Set> = e["hands"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| deck.set(h))
+                    .collect();
                 assert_eq!(listed, rd.hands, "dealt one at a time from the player: {}", at());
                 for q in 0..n {
                     rd.protected[q] = q != seat;
@@ -657,7 +779,12 @@ impl Replayer {
                     let top = rd.take_top(1);
                     rd.community[slot] = top.first().copied();
                 }
-                let listed: Vec<Option<u8>> = e["community"].as_array().unwrap().iter().map(|c| deck.opt(c)).collect();
+                let listed: Vec<Option<u8>> = e["community"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| deck.opt(c))
+                    .collect();
                 assert_eq!(listed, rd.community, "{}", at());
             }
             "action_discard" => {
@@ -672,7 +799,11 @@ impl Replayer {
                 assert!(rd.at_start && rd.caller.is_none(), "{}", at());
                 rd.at_start = false;
                 let all = rd.hands[seat] | rd.community_set();
-                let mult = if o.community_multipliers { all } else { rd.hands[seat] };
+                let mult = if o.community_multipliers {
+                    all
+                } else {
+                    rd.hands[seat]
+                };
                 let points = deck.score(all, mult);
                 assert!(points >= 10, "Flip! without five of a kind: {}", at());
                 assert_eq!(num(e, "points"), points, "{}", at());
@@ -704,7 +835,10 @@ impl Replayer {
                 assert_eq!(e["won"], won, "{}", at());
                 // A 7>>>10 (else an Any) clears a hand of 8 to 10.
                 let shown = (!won && !rd.protected[target] && limit == 10 && size > 7).then(|| {
-                    let seven = shows.iter().copied().find(|&c| deck.meta[usize::from(c)].action == Some(SEVEN_TEN));
+                    let seven = shows
+                        .iter()
+                        .copied()
+                        .find(|&c| deck.meta[usize::from(c)].action == Some(SEVEN_TEN));
                     seven.unwrap_or(shows[0])
                 });
                 assert_eq!(deck.opt(&e["shown"]), shown, "{}", at());
@@ -731,7 +865,11 @@ impl Replayer {
             "penalty_take" => {
                 let seat = seat_of(e, "seat");
                 let cards = deck.set(&e["cards"]);
-                assert!(cards & !rd.penalty_pile == 0 && cards.count_ones() <= 2, "{}", at());
+                assert!(
+                    cards & !rd.penalty_pile == 0 && cards.count_ones() <= 2,
+                    "{}",
+                    at()
+                );
                 rd.discard &= !cards;
                 rd.hands[seat] |= cards;
             }
@@ -762,7 +900,12 @@ impl Replayer {
                 rd.pending = std::mem::take(&mut rd.pile);
                 let pile = deck.list(&e["draw"]);
                 assert_eq!(num(e, "cards") as usize, pile.len(), "{}", at());
-                assert_eq!(pile.iter().fold(0, |m: Set, &c| m | 1 << c), rd.discard, "the discard pile: {}", at());
+                assert_eq!(
+                    pile.iter().fold(0, |m: Set, &c| m | 1 << c),
+                    rd.discard,
+                    "the discard pile: {}",
+                    at()
+                );
                 assert_eq!(pile.len() as u32, rd.discard.count_ones(), "{}", at());
                 rd.pile = pile;
                 rd.discard = 0;
@@ -780,11 +923,26 @@ impl Replayer {
                 if !rd.cut_off {
                     let last = rd.seat.unwrap();
                     assert!(!rd.extra_due, "{}", at());
-                    assert_eq!(rd.caller, Some((last + 1) % n), "the round ends when play comes back to the caller: {}", at());
+                    assert_eq!(
+                        rd.caller,
+                        Some((last + 1) % n),
+                        "the round ends when play comes back to the caller: {}",
+                        at()
+                    );
                 }
-                let listed: Vec<Set> = e["hands"].as_array().unwrap().iter().map(|h| deck.set(h)).collect();
+                let listed: Vec<Set> = e["hands"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| deck.set(h))
+                    .collect();
                 assert_eq!(listed, rd.hands, "{}", at());
-                let community: Vec<Option<u8>> = e["community"].as_array().unwrap().iter().map(|c| deck.opt(c)).collect();
+                let community: Vec<Option<u8>> = e["community"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| deck.opt(c))
+                    .collect();
                 assert_eq!(community, rd.community, "{}", at());
                 let points: Vec<u64> = (0..n)
                     .map(|p| {
@@ -793,12 +951,22 @@ impl Replayer {
                         if rd.cut_off { 0 } else { deck.score(all, mult) }
                     })
                     .collect();
-                let listed: Vec<u64> = e["points"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap()).collect();
+                let listed: Vec<u64> = e["points"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_u64().unwrap())
+                    .collect();
                 assert_eq!(listed, points, "{}", at());
                 for p in 0..n {
                     totals[p] += points[p];
                 }
-                let listed: Vec<u64> = e["totals"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap()).collect();
+                let listed: Vec<u64> = e["totals"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_u64().unwrap())
+                    .collect();
                 assert_eq!(listed, *totals, "{}", at());
                 // The round's figures.
                 acc.rounds += 1;
@@ -840,7 +1008,11 @@ impl Replayer {
             other => panic!("unknown event {other}: {}", at()),
         }
         if kind != "reshuffle" {
-            assert!(rd.pending.is_empty(), "a reshuffle's leftovers not taken: {}", at());
+            assert!(
+                rd.pending.is_empty(),
+                "a reshuffle's leftovers not taken: {}",
+                at()
+            );
         }
         check_places(rd, deck, e);
     }
@@ -879,7 +1051,11 @@ fn check_places(rd: &Round, deck: &Deck, at: &Value) {
     add(rd.discard);
     add(rd.played.map_or(0, |c| 1 << c));
     assert_eq!(seen, deck.all, "cards missing after {at}");
-    assert_eq!(total as usize + rd.pile.len() + rd.pending.len(), deck.meta.len() + pile.count_ones() as usize, "{at}");
+    assert_eq!(
+        total as usize + rd.pile.len() + rd.pending.len(),
+        deck.meta.len() + pile.count_ones() as usize,
+        "{at}"
+    );
 }
 
 /// Every figure of the CSV, recomputed from the trace.
@@ -889,9 +1065,18 @@ fn compare_csv(head: &Value, csv: &str, acc: &ClassicStats) {
     assert_eq!(rows.len(), n);
     for (s, row) in rows.iter().enumerate() {
         let wins = SeatWins::new(s, "", n, acc.games, acc.seats[s].wins).csv_fields();
-        for (k, col) in ["seat", "policy", "players", "games", "wins", "win_rate", "win_rate_ci95_low", "win_rate_ci95_high"]
-            .iter()
-            .enumerate()
+        for (k, col) in [
+            "seat",
+            "policy",
+            "players",
+            "games",
+            "wins",
+            "win_rate",
+            "win_rate_ci95_low",
+            "win_rate_ci95_high",
+        ]
+        .iter()
+        .enumerate()
         {
             if *col != "policy" {
                 assert_eq!(row[*col], wins[k], "seat {s} {col}");
@@ -918,16 +1103,49 @@ fn every_action_and_challenge_replays_at_every_table_size() {
     for (players, policy, games) in [
         ("2", "thief+bluffer:10+sheriff:0.4", "40"),
         ("3", "random,thief+sheriff:0.3,bluffer:10+sheriff:0.5", "40"),
-        ("5", "thief+sheriff:0.3,random,bluffer:9+sheriff:0.5,thief,collector", "15"),
+        (
+            "5",
+            "thief+sheriff:0.3,random,bluffer:9+sheriff:0.5,thief,collector",
+            "15",
+        ),
         ("8", "thief+bluffer:9+sheriff:0.3", "6"),
     ] {
-        let run = traced(&["classic-flip", "--players", players, "--policy", policy, "--games", games, "--seed", "7"]);
-        seen.extend(run.events.iter().map(|e| e["event"].as_str().unwrap().to_string()));
-        seen.extend(run.events.iter().filter_map(|e| e["function"].as_str()).map(String::from));
+        let run = traced(&[
+            "classic-flip",
+            "--players",
+            players,
+            "--policy",
+            policy,
+            "--games",
+            games,
+            "--seed",
+            "7",
+        ]);
+        seen.extend(
+            run.events
+                .iter()
+                .map(|e| e["event"].as_str().unwrap().to_string()),
+        );
+        seen.extend(
+            run.events
+                .iter()
+                .filter_map(|e| e["function"].as_str())
+                .map(String::from),
+        );
         replay(&run);
     }
     for kind in [
-        "take", "steal", "block", "swap", "reboot", "chaos", "plus_turn", "refill", "challenge", "penalty_take", "reshuffle",
+        "take",
+        "steal",
+        "block",
+        "swap",
+        "reboot",
+        "chaos",
+        "plus_turn",
+        "refill",
+        "challenge",
+        "penalty_take",
+        "reshuffle",
     ] {
         assert!(seen.contains(kind), "no {kind} to replay");
     }
@@ -951,7 +1169,10 @@ fn the_table_options_replay() {
         args.extend(extra);
         let run = traced(&args);
         if extra.contains(&"--round-cap") {
-            assert!(run.events.iter().any(|e| e["event"] == "cut_off"), "no void round to replay");
+            assert!(
+                run.events.iter().any(|e| e["event"] == "cut_off"),
+                "no void round to replay"
+            );
         }
         replay(&run);
     }
@@ -964,53 +1185,142 @@ fn the_table_options_replay() {
 #[test]
 fn a_trace_changed_in_one_detail_fails_to_replay() {
     let runs = [
-        traced(&["classic-flip", "--players", "5", "--policy", "thief+bluffer:9+sheriff:0.5", "--games", "20", "--seed", "7"]),
-        traced(&["classic-flip", "--players", "3", "--policy", "random,thief+sheriff:0.3,bluffer:10+sheriff:0.5", "--games", "20", "--seed", "7"]),
+        traced(&[
+            "classic-flip",
+            "--players",
+            "5",
+            "--policy",
+            "thief+bluffer:9+sheriff:0.5",
+            "--games",
+            "20",
+            "--seed",
+            "7",
+        ]),
+        traced(&[
+            "classic-flip",
+            "--players",
+            "3",
+            "--policy",
+            "random,thief+sheriff:0.3,bluffer:10+sheriff:0.5",
+            "--games",
+            "20",
+            "--seed",
+            "7",
+        ]),
     ];
     let swap = |e: &mut Value, key: &str| e[key].as_array_mut().unwrap().swap(0, 1);
     let long = |e: &Value, key: &str| e[key].as_array().is_some_and(|a| a.len() >= 2);
     type Change = Box<dyn Fn(&mut Value) -> bool>;
     let changes: Vec<(&str, Change)> = vec![
-        ("draw order", Box::new(move |e| e["event"] == "draw" && long(e, "cards") && { swap(e, "cards"); true })),
-        ("reshuffled order", Box::new(move |e| e["event"] == "reshuffle" && long(e, "draw") && { swap(e, "draw"); true })),
-        ("deal order", Box::new(move |e| e["event"] == "deal" && { swap(e, "draw"); true })),
-        ("chaos deal", Box::new(move |e| {
-            e["event"] == "chaos" && e["deal"][0] != e["deal"][1] && { swap(e, "deal"); true }
-        })),
-        ("steal index", Box::new(|e| {
-            e["event"] == "take" && e["of"].as_u64() > Some(1) && {
-                e["index"] = ((e["index"].as_u64().unwrap() + 1) % e["of"].as_u64().unwrap()).into();
-                true
-            }
-        })),
-        ("community slot", Box::new(|e| {
-            e["event"] == "community" && {
-                e["slot"] = ((e["slot"].as_u64().unwrap() + 1) % 3).into();
-                true
-            }
-        })),
-        ("challenge limit", Box::new(|e| e["event"] == "challenge" && { e["limit"] = 8.into(); true })),
-        ("protection", Box::new(|e| {
-            e["event"] == "challenge" && {
-                e["protected"] = (e["protected"] != true).into();
-                true
-            }
-        })),
-        ("call points", Box::new(|e| e["event"] == "flip" && { e["points"] = 0.into(); true })),
-        ("target", Box::new(|e| e["event"] == "play" && e["function"] == "draw" && { e["target"] = 0.into(); true })),
-        ("copy", Box::new(|e| {
-            e["event"] == "draw" && e["cards"][0].as_str().is_some_and(|c| c.ends_with("#1")) && {
-                let c = e["cards"][0].as_str().unwrap().replace("#1", "#2");
-                e["cards"][0] = c.into();
-                true
-            }
-        })),
-        ("action card discarded", Box::new(|e| {
-            e["event"] == "action_discard" && {
-                e["event"] = "turn".into();
-                true
-            }
-        })),
+        (
+            "draw order",
+            Box::new(move |e| {
+                e["event"] == "draw" && long(e, "cards") && {
+                    swap(e, "cards");
+                    true
+                }
+            }),
+        ),
+        (
+            "reshuffled order",
+            Box::new(move |e| {
+                e["event"] == "reshuffle" && long(e, "draw") && {
+                    swap(e, "draw");
+                    true
+                }
+            }),
+        ),
+        (
+            "deal order",
+            Box::new(move |e| {
+                e["event"] == "deal" && {
+                    swap(e, "draw");
+                    true
+                }
+            }),
+        ),
+        (
+            "chaos deal",
+            Box::new(move |e| {
+                e["event"] == "chaos" && e["deal"][0] != e["deal"][1] && {
+                    swap(e, "deal");
+                    true
+                }
+            }),
+        ),
+        (
+            "steal index",
+            Box::new(|e| {
+                e["event"] == "take" && e["of"].as_u64() > Some(1) && {
+                    e["index"] = ((e["index"].as_u64().unwrap() + 1) % e["of"].as_u64().unwrap()).into();
+                    true
+                }
+            }),
+        ),
+        (
+            "community slot",
+            Box::new(|e| {
+                e["event"] == "community" && {
+                    e["slot"] = ((e["slot"].as_u64().unwrap() + 1) % 3).into();
+                    true
+                }
+            }),
+        ),
+        (
+            "challenge limit",
+            Box::new(|e| {
+                e["event"] == "challenge" && {
+                    e["limit"] = 8.into();
+                    true
+                }
+            }),
+        ),
+        (
+            "protection",
+            Box::new(|e| {
+                e["event"] == "challenge" && {
+                    e["protected"] = (e["protected"] != true).into();
+                    true
+                }
+            }),
+        ),
+        (
+            "call points",
+            Box::new(|e| {
+                e["event"] == "flip" && {
+                    e["points"] = 0.into();
+                    true
+                }
+            }),
+        ),
+        (
+            "target",
+            Box::new(|e| {
+                e["event"] == "play" && e["function"] == "draw" && {
+                    e["target"] = 0.into();
+                    true
+                }
+            }),
+        ),
+        (
+            "copy",
+            Box::new(|e| {
+                e["event"] == "draw" && e["cards"][0].as_str().is_some_and(|c| c.ends_with("#1")) && {
+                    let c = e["cards"][0].as_str().unwrap().replace("#1", "#2");
+                    e["cards"][0] = c.into();
+                    true
+                }
+            }),
+        ),
+        (
+            "action card discarded",
+            Box::new(|e| {
+                e["event"] == "action_discard" && {
+                    e["event"] = "turn".into();
+                    true
+                }
+            }),
+        ),
     ];
     for (what, change) in changes {
         let (run, events, i) = runs
@@ -1028,6 +1338,9 @@ fn a_trace_changed_in_one_detail_fails_to_replay() {
             }
             r.finish(&run.csv);
         });
-        assert!(changed.is_err(), "the replay missed a changed {what} at event {i}");
+        assert!(
+            changed.is_err(),
+            "the replay missed a changed {what} at event {i}"
+        );
     }
 }

@@ -42,7 +42,9 @@ const NINE: u8 = 7;
 const TEN: u8 = 8;
 const ACE: u8 = 12;
 /// The game order, lowest first: 3 6 8 9 J Q K A 7 2 10 4 5.
-const GAME_ORDER: [u8; 13] = [THREE, SIX, EIGHT, NINE, 9, 10, 11, ACE, SEVEN, TWO, TEN, FOUR, FIVE];
+const GAME_ORDER: [u8; 13] = [
+    THREE, SIX, EIGHT, NINE, 9, 10, 11, ACE, SEVEN, TWO, TEN, FOUR, FIVE,
+];
 
 /// A card: rank * 4 + suit (the documented card order).
 type Card = u8;
@@ -51,8 +53,14 @@ type Set = u64;
 fn card(v: &Value) -> Card {
     let n = v.as_str().unwrap_or_else(|| panic!("a card: {v}"));
     let (r, s) = n.split_at(n.len() - 1);
-    let r = RANKS.iter().position(|&x| x == r).unwrap_or_else(|| panic!("card {n}"));
-    let s = SUITS.iter().position(|&x| x.to_string() == s).unwrap_or_else(|| panic!("card {n}"));
+    let r = RANKS
+        .iter()
+        .position(|&x| x == r)
+        .unwrap_or_else(|| panic!("card {n}"));
+    let s = SUITS
+        .iter()
+        .position(|&x| x.to_string() == s)
+        .unwrap_or_else(|| panic!("card {n}"));
     (r * 4 + s) as Card
 }
 
@@ -79,7 +87,9 @@ fn order(r: u8) -> usize {
 }
 
 fn ranks(s: Set) -> u16 {
-    (0..52).filter(|c| s >> c & 1 == 1).fold(0, |m, c| m | 1 << rank(c))
+    (0..52)
+        .filter(|c| s >> c & 1 == 1)
+        .fold(0, |m, c| m | 1 << rank(c))
 }
 
 /// Live-pile flags.
@@ -283,7 +293,11 @@ impl Game {
         let mut q = p;
         let mut left = k + 1;
         loop {
-            q = if self.reversed { (q + n - 1) % n } else { (q + 1) % n };
+            q = if self.reversed {
+                (q + n - 1) % n
+            } else {
+                (q + 1) % n
+            };
             if q == p || self.active[q] {
                 left -= 1;
                 if left == 0 {
@@ -404,9 +418,18 @@ impl Replayer {
         assert_eq!(rows.len(), n);
         for (s, row) in rows.iter().enumerate() {
             let wins = SeatWins::new(s, "", n, self.acc.games, self.acc.seats[s].wins).csv_fields();
-            for (k, col) in ["seat", "policy", "players", "games", "wins", "win_rate", "win_rate_ci95_low", "win_rate_ci95_high"]
-                .iter()
-                .enumerate()
+            for (k, col) in [
+                "seat",
+                "policy",
+                "players",
+                "games",
+                "wins",
+                "win_rate",
+                "win_rate_ci95_low",
+                "win_rate_ci95_high",
+            ]
+            .iter()
+            .enumerate()
             {
                 if *col != "policy" {
                     assert_eq!(row[*col], wins[k], "seat {s} {col}");
@@ -423,12 +446,22 @@ impl Replayer {
     fn end_turn(&mut self, at: &Value) {
         let g = &mut self.g;
         let Some(t) = g.turn.take() else { return };
-        assert!(t.failed.is_none() && t.to_play.is_none(), "a turned card left in the air: {at}");
-        assert!(t.threes_to.is_none() || g.discard & 0xF0 == 0, "a 3 not dealt: {at}");
+        assert!(
+            t.failed.is_none() && t.to_play.is_none(),
+            "a turned card left in the air: {at}"
+        );
+        assert!(
+            t.threes_to.is_none() || g.discard & 0xF0 == 0,
+            "a 3 not dealt: {at}"
+        );
         if t.done {
             return;
         }
-        assert!(!g.holds_nothing(t.seat), "seat {} holds nothing but is still in: {at}", t.seat);
+        assert!(
+            !g.holds_nothing(t.seat),
+            "seat {} holds nothing but is still in: {at}",
+            t.seat
+        );
         g.next = Some(next_of(g, &self.o, &t, at).0);
     }
 
@@ -459,7 +492,11 @@ impl Replayer {
                     g.hands.push(set(&s["hand"]));
                 }
                 assert!(g.downs.iter().all(|d| d.len() == 3), "{}", at());
-                assert!(g.ups.iter().chain(&g.hands).all(|s| s.count_ones() == 3), "{}", at());
+                assert!(
+                    g.ups.iter().chain(&g.hands).all(|s| s.count_ones() == 3),
+                    "{}",
+                    at()
+                );
                 g.draw = list(&e["draw"]);
                 assert_eq!(g.draw.len(), 52 - 9 * n, "{}", at());
             }
@@ -470,16 +507,28 @@ impl Replayer {
                     Some((s, false)) => assert_eq!(seat, s + 1, "{}", at()),
                     None => assert_eq!(seat, 0, "{}", at()),
                 }
-                g.fix_step = if g.fixing.is_some_and(|f| f.1) { g.fix_step + 1 } else { 1 };
+                g.fix_step = if g.fixing.is_some_and(|f| f.1) {
+                    g.fix_step + 1
+                } else {
+                    1
+                };
                 assert_eq!(num(e, "step"), g.fix_step, "{}", at());
                 let pool = g.hands[seat] | g.ups[seat];
                 let up = set(&e["up"]);
-                assert!(up & !pool == 0 && up.count_ones() >= 3 && ranks(up).count_ones() <= 3, "{}", at());
+                assert!(
+                    up & !pool == 0 && up.count_ones() >= 3 && ranks(up).count_ones() <= 3,
+                    "{}",
+                    at()
+                );
                 assert!((pool & !up).count_ones() <= 3, "at most three in hand: {}", at());
                 g.ups[seat] = up;
                 g.hands[seat] = pool & !up;
                 let drew = list(&e["drew"]);
-                let want = if g.draw.is_empty() { 0 } else { (3 - g.hands[seat].count_ones() as usize).min(g.draw.len()) };
+                let want = if g.draw.is_empty() {
+                    0
+                } else {
+                    (3 - g.hands[seat].count_ones() as usize).min(g.draw.len())
+                };
                 assert_eq!(drew.len(), want, "drawn back to three: {}", at());
                 assert_eq!(g.take(drew.len()), drew, "{}", at());
                 g.hands[seat] |= set_of(&drew);
@@ -497,7 +546,12 @@ impl Replayer {
                         lowest = lowest.min((order(rank(c)), c % 4, c, p));
                     }
                 }
-                assert_eq!((lowest.2, lowest.3), (c, seat), "the lowest card in hand starts: {}", at());
+                assert_eq!(
+                    (lowest.2, lowest.3),
+                    (c, seat),
+                    "the lowest card in hand starts: {}",
+                    at()
+                );
                 g.opening = Some(c);
                 g.starter = seat;
                 g.next = Some(seat);
@@ -532,11 +586,18 @@ impl Replayer {
                 g.active[seat] = false;
                 self.acc.seats[seat].last_left += 1;
             }
-            "play" | "reveal" | "face_down" | "pickup" | "draw" | "add_on" | "nine_draw" | "flip" | "three_dealt"
-            | "three_taken" | "nines_flip" | "reverse" | "skip" | "finished" => self.turn_event(e),
+            "play" | "reveal" | "face_down" | "pickup" | "draw" | "add_on" | "nine_draw" | "flip"
+            | "three_dealt" | "three_taken" | "nines_flip" | "reverse" | "skip" | "finished" => {
+                self.turn_event(e)
+            }
             "game_end" => {
                 let g = &mut self.g;
-                let places: Vec<u8> = e["places"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap() as u8).collect();
+                let places: Vec<u8> = e["places"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_u64().unwrap() as u8)
+                    .collect();
                 assert_eq!(places, g.places, "{}", at());
                 assert_eq!(num(e, "moves"), g.moves, "{}", at());
                 let active = g.active.iter().filter(|&&a| a).count();
@@ -556,7 +617,12 @@ impl Replayer {
                             let first = num(e, "repeats");
                             assert!(first >= 400 && first < g.moves, "{}", at());
                             let now = g.snapshot(g.next.unwrap());
-                            assert_eq!(g.snapshots.get(&first), Some(&now), "the position repeats move {first}'s: {}", at());
+                            assert_eq!(
+                                g.snapshots.get(&first),
+                                Some(&now),
+                                "the position repeats move {first}'s: {}",
+                                at()
+                            );
                         } else {
                             assert_eq!(g.moves, o.move_cap, "{}", at());
                         }
@@ -592,7 +658,11 @@ impl Replayer {
 
     /// An event of the turn in progress.
     fn turn_event(&mut self, e: &Value) {
-        let mut t = self.g.turn.take().unwrap_or_else(|| panic!("outside a turn: {e}"));
+        let mut t = self
+            .g
+            .turn
+            .take()
+            .unwrap_or_else(|| panic!("outside a turn: {e}"));
         self.turn_event_of(e, &mut t);
         self.g.turn = Some(t);
     }
@@ -610,31 +680,58 @@ impl Replayer {
         match kind {
             "play" => {
                 let cards = list(&e["cards"]);
-                assert!(!cards.is_empty() && cards.iter().all(|&c| rank(c) == rank(cards[0])), "{}", at());
-                assert!(cards.windows(2).all(|w| w[0] < w[1]), "lowest suits first: {}", at());
+                assert!(
+                    !cards.is_empty() && cards.iter().all(|&c| rank(c) == rank(cards[0])),
+                    "{}",
+                    at()
+                );
+                assert!(
+                    cards.windows(2).all(|w| w[0] < w[1]),
+                    "lowest suits first: {}",
+                    at()
+                );
                 let r = rank(cards[0]);
                 let s = set_of(&cards);
                 let target = g.target(&o);
                 let on = text(e, "on");
                 assert_eq!(on, target.map_or("zero", |t| RANKS[usize::from(t)]), "{}", at());
-                assert!(o.may(r, target), "{} may not go on {on}: {}", RANKS[usize::from(r)], at());
+                assert!(
+                    o.may(r, target),
+                    "{} may not go on {on}: {}",
+                    RANKS[usize::from(r)],
+                    at()
+                );
                 match text(e, "from") {
                     "hand" => {
                         assert_eq!(s & !g.hands[seat], 0, "{}", at());
                         g.hands[seat] &= !s;
                     }
                     "face_up" => {
-                        assert_eq!(g.hands[seat], 0, "face-up cards only with an empty hand: {}", at());
+                        assert_eq!(
+                            g.hands[seat],
+                            0,
+                            "face-up cards only with an empty hand: {}",
+                            at()
+                        );
                         assert_eq!(s & !g.ups[seat], 0, "{}", at());
                         g.ups[seat] &= !s;
                     }
                     from => {
-                        assert_eq!(t.to_play.take(), Some((cards[0], if from == "revealed" { "reveal" } else { "face_down" })), "{}", at());
+                        assert_eq!(
+                            t.to_play.take(),
+                            Some((cards[0], if from == "revealed" { "reveal" } else { "face_down" })),
+                            "{}",
+                            at()
+                        );
                         assert_eq!(cards.len(), 1, "{}", at());
                     }
                 }
                 if let Some(c) = g.opening.take() {
-                    assert!(s >> c & 1 == 1, "the starter opens with the lowest card: {}", at());
+                    assert!(
+                        s >> c & 1 == 1,
+                        "the starter opens with the lowest card: {}",
+                        at()
+                    );
                 }
                 t.flag = g.flag(&o, r, target);
                 for &c in &cards {
@@ -647,7 +744,11 @@ impl Replayer {
             "draw" => {
                 let cards = list(&e["cards"]);
                 let want = (3 - g.hands[seat].count_ones().min(3) as usize).min(g.draw.len());
-                assert!(!cards.is_empty() && cards.len() == want, "drawn back to three: {}", at());
+                assert!(
+                    !cards.is_empty() && cards.len() == want,
+                    "drawn back to three: {}",
+                    at()
+                );
                 assert_eq!(g.take(cards.len()), cards, "off the top of the pile: {}", at());
                 g.hands[seat] |= set_of(&cards);
                 t.drawn = set_of(&cards);
@@ -655,7 +756,11 @@ impl Replayer {
             "add_on" => {
                 let cards = set(&e["cards"]);
                 let r = t.rank.unwrap();
-                assert!(cards != 0 && cards & !t.drawn == 0 && ranks(cards) == 1 << r, "only cards just drawn: {}", at());
+                assert!(
+                    cards != 0 && cards & !t.drawn == 0 && ranks(cards) == 1 << r,
+                    "only cards just drawn: {}",
+                    at()
+                );
                 g.hands[seat] &= !cards;
                 for c in 0..52 {
                     if cards >> c & 1 == 1 {
@@ -670,7 +775,11 @@ impl Replayer {
                 assert!(g.hands[seat] != 0 && !g.draw.is_empty(), "{}", at());
                 let target = g.target(&o);
                 let legal = (0..52).any(|x| g.hands[seat] >> x & 1 == 1 && o.may(rank(x), target));
-                assert!(!legal && g.opening.is_none(), "a reveal with a card to play: {}", at());
+                assert!(
+                    !legal && g.opening.is_none(),
+                    "a reveal with a card to play: {}",
+                    at()
+                );
                 assert_eq!(g.take(1), [c], "{}", at());
                 let ok = o.may(rank(c), target);
                 assert_eq!(e["ok"], ok, "{}", at());
@@ -686,7 +795,12 @@ impl Replayer {
                 let c = card(&e["card"]);
                 assert!(g.hands[seat] | g.ups[seat] == 0, "{}", at());
                 let slot = num(e, "slot") as usize;
-                assert_eq!(g.downs[seat].get(slot), Some(&c), "the card in that slot: {}", at());
+                assert_eq!(
+                    g.downs[seat].get(slot),
+                    Some(&c),
+                    "the card in that slot: {}",
+                    at()
+                );
                 g.downs[seat].remove(slot);
                 let ok = o.may(rank(c), g.target(&o));
                 assert_eq!(e["ok"], ok, "{}", at());
@@ -710,8 +824,16 @@ impl Replayer {
                             (h, _) => h,
                         };
                         let can = (0..52).any(|x| legal >> x & 1 == 1 && o.may(rank(x), target));
-                        assert!(!can || o.voluntary_pickup, "a pick-up with a card to play: {}", at());
-                        assert!(g.hands[seat] == 0 || g.draw.is_empty() || o.voluntary_pickup, "no reveal: {}", at());
+                        assert!(
+                            !can || o.voluntary_pickup,
+                            "a pick-up with a card to play: {}",
+                            at()
+                        );
+                        assert!(
+                            g.hands[seat] == 0 || g.draw.is_empty() || o.voluntary_pickup,
+                            "no reveal: {}",
+                            at()
+                        );
                     }
                 }
                 assert_eq!(cards, want, "the live pile bottom first: {}", at());
@@ -729,7 +851,12 @@ impl Replayer {
                 let c = card(&e["card"]);
                 assert_eq!(num(e, "of"), u64::from(g.discard.count_ones()), "{}", at());
                 let index = num(e, "index") as usize;
-                assert_eq!((0..52).filter(|x| g.discard >> x & 1 == 1).nth(index), Some(c), "{}", at());
+                assert_eq!(
+                    (0..52).filter(|x| g.discard >> x & 1 == 1).nth(index),
+                    Some(c),
+                    "{}",
+                    at()
+                );
                 let top = g.live.len();
                 for x in &mut g.live[top - t.count as usize..] {
                     assert_eq!(rank(x.0), NINE, "{}", at());
@@ -750,11 +877,19 @@ impl Replayer {
                 let cause = text(e, "cause");
                 match cause {
                     "10" => {
-                        assert!(t.rank == Some(TEN) && o.on(TEN) && t.set_flip.is_none(), "{}", at());
+                        assert!(
+                            t.rank == Some(TEN) && o.on(TEN) && t.set_flip.is_none(),
+                            "{}",
+                            at()
+                        );
                         st.flips_10 += 1;
                     }
                     "revealed_10" => {
-                        assert!(t.nines_top.is_some_and(|c| rank(c) == TEN) && o.on(TEN), "{}", at());
+                        assert!(
+                            t.nines_top.is_some_and(|c| rank(c) == TEN) && o.on(TEN),
+                            "{}",
+                            at()
+                        );
                         st.flips_10 += 1;
                     }
                     set => {
@@ -774,9 +909,19 @@ impl Replayer {
                 assert_eq!(t.set_flip, Some(THREE), "{}", at());
                 let to = num(e, "to") as usize;
                 let c = card(&e["card"]);
-                assert_eq!(Some(to), t.threes_to.filter(|&q| q != seat), "in turn order: {}", at());
+                assert_eq!(
+                    Some(to),
+                    t.threes_to.filter(|&q| q != seat),
+                    "in turn order: {}",
+                    at()
+                );
                 let threes = g.discard & 0xF0;
-                assert_eq!(c, threes.trailing_zeros() as Card, "the lowest suit first: {}", at());
+                assert_eq!(
+                    c,
+                    threes.trailing_zeros() as Card,
+                    "the lowest suit first: {}",
+                    at()
+                );
                 g.discard &= !(1 << c);
                 g.hands[to] |= 1 << c;
                 let next = g.step(to, 0);
@@ -796,9 +941,18 @@ impl Replayer {
                 }
             }
             "nines_flip" => {
-                assert!(t.set_flip == Some(NINE) && o.special && t.before_set != 0, "{}", at());
+                assert!(
+                    t.set_flip == Some(NINE) && o.special && t.before_set != 0,
+                    "{}",
+                    at()
+                );
                 let live = list(&e["live"]);
-                assert_eq!(set_of(&live), t.before_set, "the discard pile as it was: {}", at());
+                assert_eq!(
+                    set_of(&live),
+                    t.before_set,
+                    "the discard pile as it was: {}",
+                    at()
+                );
                 assert_eq!(num(e, "cards") as usize, live.len(), "{}", at());
                 let top = *live.last().unwrap();
                 assert_eq!(card(&e["top"]), top, "{}", at());
@@ -807,11 +961,18 @@ impl Replayer {
                 t.nines_top = Some(top);
             }
             "reverse" => {
-                assert!(t.rank == Some(THREE) && o.on(THREE) && t.count % 2 == 1 && t.set_flip.is_none(), "{}", at());
+                assert!(
+                    t.rank == Some(THREE) && o.on(THREE) && t.count % 2 == 1 && t.set_flip.is_none(),
+                    "{}",
+                    at()
+                );
                 g.reversed = !g.reversed;
             }
             "skip" => {
-                let cause = ["8s", "9", "9s_flip"].into_iter().find(|&c| c == text(e, "cause")).unwrap();
+                let cause = ["8s", "9", "9s_flip"]
+                    .into_iter()
+                    .find(|&c| c == text(e, "cause"))
+                    .unwrap();
                 assert!(t.skip.is_none(), "{}", at());
                 t.skip = Some((num(e, "turns"), cause));
             }
@@ -839,7 +1000,10 @@ impl Replayer {
                             assert_eq!(how, format!("illegal_{kind}"), "{}", at());
                             assert_eq!(place, g.worst_free, "{}", at());
                             g.worst_free -= 1;
-                            let k = ["2", "10", "8", "flip", "9"].iter().position(|&x| x == kind).unwrap();
+                            let k = ["2", "10", "8", "flip", "9"]
+                                .iter()
+                                .position(|&x| x == kind)
+                                .unwrap();
                             st.illegal[k] += 1;
                         } else {
                             assert_eq!(how, "legal", "{}", at());
@@ -902,7 +1066,17 @@ fn every_table_size_policy_and_ending_replays() {
         ("4", "saver,counter,lowest+fix:keep,random+fix:stack", "100"),
         ("5", "random", "100"),
     ] {
-        let events = replay(&["ib-flip", "--players", players, "--policy", policy, "--games", games, "--seed", "3"]);
+        let events = replay(&[
+            "ib-flip",
+            "--players",
+            players,
+            "--policy",
+            policy,
+            "--games",
+            games,
+            "--seed",
+            "3",
+        ]);
         for e in &events {
             let kind = e["event"].as_str().unwrap();
             seen.insert(kind.to_string());
@@ -917,10 +1091,29 @@ fn every_table_size_policy_and_ending_replays() {
         }
     }
     for want in [
-        "nines_flip", "three_dealt", "three_taken", "reveal", "face_down", "add_on", "reverse", "nine_draw",
-        "finished legal", "finished illegal_2", "finished illegal_10", "finished illegal_flip", "finished eights_flip",
-        "finished last_left", "skip 8s", "skip 9", "skip 9s_flip", "flip revealed_10", "flip set_3", "flip set_8",
-        "play revealed", "play face_down", "repetition",
+        "nines_flip",
+        "three_dealt",
+        "three_taken",
+        "reveal",
+        "face_down",
+        "add_on",
+        "reverse",
+        "nine_draw",
+        "finished legal",
+        "finished illegal_2",
+        "finished illegal_10",
+        "finished illegal_flip",
+        "finished eights_flip",
+        "finished last_left",
+        "skip 8s",
+        "skip 9",
+        "skip 9s_flip",
+        "flip revealed_10",
+        "flip set_3",
+        "flip set_8",
+        "play revealed",
+        "play face_down",
+        "repetition",
     ] {
         assert!(seen.contains(want), "no {want} to replay");
     }
@@ -942,7 +1135,10 @@ fn the_table_options_replay() {
         args.extend(extra);
         let events = replay(&args);
         if extra.contains(&"--move-cap") {
-            assert!(events.iter().any(|e| e["result"] == "stalemate"), "no stalemate to replay");
+            assert!(
+                events.iter().any(|e| e["result"] == "stalemate"),
+                "no stalemate to replay"
+            );
         }
     }
 }
@@ -1021,7 +1217,10 @@ fn a_trace_changed_in_one_detail_fails_to_replay() {
     ];
     for (what, change) in changes {
         let mut events = run.events.clone();
-        let i = events.iter_mut().position(change).unwrap_or_else(|| panic!("nothing to change: {what}"));
+        let i = events
+            .iter_mut()
+            .position(change)
+            .unwrap_or_else(|| panic!("nothing to change: {what}"));
         let changed = std::panic::catch_unwind(|| {
             let mut r = Replayer::new(&run.head);
             for e in &events {
@@ -1029,6 +1228,9 @@ fn a_trace_changed_in_one_detail_fails_to_replay() {
             }
             r.finish(&run.csv);
         });
-        assert!(changed.is_err(), "the replay missed a changed {what} at event {i}");
+        assert!(
+            changed.is_err(),
+            "the replay missed a changed {what} at event {i}"
+        );
     }
 }
