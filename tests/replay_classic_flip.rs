@@ -220,8 +220,8 @@ impl Options {
                     }
                 }
                 // A dual card with both functions off leaves the deck.
-                for a in 0..5 {
-                    if OFFERS[a].iter().all(|f| o.off.contains(f)) {
+                for (a, offers) in OFFERS.iter().enumerate().take(5) {
+                    if offers.iter().all(|f| o.off.contains(f)) {
                         o.removed.push(a as u8);
                     }
                 }
@@ -1327,7 +1327,7 @@ fn a_trace_changed_in_one_detail_fails_to_replay() {
             .iter()
             .find_map(|run| {
                 let mut events = run.events.clone();
-                let i = events.iter_mut().position(|e| change(e))?;
+                let i = events.iter_mut().position(&change)?;
                 Some((run, events, i))
             })
             .unwrap_or_else(|| panic!("nothing to change: {what}"));
