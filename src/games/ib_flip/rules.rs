@@ -529,7 +529,6 @@ impl Table {
         self.counts = [Counts::default(); MAX_PLAYERS];
         self.random_epoch = 0;
         self.seen_epoch = u32::MAX;
-        self.repeats = 0;
     }
 
     /// Shuffles a full deck and deals it ([`Table::deal`]).
