@@ -948,7 +948,7 @@ fn gambling_a_pot_left_by_the_last_game_is_played_on_until_won() {
     let mut seats = Seats::new(sim.policies.clone());
     let mut acc = sim.new_acc();
     let settled = sim
-        .play_on(&mut t, &mut seats, &mut batch_rng(4, 0), &mut acc)
+        .play_on(&mut t, &mut seats, &mut batch_rng(4, 0), &mut acc, None)
         .expect("a pot to settle");
     assert_eq!(settled.pot, 2);
     assert!(settled.winner.is_some());
@@ -969,7 +969,7 @@ fn gambling_a_pot_nobody_wins_in_256_games_goes_back_to_its_payers() {
     let mut seats = Seats::new(sim.policies.clone());
     let mut acc = sim.new_acc();
     let settled = sim
-        .play_on(&mut t, &mut seats, &mut batch_rng(4, 0), &mut acc)
+        .play_on(&mut t, &mut seats, &mut batch_rng(4, 0), &mut acc, None)
         .expect("a pot to settle");
     assert_eq!(settled.winner, None);
     let games = settled.games;

@@ -104,8 +104,12 @@ pub trait Game: Send + Sync + 'static {
     const SWEEP_EXAMPLE: &'static str;
 
     /// The table options (players, house rules) of `sim GAME`,
-    /// `sim tournament GAME` and `sim sweep GAME`.
-    type Options: clap::Args + clap::FromArgMatches + Clone + Debug + Send + Sync;
+    /// `sim tournament GAME` and `sim sweep GAME`. Serialized, every one
+    /// of them with the value it has in the run (defaults resolved), under
+    /// `table` in a run's definition (the JSON trace's first line and the
+    /// state file): one key per option, named as its flag with `_` for
+    /// `-` (`--single-round` is `single_round`).
+    type Options: clap::Args + clap::FromArgMatches + serde::Serialize + Clone + Debug + Send + Sync;
     /// A parsed policy.
     type Policy: Clone + Debug + Display + Send + Sync;
     /// A configured game (options and one policy per seat) the runner plays.

@@ -39,6 +39,12 @@ pub trait Observer<T: Observed + ?Sized> {
     /// The game is over.
     #[inline]
     fn game_end(&mut self, _t: &T, _end: T::End) {}
+    /// The next game is played with the generator of this seed
+    /// ([`crate::engine::rng::seeded_game_rng`]). Told only to a trace
+    /// (the runner's untraced loop never calls it), before the game's
+    /// first event.
+    #[inline]
+    fn game_seed(&mut self, _seed: u64) {}
 }
 
 /// An observer that records nothing.
@@ -70,6 +76,11 @@ impl<T: Observed + ?Sized, A: Observer<T>, B: Observer<T>> Observer<T> for (A, B
         self.0.game_end(t, end);
         self.1.game_end(t, end);
     }
+    #[inline]
+    fn game_seed(&mut self, seed: u64) {
+        self.0.game_seed(seed);
+        self.1.game_seed(seed);
+    }
 }
 
 /// An observer lent by reference.
@@ -86,6 +97,10 @@ impl<T: Observed + ?Sized, O: Observer<T>> Observer<T> for &mut O {
     #[inline]
     fn game_end(&mut self, t: &T, end: T::End) {
         (**self).game_end(t, end)
+    }
+    #[inline]
+    fn game_seed(&mut self, seed: u64) {
+        (**self).game_seed(seed)
     }
 }
 
@@ -105,6 +120,11 @@ pub struct TraceWriter<'a> {
     out: &'a mut dyn Write,
     format: TraceFormat,
     game: u64,
+    /// The seed of the game being played, until its first event carries it.
+    seed: Option<u64>,
+    /// Set while a game is played on after the counted ones (see
+    /// [`TraceWriter::set_played_on`]).
+    played_on: Option<u32>,
     error: Option<std::io::Error>,
 }
 
@@ -121,6 +141,8 @@ impl<'a> TraceWriter<'a> {
             out,
             format,
             game: first_game,
+            seed: None,
+            played_on: None,
             error: None,
         }
     }
@@ -130,12 +152,20 @@ impl<'a> TraceWriter<'a> {
         self.format == TraceFormat::Json
     }
 
-    /// Writes one event as a JSON object on its own line: `game`, then
-    /// `event`, then `fields` in their order.
+    /// Writes one event as a JSON object on its own line: `game` (and
+    /// `played_on` for a game played on), then `event`, then `seed` (a
+    /// string) in the first event of a game whose seed is known
+    /// ([`TraceWriter::game_seed`]), then `fields` in their order.
     pub fn event(&mut self, event: &str, fields: serde_json::Value) {
         let mut obj = serde_json::Map::new();
         obj.insert("game".into(), self.game.into());
+        if let Some(k) = self.played_on {
+            obj.insert("played_on".into(), k.into());
+        }
         obj.insert("event".into(), event.into());
+        if let Some(seed) = self.seed.take() {
+            obj.insert("seed".into(), seed.to_string().into());
+        }
         if let serde_json::Value::Object(rest) = fields {
             obj.extend(rest);
         }
@@ -152,6 +182,25 @@ impl<'a> TraceWriter<'a> {
     /// The number of the game being played (0-based).
     pub fn game(&self) -> u64 {
         self.game
+    }
+
+    /// The seed of the game about to be played: the first JSON event
+    /// written after this carries it (`"seed": "<digits>"`).
+    pub fn game_seed(&mut self, seed: u64) {
+        self.seed = Some(seed);
+    }
+
+    /// Marks the games that follow as played on after the counted games
+    /// (`Some(k)`: the k-th such game, from 1), or as counted again
+    /// (`None`). A played-on game keeps the number of the counted game it
+    /// follows, and every JSON event of it carries `played_on`.
+    pub fn set_played_on(&mut self, k: Option<u32>) {
+        self.played_on = k;
+    }
+
+    /// `Some(k)` while the k-th game played on is traced.
+    pub fn played_on(&self) -> Option<u32> {
+        self.played_on
     }
 
     /// The game is over: the next one has the next number.

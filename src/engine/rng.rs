@@ -30,7 +30,21 @@ pub fn batch_rng(seed: u64, batch: u64) -> SimRng {
 /// (common random numbers).
 #[inline]
 pub fn game_rng(batch: &mut SimRng) -> SimRng {
-    SimRng::seed_from_u64(batch.next_u64())
+    seeded_game_rng(next_game_seed(batch))
+}
+
+/// The seed of the next game of a batch, drawn from the batch's generator:
+/// [`game_rng`] is [`seeded_game_rng`] of it. A traced game shows its seed,
+/// so that it can be played again alone.
+#[inline]
+pub fn next_game_seed(batch: &mut SimRng) -> u64 {
+    batch.next_u64()
+}
+
+/// The generator of the game whose seed is `seed` ([`next_game_seed`]).
+#[inline]
+pub fn seeded_game_rng(seed: u64) -> SimRng {
+    SimRng::seed_from_u64(seed)
 }
 
 /// A source of uniform indices: how a game picks the next card from a pile.

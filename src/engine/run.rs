@@ -333,12 +333,16 @@ pub fn execute<G: Game>(
     };
 
     // What the run is: the JSON trace's first line and the state file's
-    // definition both say it.
+    // definition both say it. `table` holds every table option (defaults
+    // included), so that a trace can be replayed from its lines alone;
+    // `variants` only those that differ from the default, as file names
+    // show them.
     let run_fields = serde_json::json!({
         "players": players,
         "seats": names,
         "policies": specs,
         "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
+        "table": serde_json::to_value(opts).map_err(|e| Failure::Run(format!("internal: the table options: {e}")))?,
         "games": cfg.games,
         "seed": cfg.seed.to_string(),
     });

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::observe::{Observed, Observer, TraceFormat, TraceWriter};
-use super::rng::{SimRng, batch_rng, game_rng};
+use super::rng::{SimRng, batch_rng, game_rng, next_game_seed, seeded_game_rng};
 
 /// Games per batch. Part of the definition of a run: changing it changes
 /// which generator plays which game, so it is fixed, not a setting.
@@ -67,7 +67,8 @@ pub trait PlaysGames<T: Observed> {
 
 /// The games of a batch, each from its own stream of the batch's generator
 /// ([`game_rng`]), told to `acc` and, when given, first to the trace
-/// observer `trace`: the same games whether traced or not. Gives the trace
+/// observer `trace`: the same games whether traced or not. The trace hears
+/// each game's seed ([`Observer::game_seed`]) before the game. Gives the trace
 /// observer back (a game may have more to write after the batch).
 pub fn play_games<T: Observed, P: PlaysGames<T>, A: Observer<T>, X: Observer<T>>(
     table: &mut P,
@@ -86,7 +87,11 @@ pub fn play_games<T: Observed, P: PlaysGames<T>, A: Observer<T>, X: Observer<T>>
         Some(trace) => {
             let mut both = (trace, acc);
             for _ in 0..games {
-                table.play_one(&mut game_rng(rng), &mut both);
+                // The same generator as `game_rng`, with its seed told to
+                // the trace first.
+                let seed = next_game_seed(rng);
+                both.0.game_seed(seed);
+                table.play_one(&mut seeded_game_rng(seed), &mut both);
             }
             Some(both.0)
         }

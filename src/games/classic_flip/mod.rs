@@ -166,6 +166,29 @@ pub struct ClassicFlipOptions {
     pub community_multipliers: String,
 }
 
+/// The options in a run's `table`, every one as the run plays it: `decks`
+/// resolved from the players when not given, `gold_ranks` and `without`
+/// as lists of words.
+impl serde::Serialize for ClassicFlipOptions {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let players = usize::from(self.players);
+        let decks = self.decks.unwrap_or(if players >= 5 { 2 } else { 1 });
+        let words = |label: String| -> Vec<String> {
+            label.split(',').filter(|w| !w.is_empty()).map(String::from).collect()
+        };
+        let mut t = s.serialize_struct("ClassicFlipOptions", 7)?;
+        t.serialize_field("players", &self.players)?;
+        t.serialize_field("decks", &decks)?;
+        t.serialize_field("gold_ranks", &words(gold_label(self.gold_ranks)))?;
+        t.serialize_field("target", &self.target)?;
+        t.serialize_field("without", &words(self.without.unwrap_or_default().label()))?;
+        t.serialize_field("round_cap", &self.round_cap)?;
+        t.serialize_field("community_multipliers", &self.community_multipliers)?;
+        t.end()
+    }
+}
+
 impl ClassicFlipOptions {
     /// The rules these options give.
     pub fn rules(&self) -> Rules {

@@ -259,6 +259,12 @@ impl Deck {
         c
     }
 
+    /// The draw pile in the order it will be drawn, top card first (for
+    /// the JSON trace: the order is not public at a real table).
+    pub fn draw_order(&self) -> Vec<Card> {
+        self.pile[..self.len].iter().rev().copied().collect()
+    }
+
     /// Cards of each kind in the discard pile.
     #[inline]
     pub fn discard_counts(&self) -> &[u8; KINDS] {

@@ -37,8 +37,9 @@ use crate::engine::runner::{PlaysGames, Simulation, play_games};
 pub struct Flip7;
 
 /// The table options of `sim flip7`, `sim tournament flip7` and
-/// `sim sweep flip7`.
-#[derive(Args, Debug, Clone)]
+/// `sim sweep flip7`. Serialized into a run's `table` (`without`: the card
+/// kinds removed, a list).
+#[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct Flip7Options {
     /// Players at the table (1 to 36; two decks are used above 18).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
@@ -51,7 +52,24 @@ pub struct Flip7Options {
     /// House rule: remove card kinds from the deck. Comma-separated:
     /// freeze, flip-three, second-chance, actions (all three), modifiers.
     #[arg(long, value_name = "KINDS", value_parser = Without::parse)]
+    #[serde(serialize_with = "without_kinds")]
     pub without: Option<Without>,
+}
+
+/// `--without` in a run's `table`: every kind removed, one word each
+/// (`actions` written as its three kinds), none when not given.
+fn without_kinds<S: serde::Serializer>(w: &Option<Without>, s: S) -> Result<S::Ok, S::Error> {
+    let w = w.unwrap_or_default();
+    let kinds: Vec<&str> = [
+        (w.freeze, "freeze"),
+        (w.flip_three, "flip-three"),
+        (w.second_chance, "second-chance"),
+        (w.modifiers, "modifiers"),
+    ]
+    .into_iter()
+    .filter_map(|(on, k)| on.then_some(k))
+    .collect();
+    serde::Serialize::serialize(&kinds, s)
 }
 
 impl Game for Flip7 {

@@ -598,6 +598,19 @@ impl Table {
         self.deck.pile_counts()
     }
 
+    /// The draw pile in the order it will be drawn, top card first. Not
+    /// public at a real table: only the JSON trace shows it, so that a
+    /// reader can follow every card (a policy must never use it).
+    pub fn draw_order(&self) -> Vec<Card> {
+        self.deck.draw_order()
+    }
+
+    /// Reshuffles so far in this round (the cycle guard ends a round at
+    /// [`MAX_RESHUFFLES_PER_ROUND`]).
+    pub fn reshuffles(&self) -> u16 {
+        self.reshuffles
+    }
+
     /// Cards of each kind in the discard pile (public).
     #[inline]
     pub fn discard_counts(&self) -> &[u8; KINDS] {

@@ -73,14 +73,25 @@ impl Trace<'_, '_> {
         match e {
             Event::RoundStart { round, dealer } => {
                 if round == 0 {
-                    w.event("game", json!({ "players": t.players() }));
+                    // The shuffled deck: the random outcome of the game's
+                    // start, in the order the cards will be drawn.
+                    let deck: Vec<String> = t.draw_order().into_iter().map(name).collect();
+                    w.event("game", json!({ "players": t.players(), "deck": deck }));
                 }
                 w.event(
                     "round",
                     json!({ "round": round + 1, "dealer": dealer, "draw_pile": t.pile_len() }),
                 );
             }
-            Event::Reshuffle { .. } => w.event("reshuffle", json!({ "draw_pile": cards(&t.pile_counts()) })),
+            Event::Reshuffle { .. } => {
+                // The discard pile shuffled, in the order it will be drawn
+                // (the card this reshuffle was for is the first).
+                let pile: Vec<String> = t.draw_order().into_iter().map(name).collect();
+                w.event(
+                    "reshuffle",
+                    json!({ "draw_pile": pile, "reshuffles": t.reshuffles() }),
+                )
+            }
             Event::Exhausted { cycled } => w.event("exhausted", json!({ "cycled": cycled })),
             Event::Hit { seat } => w.event("hit", json!({ "seat": seat })),
             Event::Stay { seat } => w.event("stay", json!({ "seat": seat, "banked": t.hand(seat).banked() })),
@@ -119,6 +130,11 @@ impl Trace<'_, '_> {
 
 impl Observer<Table> for Trace<'_, '_> {
     const EVENTS: bool = true;
+
+    /// The game's first JSON event carries its seed.
+    fn game_seed(&mut self, seed: u64) {
+        self.w.game_seed(seed);
+    }
 
     fn event(&mut self, t: &Table, e: Event) {
         if self.w.json() {
@@ -213,6 +229,7 @@ impl Observer<Table> for Trace<'_, '_> {
                         "x2": h.times2,
                         "plus": h.plus,
                         "second_chance": h.second_chance,
+                        "cards": h.front(),
                         "outcome": outcome(h.status),
                         "score": h.score(),
                         "total": t.total(s),

@@ -32,7 +32,7 @@ use self::stats::FlipFlushStats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::observe::{Observer, Silent, TraceWriter};
-use crate::engine::rng::{SimRng, game_rng};
+use crate::engine::rng::{SimRng, next_game_seed, seeded_game_rng};
 use crate::engine::run::seat_policies;
 use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
@@ -40,8 +40,9 @@ use crate::engine::runner::{PlaysGames, Simulation, play_games};
 pub struct FlipFlush;
 
 /// The table options of `sim flip-flush`, `sim tournament flip-flush` and
-/// `sim sweep flip-flush`.
-#[derive(Args, Debug, Clone)]
+/// `sim sweep flip-flush`. Serialized into a run's `table` (`memory` as a
+/// number from 0 to 1).
+#[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct FlipFlushOptions {
     /// Players at the table (2 to 6).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
@@ -56,7 +57,18 @@ pub struct FlipFlushOptions {
     /// Chance (0 to 1) that a player remembers each card they place
     /// face-down, decided when it is placed.
     #[arg(long, value_name = "P", default_value = "1", value_parser = parse_memory)]
+    #[serde(serialize_with = "memory_number")]
     pub memory: u32,
+}
+
+/// `--memory` (held in millionths) in a run's `table`: the probability as
+/// a JSON number, `1` or `0.5`.
+fn memory_number<S: serde::Serializer>(p: &u32, s: S) -> Result<S::Ok, S::Error> {
+    if p.is_multiple_of(MEMORY_ONE) {
+        s.serialize_u32(p / MEMORY_ONE)
+    } else {
+        s.serialize_f64(f64::from(*p) / f64::from(MEMORY_ONE))
+    }
 }
 
 fn parse_memory(text: &str) -> Result<u32, String> {
@@ -290,8 +302,8 @@ impl Simulation for FlipFlushSim {
     /// plays on until the pot is won ([`FlipFlushSim::play_on`]).
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut FlipFlushStats, trace: Option<&mut TraceWriter<'_>>) {
         let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
-        let trace = play_games(&mut at, rng, games, acc, trace.map(Trace::new));
-        let settled = self.play_on(&mut at.0, &mut at.1, rng, acc);
+        let mut trace = play_games(&mut at, rng, games, acc, trace.map(Trace::new));
+        let settled = self.play_on(&mut at.0, &mut at.1, rng, acc, trace.as_mut());
         if let (Some(settled), Some(mut trace)) = (settled, trace) {
             trace.play_on(&settled);
         }
@@ -304,7 +316,7 @@ impl Simulation for FlipFlushSim {
             play_games(&mut at, rng, 1, &mut one, None::<Silent>);
             if g + 1 == games {
                 // The stakes of settling the pot belong to the last game.
-                self.play_on(&mut at.0, &mut at.1, rng, &mut one);
+                self.play_on(&mut at.0, &mut at.1, rng, &mut one, None);
             }
             each(&one);
             one.clear();
@@ -337,13 +349,17 @@ impl FlipFlushSim {
     /// it; those games settle the pot: their stakes count, the games do not
     /// ([`FlipFlushStats::played_on`]). After [`PLAY_ON_CAP`] games without
     /// a winner (policies that never call) the pot goes back to those who
-    /// paid it in. `None` when there was nothing to settle.
+    /// paid it in. `None` when there was nothing to settle. A `trace`
+    /// writes every game played on, each with its seed, as it writes the
+    /// counted games (numbered as the batch's last game, and marked as
+    /// played on).
     pub fn play_on(
         &self,
         table: &mut Table,
         seats: &mut Seats,
         rng: &mut SimRng,
         acc: &mut FlipFlushStats,
+        mut trace: Option<&mut Trace<'_, '_>>,
     ) -> Option<Settled> {
         if !self.rules.gambling || table.pot() == 0 {
             return None;
@@ -357,10 +373,20 @@ impl FlipFlushSim {
         };
         let mut on = PlayedOn(acc);
         while table.pot() > 0 && settled.games < PLAY_ON_CAP {
-            let mut rng = game_rng(rng);
+            // The same generator as `game_rng`, its seed told to the trace.
+            let seed = next_game_seed(rng);
+            let mut rng = seeded_game_rng(seed);
             table.new_game(&mut rng);
-            let end = table.play_game(seats, &mut on, &mut rng);
             settled.games += 1;
+            let end = match trace.as_deref_mut() {
+                Some(t) => {
+                    t.begin_played_on(settled.games, seed);
+                    let end = table.play_game(seats, &mut (&mut *t, &mut on), &mut rng);
+                    t.end_played_on();
+                    end
+                }
+                None => table.play_game(seats, &mut on, &mut rng),
+            };
             for (s, v) in settled.net.iter_mut().enumerate() {
                 *v += i64::from(table.net(s));
             }

@@ -19,20 +19,52 @@ pub struct Trace<'a, 'w> {
     w: &'a mut TraceWriter<'w>,
     /// The pot as the trace last saw it (gambling).
     pot: u32,
+    /// The number of the first game after the batch, while games are
+    /// played on.
+    after: u64,
 }
 
 impl<'a, 'w> Trace<'a, 'w> {
     /// A trace of the games to come into `w`.
     pub fn new(w: &'a mut TraceWriter<'w>) -> Trace<'a, 'w> {
-        Trace { w, pot: 0 }
+        Trace { w, pot: 0, after: 0 }
     }
 
     fn line(&mut self, text: std::fmt::Arguments<'_>) {
         self.w.line(text);
     }
 
-    /// How the pot left by the batch's last game was settled (gambling):
-    /// one line, or one `play_on` event, numbered as that last game.
+    /// The `k`-th game played on after the batch's last game (gambling),
+    /// with seed `seed`, is about to be dealt: it is numbered as that last
+    /// game and marked as played on (`played_on` in JSON, `played on k`
+    /// in text).
+    pub fn begin_played_on(&mut self, k: u32, seed: u64) {
+        if self.w.played_on().is_none() {
+            self.after = self.w.game();
+        }
+        self.w.start_at(self.after.saturating_sub(1));
+        self.w.set_played_on(Some(k));
+        self.w.game_seed(seed);
+    }
+
+    /// The game played on is over: the games that follow are counted
+    /// games again, numbered on from the batch's last one.
+    pub fn end_played_on(&mut self) {
+        self.w.set_played_on(None);
+        self.w.start_at(self.after);
+    }
+
+    /// `game 12`, or `game 12, played on 3` for a game played on.
+    fn label(&self) -> String {
+        match self.w.played_on() {
+            Some(k) => format!("game {}, played on {k}", self.w.game()),
+            None => format!("game {}", self.w.game()),
+        }
+    }
+
+    /// How the pot left by the batch's last game was settled (gambling),
+    /// after the games played on: one line, or one `play_on` event,
+    /// numbered as that last game.
     pub fn play_on(&mut self, s: &Settled) {
         let after = self.w.game();
         let g = after.saturating_sub(1);
@@ -51,7 +83,7 @@ impl<'a, 'w> Trace<'a, 'w> {
             None => "and nobody won it, so it went back to those who paid it in".to_string(),
         };
         self.line(format_args!(
-            "after game {g}, the last of its batch: the pot of {} stays on the table, so play went on for {} more (not counted; their stakes are) {how}; stakes: {}",
+            "after game {g}, the last of its batch: its pot of {} stayed on the table, so play went on for {} (played on above: not counted; their stakes are) {how}; stakes: {}",
             s.pot,
             plural(s.games.into(), "game"),
             net.join(", ")
@@ -162,22 +194,27 @@ impl Trace<'_, '_> {
 impl Observer<Table> for Trace<'_, '_> {
     const EVENTS: bool = true;
 
+    /// The game's first JSON event carries its seed.
+    fn game_seed(&mut self, seed: u64) {
+        self.w.game_seed(seed);
+    }
+
     fn event(&mut self, t: &Table, e: Event) {
         if self.w.json() {
             return self.json_event(t, e);
         }
         match e {
             Event::Dealt => {
-                let g = self.w.game();
+                let g = self.label();
                 self.pot = t.pot();
                 if t.rules().gambling {
                     let pot = t.pot();
                     self.line(format_args!(
-                        "game {g}: {} players, pot {pot} after the antes",
+                        "{g}: {} players, pot {pot} after the antes",
                         t.players()
                     ));
                 } else {
-                    self.line(format_args!("game {g}: {} players", t.players()));
+                    self.line(format_args!("{g}: {} players", t.players()));
                 }
                 for s in 0..t.players() {
                     let hand: Vec<String> = cards_of(t.hand(s)).map(name).collect();
@@ -239,21 +276,21 @@ impl Observer<Table> for Trace<'_, '_> {
             self.w.next_game();
             return;
         }
-        let g = self.w.game();
+        let g = self.label();
         let turns = plural(t.turn_count().into(), "turn");
         let gambling = t.rules().gambling;
         match end {
             End::Call(w) if gambling => {
                 let pot = self.pot;
                 self.line(format_args!(
-                    "game {g}: seat {w} wins by a correct call after {turns} and takes the pot of {pot}"
+                    "{g}: seat {w} wins by a correct call after {turns} and takes the pot of {pot}"
                 ))
             }
             End::Call(w) => self.line(format_args!(
-                "game {g}: seat {w} wins by a correct call after {turns}"
+                "{g}: seat {w} wins by a correct call after {turns}"
             )),
             End::LastStanding(w) => self.line(format_args!(
-                "game {g}: seat {w} wins as the last player in after {turns}"
+                "{g}: seat {w} wins as the last player in after {turns}"
             )),
             End::Tie => {
                 let tied: Vec<String> = (0..t.players())
@@ -266,7 +303,7 @@ impl Observer<Table> for Trace<'_, '_> {
                     String::new()
                 };
                 self.line(format_args!(
-                    "game {g}: tie between seats {} after {turns}{pot}",
+                    "{g}: tie between seats {} after {turns}{pot}",
                     tied.join(", ")
                 ))
             }

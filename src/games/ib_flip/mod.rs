@@ -37,7 +37,7 @@ pub struct IbFlip;
 
 /// The table options of `sim ib-flip`, `sim tournament ib-flip` and
 /// `sim sweep ib-flip`.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct IbFlipOptions {
     /// Players at the table (2 to 5).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
@@ -48,6 +48,7 @@ pub struct IbFlipOptions {
     /// order), sets (no four-of-a-kind flips), special (sets of 3s, 4s, 8s
     /// and 9s flip like any other set). E.g. --without 4,8,9.
     #[arg(long, value_name = "POWERS", value_parser = parse_without)]
+    #[serde(serialize_with = "without_powers")]
     pub without: Option<Powers>,
 
     /// A player who can play may pick up the live cards instead (no
@@ -79,6 +80,14 @@ pub fn parse_without(text: &str) -> Result<Powers, String> {
         off |= bit;
     }
     Ok(off)
+}
+
+/// `--without` in a run's `table`: the powers switched off, a list (empty
+/// when not given).
+fn without_powers<S: serde::Serializer>(off: &Option<Powers>, s: S) -> Result<S::Ok, S::Error> {
+    let label = without_label(off.unwrap_or(0));
+    let words: Vec<&str> = label.split(',').filter(|w| !w.is_empty()).collect();
+    serde::Serialize::serialize(&words, s)
 }
 
 /// The powers switched off, in words and for file names.

@@ -302,6 +302,11 @@ impl Trace<'_, '_> {
 impl Observer<Table> for Trace<'_, '_> {
     const EVENTS: bool = true;
 
+    /// The game's first JSON event carries its seed.
+    fn game_seed(&mut self, seed: u64) {
+        self.w.game_seed(seed);
+    }
+
     fn event(&mut self, t: &Table, e: Event) {
         if self.w.json() {
             self.json_event(t, e)
