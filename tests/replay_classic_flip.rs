@@ -174,59 +174,53 @@ struct Options {
 }
 
 impl Options {
+    /// The options of the run line's `table`: every option as the run
+    /// played it.
     fn from_run(head: &Value) -> Options {
-        let players = num(head, "players") as usize;
+        let t = &head["table"];
+        let players = num(t, "players") as usize;
+        assert_eq!(num(head, "players") as usize, players);
+        let words = |key: &str| -> Vec<String> {
+            t[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w.as_str().unwrap().to_string())
+                .collect()
+        };
+        let rank = |r: &str| {
+            RANKS
+                .iter()
+                .position(|&x| x == r)
+                .unwrap_or_else(|| panic!("rank {r}")) as u8
+        };
         let mut o = Options {
             players,
-            decks: if players >= 5 { 2 } else { 1 },
-            gold: vec![6, 7, 8, 9, 10, 11, 12],
+            decks: num(t, "decks") as u16,
+            gold: words("gold_ranks").iter().map(|r| rank(r)).collect(),
             off: Vec::new(),
             removed: Vec::new(),
-            target: 200,
-            round_cap: 2000,
-            community_multipliers: true,
+            target: num(t, "target"),
+            round_cap: num(t, "round_cap"),
+            community_multipliers: text(t, "community_multipliers") == "on",
         };
-        for v in head["variants"].as_array().unwrap() {
-            let v = v.as_str().unwrap();
-            if let Some(d) = v.strip_prefix("decks") {
-                o.decks = d.parse().unwrap();
-            } else if let Some(g) = v.strip_prefix("gold-") {
-                o.gold = g
-                    .split('-')
-                    .map(|r| RANKS.iter().position(|&x| x == r).unwrap() as u8)
-                    .collect();
-            } else if let Some(t) = v.strip_prefix("target") {
-                o.target = t.parse().unwrap();
-            } else if let Some(c) = v.strip_prefix("cap") {
-                o.round_cap = c.parse().unwrap();
-            } else if v == "own-multipliers" {
-                o.community_multipliers = false;
-            } else if let Some(w) = v.strip_prefix("without-") {
-                // The list's commas became dashes; two keys hold a dash.
-                let mut rest = w;
-                while !rest.is_empty() {
-                    let key = ["plus-turn", "7-10"]
-                        .into_iter()
-                        .find(|k| rest.starts_with(k))
-                        .unwrap_or_else(|| rest.split('-').next().unwrap());
-                    rest = rest[key.len()..].trim_start_matches('-');
-                    match key {
-                        "2x" => o.removed.push(TWO_X),
-                        "7-10" => o.removed.push(SEVEN_TEN),
-                        "any" => o.removed.push(ANY),
-                        f => o
-                            .off
-                            .push(FUNCS.iter().position(|&x| x == f.replace('-', "_")).unwrap()),
-                    }
-                }
-                // A dual card with both functions off leaves the deck.
-                for (a, offers) in OFFERS.iter().enumerate().take(5) {
-                    if offers.iter().all(|f| o.off.contains(f)) {
-                        o.removed.push(a as u8);
-                    }
-                }
-            } else {
-                panic!("unknown variant {v}");
+        for w in words("without") {
+            match w.as_str() {
+                "2x" => o.removed.push(TWO_X),
+                "7-10" => o.removed.push(SEVEN_TEN),
+                "any" => o.removed.push(ANY),
+                f => o.off.push(
+                    FUNCS
+                        .iter()
+                        .position(|&x| x == f.replace('-', "_"))
+                        .unwrap_or_else(|| panic!("{f}")),
+                ),
+            }
+        }
+        // A dual card with both functions off leaves the deck.
+        for (a, offers) in OFFERS.iter().enumerate().take(5) {
+            if offers.iter().all(|f| o.off.contains(f)) {
+                o.removed.push(a as u8);
             }
         }
         o
@@ -462,6 +456,14 @@ impl Replayer {
         let at = || e.to_string();
         assert_eq!(num(e, "game"), *game, "{}", at());
         let kind = text(e, "event");
+        // A game's first event carries the seed of the game's generator.
+        let first = kind == "deal" && *rounds_in_game == 0;
+        assert_eq!(
+            e["seed"].as_str().is_some_and(|s| s.parse::<u64>().is_ok()),
+            first,
+            "{}",
+            at()
+        );
         if kind == "deal" {
             assert!(r.is_none(), "a deal inside a round: {}", at());
             assert_eq!(num(e, "round"), (*rounds_in_game), "{}", at());

@@ -113,31 +113,29 @@ struct Options {
 }
 
 impl Options {
+    /// The options of the run line's `table`: every option as the run
+    /// played it.
     fn from_run(head: &Value) -> Options {
+        let t = &head["table"];
         let mut o = Options {
-            players: num(head, "players") as usize,
+            players: num(t, "players") as usize,
             off: Vec::new(),
             sets: true,
             special: true,
-            voluntary_pickup: false,
-            move_cap: 10_000,
+            voluntary_pickup: t["voluntary_pickup"].as_bool().unwrap(),
+            move_cap: num(t, "move_cap"),
         };
-        for v in head["variants"].as_array().unwrap() {
-            let v = v.as_str().unwrap();
-            if let Some(w) = v.strip_prefix("without-") {
-                for k in w.split('-') {
-                    match k {
-                        "sets" => o.sets = false,
-                        "special" => o.special = false,
-                        r => o.off.push(RANKS.iter().position(|&x| x == r).unwrap() as u8),
-                    }
-                }
-            } else if let Some(c) = v.strip_prefix("cap") {
-                o.move_cap = c.parse().unwrap();
-            } else if v == "voluntary-pickup" {
-                o.voluntary_pickup = true;
-            } else {
-                panic!("unknown variant {v}");
+        assert_eq!(num(head, "players") as usize, o.players);
+        for w in t["without"].as_array().unwrap() {
+            match w.as_str().unwrap() {
+                "sets" => o.sets = false,
+                "special" => o.special = false,
+                r => o.off.push(
+                    RANKS
+                        .iter()
+                        .position(|&x| x == r)
+                        .unwrap_or_else(|| panic!("power {r}")) as u8,
+                ),
             }
         }
         o
@@ -470,6 +468,13 @@ impl Replayer {
         assert_eq!(num(e, "game"), self.game, "{}", at());
         let kind = text(e, "event");
         let n = self.o.players;
+        // A game's first event carries the seed of the game's generator.
+        assert_eq!(
+            e["seed"].as_str().is_some_and(|s| s.parse::<u64>().is_ok()),
+            kind == "deal",
+            "{}",
+            at()
+        );
         if e.get("move").is_some() || kind == "game_end" || e["how"] == "last_left" {
             self.end_turn(e);
         }
