@@ -999,7 +999,7 @@ impl Observer<Table> for PublicTally {
             | Event::PenaltyDiscard { seat, cards }
             | Event::Discarded { seat, cards, .. } => self.size[seat] -= count(cards),
             Event::PenaltyTaken { seat, cards } => self.size[seat] += count(cards),
-            Event::Chaos { seat } => {
+            Event::Chaos { seat, .. } => {
                 let total: u32 = self.size[..n].iter().sum::<u32>() + self.community;
                 for i in 0..n {
                     self.size[(seat + i) % n] = total / n as u32 + u32::from((i as u32) < total % n as u32);

@@ -572,7 +572,14 @@ fn i11_eights_skip_that_many_active_players_the_mover_counted() {
         .live("6H")
         .table();
     let ev = turns(&mut t, &[Play(0, "8", 1)], 1);
-    assert!(has(&ev, |e| matches!(e, Event::Skip { seat: 0, turns: 1 })));
+    assert!(has(&ev, |e| matches!(
+        e,
+        Event::Skip {
+            seat: 0,
+            turns: 1,
+            cause: SkipCause::Eights
+        }
+    )));
     assert_eq!(t.current(), 2);
 }
 
@@ -1143,6 +1150,7 @@ fn i29_face_down_cards_one_at_a_time_blind() {
     assert!(has(&ev, |e| *e
         == Event::FaceDown {
             seat: 0,
+            slot: 0,
             card: c("2H"),
             ok: true
         }));
@@ -1154,6 +1162,7 @@ fn i29_face_down_cards_one_at_a_time_blind() {
     assert!(has(&ev, |e| *e
         == Event::FaceDown {
             seat: 0,
+            slot: 1,
             card: c("KH"),
             ok: false
         }));

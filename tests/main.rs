@@ -27,6 +27,8 @@ mod intervals;
 mod parsers_prop;
 mod provenance;
 mod regressions;
+mod replay_classic_flip;
+mod replay_ib_flip;
 mod shards;
 mod slurm;
 mod sweep;

@@ -173,6 +173,8 @@ pub enum Event {
     Community {
         /// The player.
         seat: usize,
+        /// The slot (0..3) it was taken from, refilled in place.
+        slot: u8,
         /// The card taken.
         card: Card,
         /// Its replacement (`EMPTY` when nothing was left).
@@ -215,10 +217,24 @@ pub enum Event {
         /// The discarded cards.
         cards: CardSet,
     },
-    /// Chaos dealt every hand and the community out again.
+    /// Chaos dealt every hand and the community out again (the community
+    /// is refilled next: [`Event::Refilled`]).
     Chaos {
         /// The player.
         seat: usize,
+        /// The cards collected, in the order they were dealt (shuffled):
+        /// card `i` went to seat `(seat + i) % players`.
+        deal: ChaosDeal,
+    },
+    /// After Chaos, the community was refilled from the draw pile.
+    Refilled,
+    /// The action card played this turn went to the discard pile (end of
+    /// turn, step 2).
+    PlayedDiscarded {
+        /// The player.
+        seat: usize,
+        /// The card.
+        card: Card,
     },
     /// "Flip!" called.
     Called {
@@ -270,6 +286,21 @@ pub enum Event {
     },
     /// The round hit the round cap (C32).
     CutOff,
+}
+
+/// The cards a Chaos collected, in the order it dealt them (built only
+/// for observers that ask for events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChaosDeal {
+    cards: [Card; 128],
+    len: u8,
+}
+
+impl ChaosDeal {
+    /// The cards in the order dealt.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
 }
 
 /// How a game ended.
@@ -882,9 +913,12 @@ impl Table {
         }
         if from != EndStep::Discard {
             // E2: the action card played goes to the discard pile.
+            let spent = self.in_play.take();
             self.discard |= self.played;
             self.played = 0;
-            self.in_play = None;
+            if O::EVENTS && let Some(play) = spent {
+                obs.event(self, Event::PlayedDiscarded { seat: p, card: play.card });
+            }
         }
         // E3: discard to the limit (keeping more is a bluff, C19).
         let limit = self.limit_for(p, self.hand[p]);
@@ -1050,6 +1084,7 @@ impl Table {
                 self,
                 Event::Community {
                     seat: p,
+                    slot: slot as u8,
                     card: c,
                     replaced: r,
                 },
@@ -1231,11 +1266,18 @@ impl Table {
         self.known = [[0; MAX_PLAYERS]; MAX_PLAYERS];
         self.grace |= (((1u16 << n) - 1) as u8) & !(1 << p);
         if O::EVENTS {
-            obs.event(self, Event::Chaos { seat: p });
+            let deal = ChaosDeal {
+                cards: pool,
+                len: len as u8,
+            };
+            obs.event(self, Event::Chaos { seat: p, deal });
         }
         for slot in 0..3 {
             let c = self.next_card(obs, d).unwrap_or(EMPTY);
             self.set_community(slot, c);
+        }
+        if O::EVENTS {
+            obs.event(self, Event::Refilled);
         }
     }
 

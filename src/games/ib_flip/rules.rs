@@ -16,7 +16,7 @@
 //! (the repetition detector's set of state hashes is allocated once per
 //! table and only used past [`REPEAT_FROM`] moves).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::cards::*;
 pub use crate::engine::observe::{Observer, Silent};
@@ -165,6 +165,17 @@ pub enum FlipCause {
     RevealedTen,
 }
 
+/// Where the 8s that skip turns come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipCause {
+    /// 8s played (add-ons included).
+    Eights,
+    /// An 8 drawn by a 9 from the discard pile.
+    Nine,
+    /// An 8 turned up on top by a 9s flip: the flipper's turn is skipped.
+    NinesFlip,
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
@@ -240,6 +251,9 @@ pub enum Event {
     FaceDown {
         /// The player.
         seat: usize,
+        /// Its slot among the player's face-down cards before it was
+        /// taken (0 = the first left; the others close up).
+        slot: u8,
         /// The card.
         card: Card,
         /// Whether it could be played.
@@ -298,10 +312,22 @@ pub enum Event {
     },
     /// Turns skipped by 8s.
     Skip {
-        /// Who played the 8s.
+        /// Who played the 8s (or whose 9 or 9s flip turned one up).
         seat: usize,
         /// Turns skipped.
         turns: u8,
+        /// Which 8s.
+        cause: SkipCause,
+    },
+    /// One step of fixing: the face-up cards chosen, then the cards drawn
+    /// back to three ([`Event::Fixed`] ends the player's fixing).
+    FixStep {
+        /// The player.
+        seat: usize,
+        /// Face-up cards chosen.
+        up: CardSet,
+        /// Cards drawn after it.
+        drew: CardSet,
     },
     /// A player left the game.
     Finished {
@@ -430,7 +456,12 @@ pub struct Table {
     /// repetition with none in between is a cycle.
     random_epoch: u32,
     seen_epoch: u32,
-    seen: HashSet<u64>,
+    /// The states seen since the last random number, each with the move
+    /// count at which it was first seen.
+    seen: HashMap<u64, u32>,
+    /// The move count at which the state that ended the game by
+    /// repetition was first seen.
+    repeats: u32,
 }
 
 impl Table {
@@ -467,7 +498,8 @@ impl Table {
             counts: [Counts::default(); MAX_PLAYERS],
             random_epoch: 0,
             seen_epoch: u32::MAX,
-            seen: HashSet::new(),
+            seen: HashMap::new(),
+            repeats: 0,
         }
     }
 
@@ -902,6 +934,9 @@ impl Table {
             self.known[p] = (self.known[p] | (old_up & !up)) & self.hand[p];
             let drew = self.refill(p);
             drew_all |= drew;
+            if O::EVENTS {
+                obs.event(self, Event::FixStep { seat: p, up, drew });
+            }
             if drew == 0 {
                 break;
             }
@@ -976,7 +1011,21 @@ impl Table {
             self.seen.clear();
             self.seen_epoch = self.random_epoch;
         }
-        !self.seen.insert(self.state_hash())
+        let (hash, moves) = (self.state_hash(), self.moves);
+        match self.seen.insert(hash, moves) {
+            Some(first) => {
+                self.repeats = first;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// After a stalemate by repetition: the number of moves played when
+    /// the repeated state was first seen (the state before the next move
+    /// then and now is the same).
+    pub fn repeats(&self) -> u32 {
+        self.repeats
     }
 
     /// A 64-bit hash of everything a deterministic game's future depends on.
@@ -1022,7 +1071,15 @@ impl Table {
                 self.counts[p].facedown_tries += 1;
                 self.counts[p].facedown_fails += u32::from(!ok);
                 if O::EVENTS {
-                    obs.event(self, Event::FaceDown { seat: p, card: c, ok });
+                    obs.event(
+                        self,
+                        Event::FaceDown {
+                            seat: p,
+                            slot: slot as u8,
+                            card: c,
+                            ok,
+                        },
+                    );
                 }
                 if ok {
                     self.play(p, rank(c), 1 << c, Source::FaceDown, t, ch, obs, d);
@@ -1277,7 +1334,15 @@ impl Table {
                 }
                 EIGHT if on => {
                     if O::EVENTS {
-                        obs.event(self, Event::Skip { seat: p, turns: n as u8 });
+                        let cause = if via_nine { SkipCause::Nine } else { SkipCause::Eights };
+                        obs.event(
+                            self,
+                            Event::Skip {
+                                seat: p,
+                                turns: n as u8,
+                                cause,
+                            },
+                        );
                     }
                     break (self.step(p, n), illegal_as(Illegal::Eight));
                 }
@@ -1454,7 +1519,19 @@ impl Table {
                 // on: a switched-off 8 or 10 is an ordinary card here too.
                 let off = self.rules.off;
                 match rank(top) {
-                    EIGHT if power(off, EIGHT) => Some((self.step(p, 0), Illegal::Flip)),
+                    EIGHT if power(off, EIGHT) => {
+                        if O::EVENTS {
+                            obs.event(
+                                self,
+                                Event::Skip {
+                                    seat: p,
+                                    turns: 1,
+                                    cause: SkipCause::NinesFlip,
+                                },
+                            );
+                        }
+                        Some((self.step(p, 0), Illegal::Flip))
+                    }
                     TEN if power(off, TEN) => {
                         let k = self.flip_live();
                         self.counts[p].flips_10 += 1;
@@ -1684,7 +1761,7 @@ impl<'a> View<'a> {
         w.draw[..k].copy_from_slice(&pool[next..next + k]);
         next += k;
         debug_assert_eq!(next, len);
-        w.seen = HashSet::new();
+        w.seen = HashMap::new();
         w.seen_epoch = u32::MAX;
         w
     }

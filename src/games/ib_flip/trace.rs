@@ -5,20 +5,40 @@
 
 use serde_json::{Value, json};
 
-use super::cards::{CardSet, RANK_NAMES, ZERO, cards_of, name, names};
-use super::rules::{End, Event, FlipCause, Out, Source, Table};
+use super::cards::{Card, CardSet, RANK_NAMES, ZERO, cards_of, name, names};
+use super::rules::{End, Event, FlipCause, Out, SkipCause, Source, Table};
 use crate::engine::observe::{Observer, TraceWriter};
 use crate::engine::run::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
+///
+/// For JSON it follows the draw pile and the live pile itself (from the
+/// deal and every event), so that it can list drawn, flipped and picked-up
+/// cards in their order: the engine reports them as sets or counts. It
+/// also numbers each turn's first event with its move. None of this costs
+/// an untraced run anything.
 pub struct Trace<'a, 'w> {
     w: &'a mut TraceWriter<'w>,
+    /// The draw pile after the last event, top first.
+    draw: Vec<Card>,
+    /// The live pile after the last event, bottom first.
+    live: Vec<Card>,
+    /// The move whose first event has been written.
+    move_seen: u32,
+    /// Fixing steps of the seat fixing so far.
+    fix_steps: u32,
 }
 
 impl<'a, 'w> Trace<'a, 'w> {
     /// A trace of the games to come into `w`.
     pub fn new(w: &'a mut TraceWriter<'w>) -> Trace<'a, 'w> {
-        Trace { w }
+        Trace {
+            w,
+            draw: Vec::new(),
+            live: Vec::new(),
+            move_seen: 0,
+            fix_steps: 0,
+        }
     }
 }
 
@@ -59,16 +79,49 @@ fn cause_key(c: FlipCause) -> String {
     }
 }
 
+fn seq(cards: &[Card]) -> Value {
+    cards.iter().map(|&c| name(c)).collect::<Vec<String>>().into()
+}
+
+fn skip_key(c: SkipCause) -> &'static str {
+    match c {
+        SkipCause::Eights => "8s",
+        SkipCause::Nine => "9",
+        SkipCause::NinesFlip => "9s_flip",
+    }
+}
+
 fn pile(t: &Table) -> String {
     let v: Vec<String> = t.live().map(|(c, _)| name(c)).collect();
     if v.is_empty() { "-".into() } else { v.join(" ") }
 }
 
 impl Trace<'_, '_> {
+    /// The cards taken off the draw pile since the last event, top first.
+    fn drawn(&mut self, t: &Table) -> Vec<Card> {
+        let gone = self.draw.len() - t.draw_count();
+        let v: Vec<Card> = self.draw.drain(..gone).collect();
+        debug_assert!(self.draw.iter().copied().eq(t.draw_pile()), "the trace lost the draw pile");
+        v
+    }
+
+    /// Adds `move` to the fields of a turn's first event.
+    fn first_of_turn(&mut self, t: &Table, mut fields: Value) -> Value {
+        if t.moves() != self.move_seen {
+            self.move_seen = t.moves();
+            fields["move"] = t.moves().into();
+        }
+        fields
+    }
+
     fn json_event(&mut self, t: &Table, e: Event) {
-        let w = &mut *self.w;
+        // The live pile as the last event left it.
+        let live_before = std::mem::replace(&mut self.live, t.live().map(|(c, _)| c).collect());
         match e {
             Event::Dealt => {
+                self.draw = t.draw_pile().collect();
+                self.move_seen = 0;
+                self.fix_steps = 0;
                 let seats: Vec<Value> = (0..t.players())
                     .map(|s| {
                         json!({
@@ -78,48 +131,82 @@ impl Trace<'_, '_> {
                         })
                     })
                     .collect();
-                let draw: Vec<String> = t.draw_pile().map(name).collect();
-                w.event("deal", json!({ "players": t.players(), "seats": seats, "draw": draw }));
+                let fields = json!({ "players": t.players(), "seats": seats, "draw": seq(&self.draw) });
+                self.w.event("deal", fields);
             }
-            Event::Fixed { seat, up, drew } => w.event(
-                "fix",
-                json!({ "seat": seat, "up": list(up), "hand": list(t.hand(seat)), "drew": list(drew) }),
-            ),
-            Event::Starts { seat, card } => w.event("start", json!({ "seat": seat, "card": name(card) })),
+            Event::FixStep { seat, up, drew } => {
+                let order = self.drawn(t);
+                debug_assert_eq!(order.iter().fold(0, |m, &c| m | 1 << c), drew);
+                self.fix_steps += 1;
+                let fields = json!({ "seat": seat, "step": self.fix_steps, "up": list(up), "hand": list(t.hand(seat)),
+                                     "drew": seq(&order) });
+                self.w.event("fix", fields);
+            }
+            Event::Fixed { .. } => self.fix_steps = 0,
+            Event::Starts { seat, card } => self.w.event("start", json!({ "seat": seat, "card": name(card) })),
             Event::Play {
                 seat,
                 cards,
                 from,
                 target,
-            } => w.event(
-                "play",
-                json!({ "seat": seat, "cards": list(cards), "from": source_key(from), "on": target_name(target) }),
-            ),
-            Event::Drew { seat, cards } => w.event("draw", json!({ "seat": seat, "cards": list(cards) })),
-            Event::AddOn { seat, cards } => w.event("add_on", json!({ "seat": seat, "cards": list(cards) })),
+            } => {
+                let fields = json!({ "seat": seat, "cards": list(cards), "from": source_key(from), "on": target_name(target) });
+                let fields = self.first_of_turn(t, fields);
+                self.w.event("play", fields);
+            }
+            Event::Drew { seat, cards } => {
+                let order = self.drawn(t);
+                debug_assert_eq!(order.iter().fold(0, |m, &c| m | 1 << c), cards);
+                self.w.event("draw", json!({ "seat": seat, "cards": seq(&order) }));
+            }
+            Event::AddOn { seat, cards } => self.w.event("add_on", json!({ "seat": seat, "cards": list(cards) })),
             Event::Reveal { seat, card, ok } => {
-                w.event("reveal", json!({ "seat": seat, "card": name(card), "ok": ok }))
+                self.drawn(t);
+                let fields = self.first_of_turn(t, json!({ "seat": seat, "card": name(card), "ok": ok }));
+                self.w.event("reveal", fields);
             }
-            Event::FaceDown { seat, card, ok } => {
-                w.event("face_down", json!({ "seat": seat, "card": name(card), "ok": ok }))
+            Event::FaceDown { seat, slot, card, ok } => {
+                let fields = json!({ "seat": seat, "slot": slot, "card": name(card), "ok": ok });
+                let fields = self.first_of_turn(t, fields);
+                self.w.event("face_down", fields);
             }
-            Event::Pickup { seat, cards } => w.event("pickup", json!({ "seat": seat, "cards": list(cards) })),
-            Event::NineDraw { seat, card } => w.event("nine_draw", json!({ "seat": seat, "card": name(card) })),
+            Event::Pickup { seat, cards } => {
+                // The live pile bottom first, then a failed revealed or
+                // face-down card.
+                let mut order = live_before;
+                let rest = cards & !order.iter().fold(0, |m: CardSet, &c| m | 1 << c);
+                order.extend(cards_of(rest));
+                let fields = self.first_of_turn(t, json!({ "seat": seat, "cards": seq(&order) }));
+                self.w.event("pickup", fields);
+            }
+            Event::NineDraw { seat, card } => {
+                // Drawn at random: its index in the discard pile before,
+                // lowest card first.
+                let before = t.discard() | 1 << card;
+                let index = (before & ((1 << card) - 1)).count_ones();
+                let fields = json!({ "seat": seat, "card": name(card), "index": index, "of": before.count_ones() });
+                self.w.event("nine_draw", fields);
+            }
             Event::Flip { seat, cause, cards } => {
-                w.event("flip", json!({ "seat": seat, "cause": cause_key(cause), "cards": cards }))
+                debug_assert_eq!(live_before.len(), usize::from(cards));
+                let fields = json!({ "seat": seat, "cause": cause_key(cause), "cards": seq(&live_before) });
+                self.w.event("flip", fields);
             }
-            Event::ThreeDealt { to, card } => w.event("three_dealt", json!({ "to": to, "card": name(card) })),
+            Event::ThreeDealt { to, card } => self.w.event("three_dealt", json!({ "to": to, "card": name(card) })),
             Event::ThreeTaken { seat, card } => {
-                w.event("three_taken", json!({ "seat": seat, "card": card.map(name) }))
+                self.w.event("three_taken", json!({ "seat": seat, "card": card.map(name) }))
             }
-            Event::NinesFlip { seat, cards, top } => w.event(
-                "nines_flip",
-                json!({ "seat": seat, "cards": cards, "top": name(top), "live": t.live().map(|(c, _)| name(c)).collect::<Vec<_>>() }),
-            ),
-            Event::Reverse { seat } => w.event("reverse", json!({ "seat": seat })),
-            Event::Skip { seat, turns } => w.event("skip", json!({ "seat": seat, "turns": turns })),
+            Event::NinesFlip { seat, cards, top } => {
+                let fields = json!({ "seat": seat, "cards": cards, "top": name(top), "live": seq(&self.live) });
+                self.w.event("nines_flip", fields);
+            }
+            Event::Reverse { seat } => self.w.event("reverse", json!({ "seat": seat })),
+            Event::Skip { seat, turns, cause } => {
+                let fields = json!({ "seat": seat, "turns": turns, "cause": skip_key(cause) });
+                self.w.event("skip", fields);
+            }
             Event::Finished { seat, place, how } => {
-                w.event("finished", json!({ "seat": seat, "place": place, "how": out_key(how) }))
+                self.w.event("finished", json!({ "seat": seat, "place": place, "how": out_key(how) }))
             }
         }
     }
@@ -172,7 +259,7 @@ impl Trace<'_, '_> {
                 name(card),
                 if ok { ", playable" } else { ", not playable" }
             )),
-            Event::FaceDown { seat, card, ok } => w.line(format_args!(
+            Event::FaceDown { seat, card, ok, .. } => w.line(format_args!(
                 "  seat {seat} turns face-down {}{}",
                 name(card),
                 if ok { ", playable" } else { ", not playable" }
@@ -202,7 +289,8 @@ impl Trace<'_, '_> {
                 name(top)
             )),
             Event::Reverse { seat } => w.line(format_args!("  seat {seat} reverses the direction")),
-            Event::Skip { seat, turns } => w.line(format_args!("  seat {seat} skips {turns} turn(s)")),
+            Event::Skip { seat, turns, .. } => w.line(format_args!("  seat {seat} skips {turns} turn(s)")),
+            Event::FixStep { .. } => {}
             Event::Finished { seat, place, how } => w.line(format_args!(
                 "  seat {seat} is out ({}) in place {place}",
                 out_key(how).replace('_', " ")
@@ -236,7 +324,8 @@ impl Observer<Table> for Trace<'_, '_> {
         if self.w.json() {
             self.w.event(
                 "game_end",
-                json!({ "result": result, "repetition": repetition, "places": places, "moves": t.moves() }),
+                json!({ "result": result, "repetition": repetition, "repeats": repetition.then(|| t.repeats()),
+                        "places": places, "moves": t.moves() }),
             );
         } else {
             let g = self.w.game();
