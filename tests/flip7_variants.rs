@@ -373,6 +373,25 @@ fn peek_is_marked_as_cheating_in_every_output() {
     let rows = csv_rows(&csv);
     assert_eq!(rows[0]["cheats"], "1");
     assert_eq!(rows[1]["cheats"], "0");
+    let t = ok(&sim(
+        &[
+            "tournament",
+            "flip7",
+            "--players",
+            "2",
+            "--policies",
+            "peek,ev",
+            "--games",
+            "200",
+            "--seed",
+            "3",
+            "--no-charts",
+            "--out",
+            "t",
+        ],
+        dir.path(),
+    ));
+    assert!(t.contains("peek cheats"), "{t}");
     let list = ok(&sim(&["flip7", "--list-policies"], dir.path()));
     let line = list.lines().find(|l| l.trim_start().starts_with("peek")).unwrap();
     assert!(line.contains("CHEATS"), "{line}");

@@ -77,6 +77,10 @@ impl Game for Flip7 {
         Policy::parse(spec)
     }
 
+    fn cheats(policy: &Policy) -> bool {
+        policy.cheats()
+    }
+
     fn players(opts: &Flip7Options) -> usize {
         usize::from(opts.players)
     }
