@@ -136,16 +136,21 @@ fn chase_raises_its_threshold_with_the_gap_to_the_leader() {
     let behind = state(&[10, 9, 8, 11], &[3, 1], 0, &[100, 180]);
     assert_eq!(behind.hand(0).banked(), 28);
     // 25 + 0.1 x (180 - 100) = 33: it hits where stay-at-25 stays.
-    assert!((chase_threshold(&behind, 0, 25.0, 0.1) - 33.0).abs() < 1e-12);
+    assert_eq!(chase_threshold(&behind, 0, 25_000, 100), 33_000);
     assert!(seats("chase:25/0.1", 2).hit(&behind, 0));
     assert!(!seats("stay-at-25", 2).hit(&behind, 0));
     // Level with the leader, or leading, it is stay-at-BASE.
     let level = state(&[10, 9, 8, 11], &[3, 1], 0, &[180, 180]);
-    assert_eq!(chase_threshold(&level, 0, 25.0, 0.1), 25.0);
+    assert_eq!(chase_threshold(&level, 0, 25_000, 100), 25_000);
     assert!(!seats("chase:25/0.1", 2).hit(&level, 0));
     let ahead = state(&[10, 9, 8, 11], &[3, 1], 0, &[180, 100]);
-    assert_eq!(chase_threshold(&ahead, 0, 25.0, 0.1), 25.0);
-    assert_eq!(chase_threshold(&ahead, 1, 25.0, 0.1), 33.0);
+    assert_eq!(chase_threshold(&ahead, 0, 25_000, 100), 25_000);
+    assert_eq!(chase_threshold(&ahead, 1, 25_000, 100), 33_000);
+    // Exact at the boundary: holding 33 against a threshold of 33, it stays.
+    let edge = state(&[10, 9, 8, 11, 5], &[4, 1], 0, &[100, 180]);
+    assert_eq!(edge.hand(0).banked(), 33);
+    assert!(!seats("chase:25/0.1", 2).hit(&edge, 0));
+    assert!(seats("chase:25.001/0.1", 2).hit(&edge, 0));
 }
 
 /// A four-player table at seat 0's decision (the end of the first pass),
