@@ -203,7 +203,7 @@ pub const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "chase:BASE/SLOPE",
-                does: "stay-at a threshold of BASE + SLOPE x (highest game total - own total), e.g. chase:25/0.1 (BASE, SLOPE >= 0)",
+                does: "stay-at a threshold of BASE + SLOPE x (highest game total - own total), e.g. chase:25/0.1 (BASE, SLOPE >= 0, at most 3 decimals)",
             },
             PolicyDoc {
                 spec: "stay-at-random:LO..HI",
