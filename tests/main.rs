@@ -17,6 +17,7 @@ mod flip7_optimal;
 mod flip7_policies;
 mod flip7_rules;
 mod flip7_stats;
+mod flip7_variants;
 mod flip_flush_cli;
 mod flip_flush_rules;
 mod games;

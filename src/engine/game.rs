@@ -119,6 +119,12 @@ pub trait Game: Send + Sync + 'static {
     /// the spec first, then strategy files).
     fn parse_policy(spec: &str) -> Result<Self::Policy, String>;
 
+    /// Whether `policy` sees what no player at the table can (Flip 7's
+    /// `peek`): outputs that show it say it cheats.
+    fn cheats(_policy: &Self::Policy) -> bool {
+        false
+    }
+
     /// Players at the table under `opts`.
     fn players(opts: &Self::Options) -> usize;
 

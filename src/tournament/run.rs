@@ -424,6 +424,12 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     }
     describe_sources(&resolved, &mut summary);
     write_standings::<G>(&mut summary, opts, &names, &report);
+    for (name, _) in names.iter().zip(&resolved).filter(|(_, r)| G::cheats(&r.policy)) {
+        let _ = writeln!(
+            summary,
+            "{name} cheats: its policy sees what no player can; its results are an upper bound, not a strategy"
+        );
+    }
     write_pairwise(&mut summary, &names, &report);
 
     // Charts and workbook.

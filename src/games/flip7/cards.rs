@@ -327,6 +327,13 @@ impl Deck {
         Some(c)
     }
 
+    /// The card [`Deck::draw`] would draw next, without drawing it. No
+    /// player can know it: only the cheating `peek` policy asks.
+    #[inline]
+    pub fn peek(&self) -> Option<Card> {
+        (self.len > 0).then(|| self.pile[(self.len - 1) & (PILE_SLOTS - 1)])
+    }
+
     /// Moves one card from play to the discard pile.
     #[inline]
     pub fn discard(&mut self, c: Card) {

@@ -78,10 +78,12 @@ impl Game for Flip7 {
     const DEFAULT_POLICY: &'static str = "stay-at-25";
     const PLAYERS: std::ops::RangeInclusive<usize> = 1..=MAX_PLAYERS;
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
-        Each is a spec (RULE[+freeze:C][+flip-three:C][+second-chance:C]; see --list-policies), \
+        Each is a spec (RULE[+hit-on-second-chance][+freeze:C][+flip-three:C][+second-chance:C][+target:SEAT]; \
+        see --list-policies), \
         a strategy name (strategies/flip7-NAME.toml) or a .toml path.";
     const POLICY_INTRO: &'static str = "A policy is RULE[+freeze:CHOICE][+flip-three:CHOICE][+second-chance:CHOICE],\n\
-        e.g. ev+flip-three:self-when-safe. A comma-separated list gives one per seat.\n";
+        e.g. ev+flip-three:self-when-safe. A comma-separated list gives one per seat.\n\
+        +hit-on-second-chance and +target:SEAT may be added too (below).\n";
     const CATALOGUE: &'static [PolicySection] = policies::CATALOGUE;
     const SWEEP_EXAMPLE: &'static str = "stay-at-{15..35..5}";
 
@@ -91,6 +93,10 @@ impl Game for Flip7 {
 
     fn parse_policy(spec: &str) -> Result<Policy, String> {
         Policy::parse(spec)
+    }
+
+    fn cheats(policy: &Policy) -> bool {
+        policy.cheats()
     }
 
     fn players(opts: &Flip7Options) -> usize {
@@ -191,6 +197,14 @@ impl Flip7Sim {
         without: Without,
     ) -> Result<Flip7Sim, String> {
         let policies = seat_policies(policies, players)?;
+        for p in &policies {
+            if let Some(seat) = p.target.filter(|&s| usize::from(s) >= players) {
+                return Err(format!(
+                    "'{p}': seat {seat} is not at the table (seats are 0 to {} with {players} players)",
+                    players - 1
+                ));
+            }
+        }
         let rules = Rules {
             players,
             composition: composition(decks_for(players), without),
@@ -205,7 +219,11 @@ impl Simulation for Flip7Sim {
     type Acc = Flip7Stats;
 
     fn new_acc(&self) -> Flip7Stats {
-        Flip7Stats::new(self.rules.players)
+        let mut acc = Flip7Stats::new(self.rules.players);
+        for (s, p) in self.policies.iter().enumerate() {
+            acc.cheating_seats |= u64::from(p.cheats()) << s;
+        }
+        acc
     }
 
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats, trace: Option<&mut TraceWriter<'_>>) {
@@ -222,7 +240,11 @@ impl Simulation for Flip7Sim {
                 // so every other run keeps its games.
                 seats.seed(rand::Rng::next_u64(rng));
             }
-            play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
+            if self.policies.iter().any(Policy::draws_per_game) {
+                play_games(&mut DrawsPerGame(&mut table, &mut seats), rng, games, acc, trace);
+            } else {
+                play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
+            }
         }
     }
 
@@ -234,11 +256,31 @@ impl Simulation for Flip7Sim {
             // As in `play_batch`: the same draw from the batch stream.
             seats.seed(rand::Rng::next_u64(rng));
         }
+        let per_game = self.policies.iter().any(Policy::draws_per_game);
         for _ in 0..games {
-            play_games(&mut (&mut table, &mut seats), rng, 1, &mut one, None::<Silent>);
+            if per_game {
+                play_games(&mut DrawsPerGame(&mut table, &mut seats), rng, 1, &mut one, None::<Silent>);
+            } else {
+                play_games(&mut (&mut table, &mut seats), rng, 1, &mut one, None::<Silent>);
+            }
             each(&one);
             one.clear();
         }
+    }
+}
+
+/// A table whose seats fix something for each game (`stay-at-random:LO..HI`
+/// draws its threshold): the draw comes from the game's own stream right
+/// after the deck is shuffled, so every game is dealt the same deck as with
+/// any other line-up, and runs repeat on any number of threads. Line-ups
+/// without such a policy never come here, and keep their games.
+struct DrawsPerGame<'a>(&'a mut Table, &'a mut Seats);
+
+impl PlaysGames<Table> for DrawsPerGame<'_> {
+    fn play_one<O: Observer<Table>>(&mut self, rng: &mut SimRng, obs: &mut O) {
+        self.0.new_game(rng);
+        self.1.draw_game_values(rng);
+        self.0.play_game(self.1, obs, rng);
     }
 }
 

@@ -477,7 +477,8 @@ pub struct Rules {
 
 /// A Flip 7 table: the players' hands and totals, the piles, and the round.
 /// Everything here except the order of the draw pile is public at a real
-/// table, and no method reveals that order.
+/// table, and no method reveals that order but [`Table::peek_next_card`],
+/// which only the cheating `peek` policy calls.
 #[derive(Clone, Debug)]
 pub struct Table {
     rules: Rules,
@@ -590,6 +591,14 @@ impl Table {
     #[inline]
     pub fn pile_len(&self) -> usize {
         self.deck.pile_len()
+    }
+
+    /// The next card of the draw pile, or `None` when it is empty (the next
+    /// card then comes from a shuffle not yet made). Hidden at a real table:
+    /// only the cheating `peek` policy reads it.
+    #[inline]
+    pub fn peek_next_card(&self) -> Option<Card> {
+        self.deck.peek()
     }
 
     /// Cards of each kind in the draw pile (public in total only: the

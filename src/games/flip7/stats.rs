@@ -55,6 +55,13 @@ pub struct Flip7Stats {
     pub no_winner: u64,
     /// Rounds ended by the cycle guard ([`super::rules::MAX_RESHUFFLES_PER_ROUND`]).
     pub cycled_rounds: u64,
+    /// Games by their number of rounds: `rounds_per_game[r]` games took r
+    /// rounds (tie-break rounds included). No trailing zeros, so that the
+    /// totals of a run are the same however its batches were merged.
+    pub rounds_per_game: Vec<u64>,
+    /// The seats whose policy cheats (`peek`), one bit each: set by the
+    /// simulation, so that every output of the run can say so.
+    pub cheating_seats: u64,
     /// Per seat.
     pub seats: Vec<SeatStats>,
 }
@@ -68,19 +75,43 @@ impl Flip7Stats {
             rounds: 0,
             no_winner: 0,
             cycled_rounds: 0,
+            rounds_per_game: Vec::new(),
+            cheating_seats: 0,
             seats: vec![SeatStats::default(); players],
         }
     }
 }
 
 impl Flip7Stats {
-    /// Back to empty totals (the same seats).
+    /// Back to empty totals (the same seats, cheating or not).
     pub fn clear(&mut self) {
         self.games = 0;
         self.rounds = 0;
         self.no_winner = 0;
         self.cycled_rounds = 0;
+        self.rounds_per_game.clear();
         self.seats.fill(SeatStats::default());
+    }
+
+    /// Whether seat `seat`'s policy cheats (`peek`).
+    pub fn cheats(&self, seat: usize) -> bool {
+        seat < 64 && self.cheating_seats >> seat & 1 != 0
+    }
+
+    /// The `p`-th percentile (`p` in percent, 0 < p <= 100) of the rounds a
+    /// game took: the smallest r such that at least p% of the games took r
+    /// rounds or fewer. Exact, from the integer counts; `None` without
+    /// games.
+    pub fn rounds_percentile(&self, p: u64) -> Option<u64> {
+        debug_assert!((1..=100).contains(&p));
+        let mut at_most = 0u128;
+        for (r, &games) in self.rounds_per_game.iter().enumerate() {
+            at_most += u128::from(games);
+            if at_most * 100 >= u128::from(p) * u128::from(self.games) && at_most > 0 {
+                return Some(r as u64);
+            }
+        }
+        None
     }
 }
 
@@ -90,6 +121,13 @@ impl Accumulator for Flip7Stats {
         self.rounds += o.rounds;
         self.no_winner += o.no_winner;
         self.cycled_rounds += o.cycled_rounds;
+        if self.rounds_per_game.len() < o.rounds_per_game.len() {
+            self.rounds_per_game.resize(o.rounds_per_game.len(), 0);
+        }
+        for (a, b) in self.rounds_per_game.iter_mut().zip(&o.rounds_per_game) {
+            *a += b;
+        }
+        self.cheating_seats |= o.cheating_seats;
         for (a, b) in self.seats.iter_mut().zip(&o.seats) {
             a.wins += b.wins;
             a.final_score_sum += b.final_score_sum;
@@ -130,6 +168,11 @@ impl Observer<Table> for Flip7Stats {
     fn game_end(&mut self, t: &Table, winner: Option<usize>) {
         self.games += 1;
         self.rounds += u64::from(t.round());
+        let r = t.round() as usize;
+        if r >= self.rounds_per_game.len() {
+            self.rounds_per_game.resize(r + 1, 0);
+        }
+        self.rounds_per_game[r] += 1;
         match winner {
             Some(w) => self.seats[w].wins += 1,
             None => self.no_winner += 1,
@@ -145,7 +188,7 @@ impl Observer<Table> for Flip7Stats {
 
 /// The game's own CSV columns, after the shared ones
 /// ([`crate::engine::columns::CORE_HEADER`]). The README documents each.
-pub const CSV_COLUMNS: [&str; 11] = [
+pub const CSV_COLUMNS: [&str; 15] = [
     "mean_final_score",
     "mean_rounds_per_game",
     "rounds",
@@ -157,6 +200,10 @@ pub const CSV_COLUMNS: [&str; 11] = [
     "flip7_rate",
     "cut_off_rate",
     "mean_cards_per_round",
+    "rounds_per_game_p10",
+    "rounds_per_game_median",
+    "rounds_per_game_p90",
+    "cheats",
 ];
 
 /// One seat's own results as numbers, ready for a table or CSV (the wins
@@ -185,6 +232,11 @@ pub struct SeatRow {
     pub cut_off_rate: f64,
     /// Cards flipped per round played.
     pub mean_cards_per_round: f64,
+    /// 10th percentile, median and 90th percentile of the rounds per game
+    /// (see [`Flip7Stats::rounds_percentile`]); `None` without games.
+    pub rounds_per_game_percentiles: [Option<u64>; 3],
+    /// Whether the seat's policy cheats (`peek`).
+    pub cheats: bool,
 }
 
 impl SeatRow {
@@ -193,6 +245,7 @@ impl SeatRow {
     /// platform.
     pub fn csv_fields(&self) -> Vec<String> {
         let f = |x: f64| format!("{x:.6}");
+        let whole = |x: Option<u64>| x.map(|x| x.to_string()).unwrap_or_default();
         vec![
             f(self.mean_final_score),
             f(self.mean_rounds_per_game),
@@ -205,6 +258,10 @@ impl SeatRow {
             f(self.flip7_rate),
             f(self.cut_off_rate),
             f(self.mean_cards_per_round),
+            whole(self.rounds_per_game_percentiles[0]),
+            whole(self.rounds_per_game_percentiles[1]),
+            whole(self.rounds_per_game_percentiles[2]),
+            u8::from(self.cheats).to_string(),
         ]
     }
 }
@@ -212,9 +269,11 @@ impl SeatRow {
 impl Flip7Stats {
     /// One row per seat.
     pub fn rows(&self) -> Vec<SeatRow> {
+        let percentiles = [10, 50, 90].map(|p| self.rounds_percentile(p));
         self.seats
             .iter()
-            .map(|st| {
+            .enumerate()
+            .map(|(s, st)| {
                 let rounds = self.rounds;
                 let mean = ratio(st.round_score_sum, rounds);
                 let se = st.by_game.stderr().unwrap_or(f64::NAN);
@@ -230,6 +289,8 @@ impl Flip7Stats {
                     flip7_rate: ratio(st.ended(Status::Flip7), rounds),
                     cut_off_rate: ratio(st.ended(Status::Active), rounds),
                     mean_cards_per_round: ratio(st.cards, rounds),
+                    rounds_per_game_percentiles: percentiles,
+                    cheats: self.cheats(s),
                 }
             })
             .collect()
@@ -248,7 +309,12 @@ pub fn summary(acc: &Flip7Stats, names: &[String], w: &mut Vec<u8>) {
     let players = acc.seats.len();
     let rows = acc.rows();
     for (s, (r, st)) in rows.iter().zip(&acc.seats).enumerate() {
-        let won = SeatWins::new(s, &names[s], players, acc.games, st.wins);
+        let name = if acc.cheats(s) {
+            format!("{} (cheats)", names[s])
+        } else {
+            names[s].clone()
+        };
+        let won = SeatWins::new(s, &name, players, acc.games, st.wins);
         let mut cells = seat_cells(&won);
         cells.push(format!("{:.2}", r.mean_final_score));
         cells.push(if r.round_score_stderr.is_finite() {
@@ -265,7 +331,18 @@ pub fn summary(acc: &Flip7Stats, names: &[String], w: &mut Vec<u8>) {
     }
     let _ = w.write_all(t.render().as_bytes());
     if let Some(r) = rows.first() {
-        let _ = writeln!(w, "mean rounds per game: {:.3}", r.mean_rounds_per_game);
+        let _ = write!(w, "mean rounds per game: {:.3}", r.mean_rounds_per_game);
+        if let [Some(p10), Some(median), Some(p90)] = r.rounds_per_game_percentiles {
+            let _ = write!(w, " (median {median}; 10th and 90th percentiles {p10} and {p90})");
+        }
+        let _ = writeln!(w);
+    }
+    for (s, name) in names.iter().enumerate().filter(|&(s, _)| acc.cheats(s)) {
+        let _ = writeln!(
+            w,
+            "seat {s} ({name}) cheats: it sees the next card of the draw pile, which no player can; \
+             its results are an upper bound, not a strategy"
+        );
     }
     if acc.cycled_rounds > 0 {
         let _ = writeln!(
