@@ -228,6 +228,7 @@ fn replay_flip7(t: &Traced) {
     let mut totals = vec![0u64; players];
     let mut seats = vec![Flip7Seat::default(); players];
     let (mut games, mut rounds, mut game_rounds, mut reshuffles) = (0u64, 0u64, 0u64, 0u64);
+    let mut rounds_of_games: Vec<u64> = Vec::new();
     let take = |k: &mut Kinds, c: usize, at: &str| {
         assert!(k[c] > 0, "no {} there: {at}", FLIP7_KINDS[c]);
         k[c] -= 1;
@@ -431,6 +432,7 @@ fn replay_flip7(t: &Traced) {
                     st.game_round_sum = 0;
                 }
                 games += 1;
+                rounds_of_games.push(game_rounds);
             }
             other => panic!("unknown event {other}: {at}"),
         }
@@ -461,6 +463,10 @@ fn replay_flip7(t: &Traced) {
             ("flip7_rate", rate("Flip 7")),
             ("cut_off_rate", rate("cut off")),
             ("mean_cards_per_round", f6(ratio(st.cards, rounds))),
+            ("cheats", "0".to_string()),
+            ("rounds_per_game_p10", percentile(&rounds_of_games, 10)),
+            ("rounds_per_game_median", percentile(&rounds_of_games, 50)),
+            ("rounds_per_game_p90", percentile(&rounds_of_games, 90)),
         ];
         for (column, value) in &want {
             assert_eq!(&row[*column], value, "seat {s}: {column}");
@@ -1133,4 +1139,19 @@ fn trace_format_needs_trace() {
     let o = sim(&["flip7", "--trace-format", "json"], dir.path());
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--trace"), "{}", stderr(&o));
+}
+
+/// The p-th percentile of the rounds games took, as the CSV reference
+/// defines it: the smallest r such that at least p% of the games took r
+/// rounds or fewer.
+fn percentile(rounds: &[u64], p: u64) -> String {
+    let mut sorted = rounds.to_vec();
+    sorted.sort_unstable();
+    let n = sorted.len() as u64;
+    sorted
+        .iter()
+        .enumerate()
+        .find(|&(i, _)| (i as u64 + 1) * 100 >= p * n)
+        .map(|(_, r)| r.to_string())
+        .unwrap_or_default()
 }
