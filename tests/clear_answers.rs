@@ -3,11 +3,10 @@
 //! promises (2 for a wrong command line, 1 for a run that fails); every
 //! case handled does what docs/command-line.md says.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-use crate::common::{files_in, ok, refused, sim, stderr, stdout};
+use crate::common::{files_in, ok, output_into_closed_pipe, refused, sim, stderr, stdout};
 
 const GAMES: [&str; 4] = ["flip7", "flip-flush", "ib-flip", "classic-flip"];
 
@@ -40,22 +39,6 @@ fn with_tiny_file_limit(args: &[&str], dir: &Path) -> Output {
         .current_dir(dir)
         .output()
         .expect("run sh")
-}
-
-/// Runs `sim` in `dir` with a reader on stdout that takes `read` bytes and
-/// goes away (`| head -c N`; `| true` with 0).
-fn into_pipe_closed_after(args: &[&str], dir: &Path, read: usize) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run sim");
-    let mut first = vec![0u8; read];
-    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
-    drop(child.stdout.take());
-    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -125,7 +108,7 @@ fn a_traced_run_whose_reader_goes_away_still_writes_its_csv() {
                 &["--trace", "--trace-format", format, "--out", "o.csv"],
             ]
             .concat();
-            let o = into_pipe_closed_after(&args, dir.path(), read);
+            let o = output_into_closed_pipe(&args, dir.path(), read);
             assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
             let traced = std::fs::read(dir.path().join("o.csv"))
                 .unwrap_or_else(|e| panic!("{args:?}: no o.csv ({e}): {}", stderr(&o)));

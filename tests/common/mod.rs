@@ -130,9 +130,8 @@ pub fn refused(args: &[&str], fragments: &[&str]) {
 }
 
 /// Runs `sim` in `dir` with a reader on stdout that takes `read` bytes and
-/// then goes away (as `sim ... | head -c N`, or `| true` with 0): the run
-/// must end quietly, with exit 0 and nothing on stderr.
-pub fn into_closed_pipe(args: &[&str], dir: &Path, read: usize) {
+/// then goes away (as `sim ... | head -c N`, or `| true` with 0).
+pub fn output_into_closed_pipe(args: &[&str], dir: &Path, read: usize) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(args)
         .current_dir(dir)
@@ -143,13 +142,17 @@ pub fn into_closed_pipe(args: &[&str], dir: &Path, read: usize) {
     let mut first = vec![0u8; read];
     child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
     drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// [`output_into_closed_pipe`], and the run must end quietly, with exit 0
+/// and nothing on stderr.
+pub fn into_closed_pipe(args: &[&str], dir: &Path, read: usize) {
+    let o = output_into_closed_pipe(args, dir, read);
     assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
     assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
 }
 
-/// The console table in `text` whose header line starts with `header`
-/// (after any leading spaces), with its `rows` rows.
 pub fn console_table<'a>(text: &'a str, header: &str, rows: usize) -> Vec<&'a str> {
     let lines: Vec<&str> = text.lines().collect();
     let at = lines
