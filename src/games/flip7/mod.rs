@@ -12,6 +12,7 @@
 //! [`Game`].
 
 pub mod cards;
+pub mod max_win;
 pub mod optimal;
 pub mod policies;
 pub mod rules;

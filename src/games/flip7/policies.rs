@@ -72,6 +72,68 @@ pub enum Rule {
     /// unless it would bust (see [`peek_hits`]). No player can do this; it is
     /// an upper bound on what knowing the next card is worth.
     Peek,
+    /// `max-win:MODEL` (`max-win` = `max-win:ev`): the Hit or Stay, and the
+    /// Freeze and Flip Three targets, that maximise the chance to win the
+    /// game, with the opponents modelled as playing MODEL; see
+    /// [`super::max_win`].
+    MaxWin(Model),
+}
+
+/// The opponents' rule that `max-win:MODEL` assumes: the Hit-or-Stay rules
+/// cheap enough to simulate for its tables (not `optimal-round`,
+/// `rollout:K`, `peek`, `stay-at-random` or `max-win`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Model {
+    /// `stay-at-N`.
+    StayAt(u16),
+    /// `cards-N`.
+    Cards(u8),
+    /// `bust-prob:P`.
+    BustProb(f64),
+    /// `ev`.
+    Ev,
+    /// `endgame:N`.
+    Endgame(u16),
+    /// `stay-at-numbers-N`.
+    StayAtNumbers(u16),
+    /// `chase:BASE/SLOPE`, in thousandths.
+    Chase {
+        /// BASE in thousandths.
+        base: u32,
+        /// SLOPE in thousandths.
+        slope: u32,
+    },
+}
+
+impl Model {
+    /// The model as a rule.
+    pub fn rule(self) -> Rule {
+        match self {
+            Model::StayAt(n) => Rule::StayAt(n),
+            Model::Cards(n) => Rule::Cards(n),
+            Model::BustProb(p) => Rule::BustProb(p),
+            Model::Ev => Rule::Ev,
+            Model::Endgame(n) => Rule::Endgame(n),
+            Model::StayAtNumbers(n) => Rule::StayAtNumbers(n),
+            Model::Chase { base, slope } => Rule::Chase { base, slope },
+        }
+    }
+
+    /// The model of a rule, if it can be one.
+    pub fn of(rule: Rule) -> Option<Model> {
+        Some(match rule {
+            Rule::StayAt(n) => Model::StayAt(n),
+            Rule::Cards(n) => Model::Cards(n),
+            Rule::BustProb(p) => Model::BustProb(p),
+            Rule::Ev => Model::Ev,
+            Rule::Endgame(n) => Model::Endgame(n),
+            Rule::StayAtNumbers(n) => Model::StayAtNumbers(n),
+            Rule::Chase { base, slope } => Model::Chase { base, slope },
+            Rule::OptimalRound | Rule::Rollout(_) | Rule::StayAtRandom { .. } | Rule::Peek | Rule::MaxWin(_) => {
+                return None;
+            }
+        })
+    }
 }
 
 /// Where a Freeze goes (`+freeze:CHOICE`). Only active opponents are
@@ -210,6 +272,10 @@ pub const CATALOGUE: &[PolicySection] = &[
                 does: "stay-at-N with N drawn at random from LO to HI (both included) for each game, from the game's own random stream",
             },
             PolicyDoc {
+                spec: "max-win:MODEL",
+                does: "the Hit or Stay and the Freeze and Flip Three targets that maximise the chance to win the game, opponents modelled as MODEL (a rule above but optimal-round, rollout, stay-at-random, peek; max-win = max-win:ev)",
+            },
+            PolicyDoc {
                 spec: "peek",
                 does: "CHEATS: sees the next card of the draw pile and hits unless it would bust; an upper bound for card counting, not a strategy",
             },
@@ -292,7 +358,7 @@ pub const CATALOGUE: &[PolicySection] = &[
 /// Spec forms accepted by [`Policy::parse`], for error messages.
 pub const ACCEPTED: &str = "RULE[+hit-on-second-chance][+freeze:CHOICE][+flip-three:CHOICE][+second-chance:CHOICE][+target:SEAT] \
                             with RULE one of stay-at-N, cards-N, bust-prob:P, ev, endgame:N, optimal-round, rollout:K, \
-                            stay-at-numbers-N, chase:BASE/SLOPE, stay-at-random:LO..HI, peek \
+                            stay-at-numbers-N, chase:BASE/SLOPE, stay-at-random:LO..HI, max-win:MODEL, peek \
                             (see sim flip7 --list-policies)";
 
 fn choice<T: Copy>(what: &str, word: &str, options: &[(&str, T)]) -> Result<T, String> {
@@ -392,6 +458,15 @@ impl Rule {
                 )),
             };
         }
+        if let Some(model) = spec.strip_prefix("max-win:") {
+            let rule = Rule::parse(model).map_err(|e| format!("'{spec}': MODEL: {e}"))?;
+            return Model::of(rule).map(Rule::MaxWin).ok_or_else(|| {
+                format!(
+                    "'{spec}': MODEL must be a rule cheap to simulate: stay-at-N, cards-N, bust-prob:P, ev, \
+                     endgame:N, stay-at-numbers-N or chase:BASE/SLOPE (max-win:MODEL)"
+                )
+            });
+        }
         if let Some(n) = spec.strip_prefix("endgame:") {
             return whole(n, "endgame:N").map(Rule::Endgame);
         }
@@ -400,6 +475,7 @@ impl Rule {
             "endgame" => Ok(Rule::Endgame(25)),
             "optimal-round" => Ok(Rule::OptimalRound),
             "peek" => Ok(Rule::Peek),
+            "max-win" => Ok(Rule::MaxWin(Model::Ev)),
             _ => Err(format!("unknown policy '{spec}'")),
         }
     }
@@ -540,6 +616,8 @@ impl fmt::Display for Rule {
             }
             Rule::StayAtRandom { lo, hi } => write!(f, "stay-at-random:{lo}..{hi}"),
             Rule::Peek => write!(f, "peek"),
+            Rule::MaxWin(Model::Ev) => write!(f, "max-win"),
+            Rule::MaxWin(m) => write!(f, "max-win:{}", m.rule()),
         }
     }
 }
@@ -575,6 +653,7 @@ pub struct Scratch {
     memo: Option<Box<optimal::Memo>>,
     lookahead: Option<Box<Table>>,
     rng: SimRng,
+    max_win: super::max_win::Scratch,
 }
 
 impl Scratch {
@@ -584,6 +663,7 @@ impl Scratch {
             memo: None,
             lookahead: None,
             rng: SimRng::seed_from_u64(seed),
+            max_win: Default::default(),
         }
     }
 }
@@ -638,6 +718,7 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         // Outside a simulation no game has drawn a threshold: LO.
         Rule::StayAtRandom { lo, .. } => t.hand(seat).banked() < lo,
         Rule::Peek => peek_hits(t, seat),
+        Rule::MaxWin(m) => super::max_win::hits(t, seat, &Policy::from(m.rule()), &mut scratch.max_win),
         Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
     }
 }
@@ -1082,7 +1163,7 @@ impl Seats {
                 Rule::Cards(n) => Quick::Cards(n),
                 _ => Quick::Other,
             };
-            let plain = p.target.is_none();
+            let plain = p.target.is_none() && !matches!(p.rule, Rule::MaxWin(_));
             default_targets[s] = u8::from(plain && p.freeze == FreezeChoice::Leader)
                 | u8::from(plain && p.flip_three == FlipThreeChoice::MostCards) << 1;
         }
@@ -1154,6 +1235,9 @@ impl Seats {
             && t.is_active(seat)
         {
             return seat;
+        }
+        if let Rule::MaxWin(m) = p.rule {
+            return super::max_win::target(t, chooser, card, &Policy::from(m.rule()), &mut self.scratch.max_win);
         }
         let me_ok = t.is_active(chooser);
         let total = |s: usize| u64::from(t.total(s));
