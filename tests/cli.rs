@@ -411,6 +411,7 @@ fn list_policies_names_every_rule_choice_and_strategy() {
         "endgame:N",
         "optimal-round",
         "rollout:K",
+        "max-win:MODEL",
         "+freeze:CHOICE",
         "+flip-three:CHOICE",
         "+second-chance:CHOICE",

@@ -126,10 +126,11 @@ fn shuffling_the_unseen_deck_never_changes_a_decision() {
     assert!(checks > 50_000, "only {checks} decisions checked");
 }
 
-/// The same for the rules that search (fewer games: they are slow).
+/// The same for the rules that search or weigh the game (fewer games:
+/// they are slow).
 #[test]
 fn shuffling_the_unseen_deck_never_changes_a_search() {
-    let checks = probe_games("optimal-round,rollout:3", 12);
+    let checks = probe_games("optimal-round,rollout:3,max-win,max-win:stay-at-25", 12);
     assert!(checks > 500, "only {checks} decisions checked");
 }
 

@@ -13,6 +13,7 @@ mod cli;
 mod console;
 mod docs;
 mod flip7_invariants;
+mod flip7_max_win;
 mod flip7_optimal;
 mod flip7_policies;
 mod flip7_rules;

@@ -692,6 +692,12 @@ fn alone(t: &Table, seat: usize) -> bool {
 /// `ends`, and whether hitting gives it (`seat` may be out of the round).
 fn value_with(t: &Table, seat: usize, tables: &Tables, ends: &[Ending], scratch: &mut Scratch) -> (f64, bool) {
     let mut u = utility(tables, t, seat, ends, scratch);
+    decide(t, seat, &mut u, DEPTH)
+}
+
+/// The better of staying and hitting for `seat` under `u`, with `depth`
+/// cards of look-ahead after a hit (1: hit once, then stay).
+fn decide(t: &Table, seat: usize, u: &mut Utility, depth: u32) -> (f64, bool) {
     let h = t.hand(seat);
     if !h.is_active() {
         return (u.u(u32::from(h.score())), false);
@@ -703,7 +709,7 @@ fn value_with(t: &Table, seat: usize, tables: &Tables, ends: &[Ending], scratch:
     if pile.total == 0 {
         return (stay, false);
     }
-    let go = hit(look, &mut pile, solo, DEPTH - 1, &mut u);
+    let go = hit(look, &mut pile, solo, depth - 1, u);
     if go > stay + 1e-12 { (go, true) } else { (stay, false) }
 }
 
@@ -779,6 +785,7 @@ pub fn model_ok(rule: &Rule) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rng::batch_rng;
     use crate::games::flip7::cards::{Without, composition};
 
     fn rules(players: usize) -> Rules {
@@ -796,6 +803,95 @@ mod tests {
         assert_eq!(b, vec![(0, 0.25), (10, 0.75)]);
     }
 
+    /// Tables from given distributions (no simulation).
+    fn synthetic(players: usize, mine: Vec<Dist>, theirs: Dist) -> Tables {
+        let mut t = Tables {
+            players,
+            single_round: false,
+            win: vec![0.0; SIDE * SIDE],
+            after: Vec::new(),
+            after_safe: Vec::new(),
+            mine,
+            theirs,
+        };
+        t.solve();
+        t
+    }
+
+    /// The same chances by plain value iteration (every state updated from
+    /// the last sweep until nothing moves), independent of the closed form
+    /// and the order of [`Tables::solve`].
+    fn iterated(t: &Tables) -> Vec<f64> {
+        let field = best_of(&t.theirs, t.players - 1);
+        let mut w = vec![0.5; SIDE * SIDE];
+        let at = |w: &[f64], a: u32, z: u32| {
+            if a >= TARGET || z >= TARGET {
+                match a.cmp(&z) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Less => 0.0,
+                    std::cmp::Ordering::Equal => 1.0 / t.players as f64,
+                }
+            } else {
+                w[a as usize * SIDE + z as usize]
+            }
+        };
+        for _ in 0..10_000 {
+            let mut next = w.clone();
+            let mut moved = 0.0f64;
+            for a in 0..SIDE as u32 {
+                for z in 0..SIDE as u32 {
+                    let best = t
+                        .mine
+                        .iter()
+                        .map(|d| {
+                            d.iter()
+                                .flat_map(|&(x, p)| field.iter().map(move |&(y, q)| (x, y, p * q)))
+                                .map(|(x, y, pq)| pq * at(&w, a + x, z + y))
+                                .sum::<f64>()
+                        })
+                        .fold(0.0, f64::max);
+                    moved = moved.max((best - w[a as usize * SIDE + z as usize]).abs());
+                    next[a as usize * SIDE + z as usize] = best;
+                }
+            }
+            w = next;
+            if moved < 1e-13 {
+                break;
+            }
+        }
+        w
+    }
+
+    #[test]
+    fn win_table_equals_plain_value_iteration() {
+        // Coarse round scores (multiples of 40) keep the iteration short;
+        // zeros (busts) give the self-loop that the closed form solves.
+        let mine = vec![
+            vec![(0, 0.3), (40, 0.7)],
+            vec![(0, 0.6), (80, 0.4)],
+            vec![(0, 0.1), (40, 0.5), (120, 0.4)],
+        ];
+        let theirs = vec![(0, 0.35), (40, 0.45), (80, 0.2)];
+        for players in [2, 3] {
+            let t = synthetic(players, mine.clone(), theirs.clone());
+            let w = iterated(&t);
+            let worst = (0..SIDE * SIDE).map(|i| (t.win[i] - w[i]).abs()).fold(0.0, f64::max);
+            assert!(worst < 1e-9, "{players} players: off by {worst}");
+        }
+    }
+
+    #[test]
+    fn two_equal_players_share_the_game() {
+        // One rule for both: W(a, z) + W(z, a) = 1 at two players.
+        let d = vec![(0, 0.25), (10, 0.25), (25, 0.3), (60, 0.2)];
+        let t = synthetic(2, vec![d.clone()], d);
+        for (a, z) in [(0, 0), (10, 150), (199, 3), (120, 121)] {
+            let sum = t.outcome(a, z) + t.outcome(z, a);
+            assert!((sum - 1.0).abs() < 1e-9, "{a} {z}: {sum}");
+        }
+        assert!((t.outcome(77, 77) - 0.5).abs() < 1e-9);
+    }
+
     #[test]
     fn win_chances_are_chances_and_grow_with_the_own_total() {
         let t = Tables::make(&Policy::stay_at(25), &rules(2), 2_000);
@@ -810,5 +906,77 @@ mod tests {
         }
         // Far ahead wins nearly always; far behind nearly never.
         assert!(t.outcome(190, 0) > 0.95 && t.outcome(0, 190) < 0.05);
+    }
+
+    /// Plays `ev` games at `players` and hands every decision of a player
+    /// with an opponent still in the round to `check`.
+    fn ev_decisions(players: usize, games: u64, mut check: impl FnMut(&Table, usize)) {
+        struct Probe<'f>(Seats, &'f mut dyn FnMut(&Table, usize));
+        impl Chooser for Probe<'_> {
+            fn hit(&mut self, t: &Table, seat: usize) -> bool {
+                if !alone(t, seat) {
+                    (self.1)(t, seat);
+                }
+                self.0.hit(t, seat)
+            }
+            fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+                self.0.target(t, chooser, card)
+            }
+            fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+                self.0.second_chance_to(t, holder)
+            }
+        }
+        let ev = Policy::parse("ev").unwrap();
+        let mut probe = Probe(Seats::new(vec![ev; players]), &mut check);
+        let mut table = Table::new(rules(players));
+        for g in 0..games {
+            let mut rng = batch_rng(31, g);
+            table.new_game(&mut rng);
+            table.play_game(&mut probe, &mut Silent, &mut rng);
+        }
+    }
+
+    #[test]
+    fn one_card_of_look_ahead_on_the_round_score_is_ev() {
+        // With u(x) = x and one card, the look-ahead is `ev`'s rule: the
+        // machinery (counted pile, busts, Second Chance, modifiers, the Flip
+        // 7 bonus, action cards left out) agrees with it at every decision.
+        let tables = Tables::make(&Policy::stay_at(25), &rules(1), 10);
+        let ev = Policy::parse("ev").unwrap();
+        let mut memo = Vec::new();
+        let field = Vec::new();
+        let mut checked = 0;
+        ev_decisions(3, 300, |t, seat| {
+            memo.clear();
+            memo.resize(MAX_SCORE + 1, f64::NAN);
+            let mut u = Utility {
+                tables: &tables,
+                a: 0,
+                field: &field,
+                linear: true,
+                memo: &mut memo,
+            };
+            assert_eq!(decide(t, seat, &mut u, 1).1, ev.hit(t, seat), "{:?}", t.hand(seat));
+            checked += 1;
+        });
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn a_deeper_look_ahead_never_values_hitting_less() {
+        // Each extra card adds the option to stay or hit again, so the
+        // value of the better choice cannot fall with depth.
+        let tables = Tables::make(&Policy::parse("ev").unwrap(), &rules(2), 2_000);
+        let mut scratch = Scratch::default();
+        let mut checked = 0;
+        ev_decisions(2, 100, |t, seat| {
+            let ends = endings(t, seat);
+            let mut u = utility(&tables, t, seat, &ends, &mut scratch);
+            let one = decide(t, seat, &mut u, 1).0;
+            let two = decide(t, seat, &mut u, 2).0;
+            assert!(two + 1e-12 >= one, "{one} {two}");
+            checked += 1;
+        });
+        assert!(checked > 1_000, "{checked}");
     }
 }
