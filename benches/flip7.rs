@@ -1,5 +1,6 @@
-//! Criterion benches of the Flip 7 hot paths: one round, one whole game, and
-//! a batch through the runner (the unit of parallel work).
+//! Criterion benches of the Flip 7 hot paths: one round, one whole game, a
+//! batch through the runner (the unit of parallel work), and whole games
+//! with the strongest policies.
 //!
 //! Run: `cargo bench --bench flip7`. Figures are medians; compare runs made
 //! on the same machine in the same session.
@@ -77,11 +78,35 @@ fn bench_batch(c: &mut Criterion) {
     g.finish();
 }
 
+/// Whole two-player games with a searching or game-weighing seat against
+/// `stay-at-25`, one seat each: `max-win` (its win-chance tables are made
+/// before the measurement, as a run makes them once) and `optimal-round`.
+fn bench_strong(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip7_strong");
+    g.throughput(Throughput::Elements(1));
+    g.sample_size(20);
+    for spec in ["max-win", "optimal-round", "ev"] {
+        let mut table = Table::new(rules(2));
+        let mut seats = Seats::new(vec![Policy::parse(spec).unwrap(), Policy::stay_at(25)]);
+        let mut rng = batch_rng(3, 0);
+        // Warm-up game: tables and memos made.
+        table.new_game(&mut rng);
+        table.play_game(&mut seats, &mut Silent, &mut rng);
+        g.bench_function(format!("game_2p_{spec}_vs_stay-at-25"), |b| {
+            b.iter(|| {
+                table.new_game(&mut rng);
+                black_box(table.play_game(&mut seats, &mut Silent, &mut rng))
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     // No charts: they need system fonts, which a bare machine may lack
     // (criterion then panics after measuring). The figures are printed.
     config = Criterion::default().without_plots();
-    targets = bench_round, bench_batch
+    targets = bench_round, bench_batch, bench_strong
 }
 criterion_main!(benches);
