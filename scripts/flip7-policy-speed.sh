@@ -24,6 +24,7 @@ runs=(
     "ev|1000000|counts, and sums the value of every possible next card"
     "opportunist|500000|ev, plus an exact three-card bust chance per Flip Three"
     "optimal-round|5000|bounds, then bounding and exact searches (see optimal-round below)"
+    "max-win|20000|a two-card look-ahead on the chance to win the game (its tables made once per run, about a second)"
     "rollout:10|2000|20 imagined continuations of the whole game"
 )
 
