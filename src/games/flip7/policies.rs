@@ -14,7 +14,9 @@ use rand::{Rng, SeedableRng};
 
 use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
 use super::optimal;
-use crate::engine::game::{PolicyDoc, PolicySection};
+use super::Flip7;
+use crate::engine::custom::{self, Custom, Decision, User};
+use crate::engine::game::{Game, PolicyDoc, PolicySection};
 use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Silent, Status, TARGET, Table};
 use crate::engine::rng::{Draw, SimRng};
 
@@ -72,7 +74,14 @@ pub enum Rule {
     /// unless it would bust (see [`peek_hits`]). No player can do this; it is
     /// an upper bound on what knowing the next card is worth.
     Peek,
+    /// A user policy's Hit-or-Stay rule, written as code and registered by
+    /// the program ([`crate::cli::Builder::policy`]); it sees a
+    /// [`PlayerView`].
+    User(User<HitRule>),
 }
+
+/// The Hit-or-Stay rule of a user policy: `true` to hit.
+pub type HitRule = dyn Fn(&PlayerView<'_>) -> bool + Send + Sync;
 
 /// Where a Freeze goes (`+freeze:CHOICE`). Only active opponents are
 /// candidates; ties go to the first clockwise from the chooser; the chooser
@@ -400,7 +409,10 @@ impl Rule {
             "endgame" => Ok(Rule::Endgame(25)),
             "optimal-round" => Ok(Rule::OptimalRound),
             "peek" => Ok(Rule::Peek),
-            _ => Err(format!("unknown policy '{spec}'")),
+            _ => match custom::parse::<HitRule>(<Flip7 as Game>::NAME, spec) {
+                Some(user) => user.map(Rule::User),
+                None => Err(format!("unknown policy '{spec}'")),
+            },
         }
     }
 
@@ -422,7 +434,9 @@ impl Policy {
         let spec = spec.trim();
         let mut parts = spec.split('+');
         let rule = parts.next().unwrap_or_default();
-        let mut p = Policy::from(Rule::parse(rule).map_err(|e| format!("{e}; accepted: {ACCEPTED}"))?);
+        let mut p = Policy::from(Rule::parse(rule).map_err(|e| {
+            format!("{e}; accepted: {ACCEPTED}{}", custom::accepted(<Flip7 as Game>::NAME))
+        })?);
         let mut seen = Vec::new();
         for part in parts {
             if part.trim() == "hit-on-second-chance" {
@@ -540,6 +554,7 @@ impl fmt::Display for Rule {
             }
             Rule::StayAtRandom { lo, hi } => write!(f, "stay-at-random:{lo}..{hi}"),
             Rule::Peek => write!(f, "peek"),
+            Rule::User(u) => write!(f, "{u}"),
         }
     }
 }
@@ -638,7 +653,122 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         // Outside a simulation no game has drawn a threshold: LO.
         Rule::StayAtRandom { lo, .. } => t.hand(seat).banked() < lo,
         Rule::Peek => peek_hits(t, seat),
+        Rule::User(u) => (u.decide())(&PlayerView { t, seat }),
         Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
+    }
+}
+
+impl Custom for Flip7 {
+    type Decide = HitRule;
+    const DECIDES: &'static str = "the Hit-or-Stay rule (true: hit)";
+}
+
+impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync + 'static> Decision<Flip7> for F {
+    fn boxed(self) -> Box<HitRule> {
+        Box::new(self)
+    }
+}
+
+/// What a Flip 7 player may know when asked Hit or Stay: its own cards in
+/// front, everybody's game totals, who is still in the round, and the
+/// counted chance of busting. A user policy decides from this alone (no
+/// draw-pile order, no internals).
+///
+/// ```
+/// use sim::games::flip7::policies::PlayerView;
+/// // Stay at 25, or at 35 when an opponent is within 30 points of winning.
+/// let leader_aware = |v: &PlayerView| {
+///     let n = if v.leader_total() + 30 >= v.target() { 35 } else { 25 };
+///     v.banked() < n
+/// };
+/// # let _ = leader_aware;
+/// ```
+#[derive(Clone, Copy)]
+pub struct PlayerView<'a> {
+    t: &'a Table,
+    seat: usize,
+}
+
+impl<'a> PlayerView<'a> {
+    /// The view of `seat` at table `t` (for tests of a rule).
+    pub fn new(t: &'a Table, seat: usize) -> PlayerView<'a> {
+        PlayerView { t, seat }
+    }
+
+    /// The deciding player's seat (0 is the first player).
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// Players at the table.
+    pub fn players(&self) -> usize {
+        self.t.players()
+    }
+
+    /// The points the cards in front of the deciding player are worth now:
+    /// what staying banks (numbers, x2, modifiers; 15 more with seven
+    /// numbers).
+    pub fn banked(&self) -> u32 {
+        u32::from(self.t.hand(self.seat).banked())
+    }
+
+    /// The points in front of player `seat` this round (its cards are face
+    /// up, so everybody sees them).
+    pub fn banked_of(&self, seat: usize) -> u32 {
+        u32::from(self.t.hand(seat).banked())
+    }
+
+    /// Number cards the deciding player holds (seven make a Flip 7).
+    pub fn numbers(&self) -> u32 {
+        self.t.hand(self.seat).number_count()
+    }
+
+    /// Whether the deciding player holds a Second Chance (the next
+    /// duplicate number will not bust it).
+    pub fn has_second_chance(&self) -> bool {
+        self.t.hand(self.seat).second_chance
+    }
+
+    /// The game total of player `seat` before this round.
+    pub fn total(&self, seat: usize) -> u32 {
+        self.t.total(seat)
+    }
+
+    /// The deciding player's own game total before this round.
+    pub fn my_total(&self) -> u32 {
+        self.t.total(self.seat)
+    }
+
+    /// The highest game total among the other players (0 alone at the
+    /// table).
+    pub fn leader_total(&self) -> u32 {
+        (0..self.players())
+            .filter(|&s| s != self.seat)
+            .map(|s| self.t.total(s))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The game total that ends the game (200).
+    pub fn target(&self) -> u32 {
+        TARGET
+    }
+
+    /// Whether player `seat` is still in this round.
+    pub fn is_active(&self, seat: usize) -> bool {
+        self.t.is_active(seat)
+    }
+
+    /// The round being played (1 is the first).
+    pub fn round(&self) -> u32 {
+        self.t.round()
+    }
+
+    /// The chance that the next card busts the deciding player, counting
+    /// every card seen this deck (0 with a Second Chance), as the built-in
+    /// `bust-prob:P` reads it.
+    pub fn bust_chance(&self) -> f64 {
+        bust_chance(self.t, self.seat)
     }
 }
 
