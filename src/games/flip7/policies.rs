@@ -872,6 +872,53 @@ impl Chooser for Thresholds {
     }
 }
 
+/// Every seat plays a user policy's Hit-or-Stay rule (each its own) with
+/// the default choices: the chooser of such line-ups, calling each rule
+/// straight from the game loop, as [`Thresholds`] does for `stay-at-N`.
+/// It plays exactly as [`Seats`] with the same policies.
+#[derive(Clone)]
+pub struct UserRules {
+    /// Indexed by seat masked to 64 slots, as in [`Seats`].
+    rules: [&'static HitRule; 64],
+}
+
+/// The rule of the seats a [`UserRules`] has no player for: stay.
+const STAY: &HitRule = &|_: &PlayerView<'_>| false;
+
+impl UserRules {
+    /// The rules of `policies` when every one is a user policy's rule with
+    /// the default choices.
+    pub fn of(policies: &[Policy]) -> Option<UserRules> {
+        let mut rules = [STAY; 64];
+        for (r, p) in rules.iter_mut().zip(policies) {
+            match p.rule {
+                Rule::User(u) if *p == Policy::with_defaults(p.rule) => *r = u.decide(),
+                _ => return None,
+            }
+        }
+        (policies.len() <= MAX_PLAYERS).then_some(UserRules { rules })
+    }
+}
+
+impl Chooser for UserRules {
+    #[inline(always)]
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        (self.rules[seat & 63])(&PlayerView { t, seat })
+    }
+    #[inline(always)]
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        if card == FREEZE {
+            default_freeze_target(t, chooser)
+        } else {
+            default_flip_three_target(t, chooser)
+        }
+    }
+    #[inline]
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        default_second_chance_to(t, holder)
+    }
+}
+
 /// `rollout:K`: for each of K imagined deals, copies the table, shuffles
 /// its unseen draw pile anew (the player never knows the real order), and
 /// plays the rest of the game once after Hit and once after Stay from that

@@ -1,0 +1,368 @@
+//! `sim` as a library: the programs in `examples/`, each a `sim` with a
+//! policy written in code, run every command with it; a user policy gives
+//! the same bytes on 1 and 2 threads and through shards and merge; a
+//! user re-implementation of `stay-at-N` plays the built-in's games; the
+//! builder refuses a user policy it cannot take.
+
+use crate::common::*;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use sim::prelude::*;
+
+/// The folder of the example programs, built once for the whole test run
+/// (`cargo test` builds them already; a run of this module alone, as
+/// `cargo test --test integration library::`, builds them here).
+fn examples_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut build = Command::new(cargo);
+        build.args(["build", "--examples", "--quiet"]);
+        if !cfg!(debug_assertions) {
+            build.arg("--release");
+        }
+        let status = build
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo build --examples");
+        assert!(status.success(), "cargo build --examples failed");
+        // This test binary is target/PROFILE/deps/integration-HASH; the
+        // examples are in target/PROFILE/examples.
+        let exe = std::env::current_exe().unwrap();
+        exe.parent().unwrap().parent().unwrap().join("examples")
+    })
+}
+
+/// Runs the example program `name` with `args` in `dir`.
+fn example(name: &str, args: &[&str], dir: &Path) -> Output {
+    let path = examples_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    Command::new(&path)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("run {}: {e}", path.display()))
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// One example program and how the tests drive it.
+struct Example {
+    /// The program (`examples/NAME.rs`).
+    name: &'static str,
+    /// Its game's command.
+    game: &'static str,
+    /// Its user policy's form, as `--list-policies` shows it.
+    form: &'static str,
+    /// A spec using the user policy.
+    spec: &'static str,
+    /// The same spec with a refused parameter, and what the refusal says.
+    bad: (&'static str, &'static str),
+    /// A sweep of the user policy's parameter.
+    sweep: &'static str,
+    /// A shipped policy to play against.
+    rival: &'static str,
+}
+
+const EXAMPLES: [Example; 4] = [
+    Example {
+        name: "flip7_leader_aware",
+        game: "flip7",
+        form: "leader-aware:N",
+        spec: "leader-aware:170",
+        bad: (
+            "leader-aware:250",
+            "N must be a whole number from 0 to 200 (leader-aware:N)",
+        ),
+        sweep: "leader-aware:{150..190..20}",
+        rival: "stay-at-25",
+    },
+    Example {
+        name: "flip_flush_call_when_out",
+        game: "flip-flush",
+        form: "call-when-out:P/Q",
+        spec: "call-when-out:0.5/0.3",
+        bad: (
+            "call-when-out:0.5",
+            "call-when-out takes the parameters P, Q (call-when-out:P/Q)",
+        ),
+        sweep: "call-when-out:0.5/{0.1,0.3}",
+        rival: "default",
+    },
+    Example {
+        name: "ib_flip_burn_to_stop",
+        game: "ib-flip",
+        form: "burn-to-stop:T",
+        spec: "saver+burn-to-stop:8",
+        bad: (
+            "saver+burn-to-stop:0",
+            "T must be a whole number from 1 to 52 (burn-to-stop:T)",
+        ),
+        sweep: "saver+burn-to-stop:{6,10}",
+        rival: "saver+burn-at:8",
+    },
+    Example {
+        name: "classic_flip_doubter",
+        game: "classic-flip",
+        form: "doubter:P",
+        spec: "caller:40+doubter:0.4",
+        bad: ("doubter:x", "P must be a number from 0 to 1 (doubter:P)"),
+        sweep: "doubter:{0.2,0.6}",
+        rival: "collector",
+    },
+];
+
+#[test]
+fn every_example_lists_its_user_policy_and_refuses_a_bad_parameter_as_built_ins_do() {
+    let dir = tempfile::tempdir().unwrap();
+    for e in &EXAMPLES {
+        let list = ok(&example(e.name, &[e.game, "--list-policies"], dir.path()));
+        let section = list
+            .split("User policies (written in code, added by this program):\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{}: no user policies listed:\n{list}", e.name));
+        assert!(
+            section.starts_with(&format!("  {}", e.form)),
+            "{}:\n{section}",
+            e.name
+        );
+
+        let (bad, says) = e.bad;
+        let o = example(e.name, &[e.game, "--policy", bad, "--games", "10"], dir.path());
+        assert_eq!(o.status.code(), Some(2), "{}: {bad} was accepted", e.name);
+        let err = stderr(&o);
+        assert!(err.starts_with(&format!("error: --policy '{bad}': ")), "{err}");
+        assert!(err.contains(says), "{}: {err}", e.name);
+        assert!(err.contains(&format!("user policies: {}", e.form)), "{err}");
+        assert!(
+            files_in(dir.path()).is_empty(),
+            "{bad} left {:?}",
+            files_in(dir.path())
+        );
+    }
+    // The same refusal for a built-in parameter, for comparison.
+    let o = example(
+        "flip7_leader_aware",
+        &["flip7", "--policy", "stay-at-x", "--games", "10"],
+        dir.path(),
+    );
+    assert!(
+        stderr(&o).starts_with(
+            "error: --policy 'stay-at-x': N must be a whole number from 0 to 65535 (stay-at-N); accepted: "
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn every_example_gives_the_same_bytes_on_one_and_two_threads_and_through_shards_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for e in &EXAMPLES {
+        // Two batches of 1024 games and a short third: two threads share them.
+        let run = |threads: &str, out: &str| {
+            let policy = format!("{},{}", e.spec, e.rival);
+            let args = [
+                e.game,
+                "--policy",
+                &policy,
+                "--players",
+                "2",
+                "--games",
+                "2500",
+                "--seed",
+                "7",
+            ];
+            let mut args: Vec<&str> = args.to_vec();
+            args.extend(["--threads", threads, "--out", out, "-q"]);
+            ok(&example(e.name, &args, d));
+            args
+        };
+        let one = format!("{}-1.csv", e.name);
+        let base = run("1", &one);
+        let two = format!("{}-2.csv", e.name);
+        run("2", &two);
+        assert_eq!(
+            read(&d.join(&one)),
+            read(&d.join(&two)),
+            "{}: 1 and 2 threads differ",
+            e.name
+        );
+        assert!(String::from_utf8(read(&d.join(&one))).unwrap().contains(e.spec));
+
+        let merged = format!("{}-merged.csv", e.name);
+        let mut shard_args: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+        let out_at = shard_args.iter().position(|a| a == "--out").unwrap();
+        shard_args[out_at + 1] = merged.clone();
+        let mut states = Vec::new();
+        for k in 1..=2 {
+            let state = format!("{}-{k}.json", e.name);
+            let mut args: Vec<&str> = shard_args.iter().map(String::as_str).collect();
+            let shard = format!("{k}/2");
+            args.extend(["--shard", &shard, "--state", &state]);
+            ok(&example(e.name, &args, d));
+            states.push(state);
+        }
+        let mut merge = vec!["merge", "-q"];
+        merge.extend(states.iter().map(String::as_str));
+        ok(&example(e.name, &merge, d));
+        assert_eq!(
+            read(&d.join(&one)),
+            read(&d.join(&merged)),
+            "{}: shards and merge differ from one run",
+            e.name
+        );
+        // The plain sim does not know the policy: its merge says so.
+        let o = sim(&merge, d);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("unknown policy"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn every_example_plays_its_user_policy_in_a_tournament_and_a_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for e in &EXAMPLES {
+        let entrants = format!("{},{}", e.spec, e.rival);
+        let out = format!("{}-tournament", e.name);
+        let args = [
+            "tournament",
+            e.game,
+            "--policies",
+            &entrants,
+            "--players",
+            "2",
+            "--games",
+            "200",
+            "--seed",
+            "1",
+            "--no-charts",
+            "--no-progress",
+            "--out",
+            &out,
+        ];
+        let text = ok(&example(e.name, &args, d));
+        assert!(text.contains(e.spec), "{}: {text}", e.name);
+        let standings = String::from_utf8(read(&d.join(&out).join("standings.csv"))).unwrap();
+        assert!(standings.contains(e.spec), "{}: {standings}", e.name);
+
+        let out = format!("{}-sweep", e.name);
+        let args = [
+            "sweep",
+            e.game,
+            "--policy",
+            e.sweep,
+            "--field",
+            e.rival,
+            "--players",
+            "2",
+            "--games",
+            "200",
+            "--seed",
+            "1",
+            "--no-charts",
+            "--no-progress",
+            "--out",
+            &out,
+        ];
+        let text = ok(&example(e.name, &args, d));
+        assert!(text.contains(e.sweep), "{}: {text}", e.name);
+        let sweep = String::from_utf8(read(&d.join(&out).join("sweep.csv"))).unwrap();
+        assert_eq!(
+            sweep.lines().count(),
+            3,
+            "{}: two values, a header:\n{sweep}",
+            e.name
+        );
+    }
+}
+
+#[test]
+fn a_user_tournament_sharded_and_merged_writes_the_bytes_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let base = [
+        "tournament",
+        "flip7",
+        "--policies",
+        "leader-aware:170,stay-at-25,endgame",
+        "--players",
+        "3",
+        "--games",
+        "300",
+        "--seed",
+        "2",
+        "--no-charts",
+        "-q",
+    ];
+    let with = |more: &[&str]| -> Vec<String> { base.iter().chain(more).map(|s| s.to_string()).collect() };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&example("flip7_leader_aware", &args, d));
+    };
+    run(with(&["--out", "whole"]));
+    run(with(&["--out", "merged", "--shard", "1/2", "--state", "t1.json"]));
+    run(with(&["--out", "merged", "--shard", "2/2", "--state", "t2.json"]));
+    ok(&example(
+        "flip7_leader_aware",
+        &["merge", "-q", "t2.json", "t1.json"],
+        d,
+    ));
+    for file in ["standings.csv", "pairwise.csv"] {
+        assert_eq!(
+            read(&d.join("whole").join(file)),
+            read(&d.join("merged").join(file)),
+            "{file}: shards and merge differ from one run"
+        );
+    }
+}
+
+#[test]
+fn a_user_stay_at_n_plays_the_games_of_the_built_in_stay_at_n() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let csv = |policy: &str| {
+        let args = [
+            "flip7", "--policy", policy, "--games", "3000", "--seed", "11", "--out", "-", "-q",
+        ];
+        let out = ok(&example("flip7_stay_at_in_code", &args, d));
+        // Every column but the policy's name.
+        out.lines()
+            .map(|l| {
+                let mut f: Vec<&str> = l.split(',').collect();
+                f.remove(1);
+                f.join(",")
+            })
+            .collect::<Vec<_>>()
+    };
+    for n in ["18", "25", "33"] {
+        let built_in = csv(&format!("stay-at-{n}"));
+        let user = csv(&format!("user-stay-at:{n}"));
+        assert_eq!(built_in.len(), 5, "{built_in:?}");
+        assert_eq!(built_in, user, "stay-at-{n}");
+    }
+}
+
+#[test]
+fn the_builder_refuses_a_user_policy_named_as_a_built_in_or_malformed() {
+    let cases: [(&str, &str); 4] = [
+        ("stay-at:N", "'stay-at' is a built-in spec; choose another name"),
+        ("ev", "'ev' is a built-in spec; choose another name"),
+        ("Leader aware", "its name must start with a lower-case letter"),
+        ("leader-aware:N/", "its parameters are names joined by '/'"),
+    ];
+    for (form, says) in cases {
+        let refused = Builder::new()
+            .policy::<Flip7, _>(form, "never registered", |_| Ok(|v: &Flip7View| v.banked() < 25))
+            .run_from(["sim", "flip7", "--list-policies"])
+            .expect_err(form);
+        assert_eq!(refused.code(), 2, "{form}");
+        assert!(refused.message().contains(says), "{form}: {}", refused.message());
+    }
+}
