@@ -6,45 +6,9 @@
 
 use crate::common::*;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::path::Path;
 
 use sim::prelude::*;
-
-/// The folder of the example programs, built once for the whole test run
-/// (`cargo test` builds them already; a run of this module alone, as
-/// `cargo test --test integration library::`, builds them here).
-fn examples_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--examples", "--quiet"]);
-        if !cfg!(debug_assertions) {
-            build.arg("--release");
-        }
-        let status = build
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("run cargo build --examples");
-        assert!(status.success(), "cargo build --examples failed");
-        // This test binary is target/PROFILE/deps/integration-HASH; the
-        // examples are in target/PROFILE/examples.
-        let exe = std::env::current_exe().unwrap();
-        exe.parent().unwrap().parent().unwrap().join("examples")
-    })
-}
-
-/// Runs the example program `name` with `args` in `dir`.
-fn example(name: &str, args: &[&str], dir: &Path) -> Output {
-    let path = examples_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    Command::new(&path)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("run {}: {e}", path.display()))
-}
 
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -364,4 +328,20 @@ fn the_builder_refuses_a_user_policy_named_as_a_built_in_or_malformed() {
         assert_eq!(refused.code(), 2, "{form}");
         assert!(refused.message().contains(says), "{form}: {}", refused.message());
     }
+}
+
+#[test]
+fn the_guide_shows_the_flip7_example_as_it_is() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = std::fs::read_to_string(root.join("docs/custom-policies.md")).unwrap();
+    let shown = guide
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|b| b.split("```\n").next())
+        .expect("a rust block in docs/custom-policies.md");
+    let file = std::fs::read_to_string(root.join("examples/flip7_leader_aware.rs")).unwrap();
+    assert_eq!(
+        shown, file,
+        "docs/custom-policies.md shows another examples/flip7_leader_aware.rs"
+    );
 }
