@@ -345,6 +345,11 @@ impl Rule {
     /// Parses a Hit-or-Stay rule such as `stay-at-25`.
     pub fn parse(spec: &str) -> Result<Rule, String> {
         let spec = spec.trim();
+        // A user policy first: its name is never a built-in spec (the
+        // builder refuses those), but may start as one (`cards-max`).
+        if let Some(user) = custom::parse::<HitRule>(<Flip7 as Game>::NAME, spec) {
+            return user.map(Rule::User);
+        }
         let whole = |n: &str, what: &str| {
             n.parse::<u16>()
                 .map_err(|_| format!("'{spec}': N must be a whole number from 0 to 65535 ({what})"))
@@ -409,10 +414,7 @@ impl Rule {
             "endgame" => Ok(Rule::Endgame(25)),
             "optimal-round" => Ok(Rule::OptimalRound),
             "peek" => Ok(Rule::Peek),
-            _ => match custom::parse::<HitRule>(<Flip7 as Game>::NAME, spec) {
-                Some(user) => user.map(Rule::User),
-                None => Err(format!("unknown policy '{spec}'")),
-            },
+            _ => Err(format!("unknown policy '{spec}'")),
         }
     }
 
