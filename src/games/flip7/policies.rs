@@ -18,7 +18,10 @@ use super::Flip7;
 use crate::engine::custom::{self, Custom, Decision, User};
 use crate::engine::game::{Game, PolicyDoc, PolicySection};
 use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Silent, Status, TARGET, Table};
+use super::stats::Flip7Stats;
+use crate::engine::observe::Silent as ObserveNothing;
 use crate::engine::rng::{Draw, SimRng};
+use crate::engine::runner::play_games;
 
 /// A Hit-or-Stay rule.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,8 +83,66 @@ pub enum Rule {
     User(User<HitRule>),
 }
 
-/// The Hit-or-Stay rule of a user policy: `true` to hit.
-pub type HitRule = dyn Fn(&PlayerView<'_>) -> bool + Send + Sync;
+/// The Hit-or-Stay rule of a user policy, as the game keeps it.
+pub type HitRule = dyn HitDecision;
+
+/// A user's Hit-or-Stay closure as the game keeps it: the closure, and the
+/// game loop compiled for it, which a line-up of that rule alone plays
+/// (the closure then inlined in the loop, as a built-in rule is). Made
+/// from the closure by [`Decision::boxed`]; a user never implements it.
+pub trait HitDecision: Send + Sync {
+    /// Whether the player whose view is `v` hits.
+    fn hit(&self, v: &PlayerView<'_>) -> bool;
+    /// Plays `games` games at `table` with this rule in every seat and the
+    /// default action-card choices, into `acc`: the games [`Seats`] plays.
+    fn play_alone(&self, table: &mut Table, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats);
+}
+
+/// A user's closure, kept with its compiled game loop.
+struct InCode<F>(F);
+
+impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync> HitDecision for InCode<F> {
+    #[inline]
+    fn hit(&self, v: &PlayerView<'_>) -> bool {
+        (self.0)(v)
+    }
+
+    fn play_alone(&self, table: &mut Table, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats) {
+        play_games(&mut (table, &mut OneRule(&self.0)), rng, games, acc, None::<ObserveNothing>);
+    }
+}
+
+/// Every seat plays one user closure with the default choices.
+struct OneRule<'a, F>(&'a F);
+
+impl<F: Fn(&PlayerView<'_>) -> bool> Chooser for OneRule<'_, F> {
+    #[inline(always)]
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        (self.0)(&PlayerView { t, seat })
+    }
+    #[inline(always)]
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        if card == FREEZE {
+            default_freeze_target(t, chooser)
+        } else {
+            default_flip_three_target(t, chooser)
+        }
+    }
+    #[inline]
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        default_second_chance_to(t, holder)
+    }
+}
+
+/// The user rule every seat of `policies` plays, when they all play the
+/// same one (the same spec) with the default choices.
+pub fn one_user_rule(policies: &[Policy]) -> Option<&'static HitRule> {
+    let Rule::User(first) = policies.first()?.rule else {
+        return None;
+    };
+    let plain = Policy::with_defaults(Rule::User(first));
+    policies.iter().all(|p| *p == plain).then(|| first.decide())
+}
 
 /// Where a Freeze goes (`+freeze:CHOICE`). Only active opponents are
 /// candidates; ties go to the first clockwise from the chooser; the chooser
@@ -655,7 +716,7 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         // Outside a simulation no game has drawn a threshold: LO.
         Rule::StayAtRandom { lo, .. } => t.hand(seat).banked() < lo,
         Rule::Peek => peek_hits(t, seat),
-        Rule::User(u) => (u.decide())(&PlayerView { t, seat }),
+        Rule::User(u) => u.decide().hit(&PlayerView { t, seat }),
         Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
     }
 }
@@ -667,7 +728,7 @@ impl Custom for Flip7 {
 
 impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync + 'static> Decision<Flip7> for F {
     fn boxed(self) -> Box<HitRule> {
-        Box::new(self)
+        Box::new(InCode(self))
     }
 }
 
@@ -885,7 +946,7 @@ pub struct UserRules {
 }
 
 /// The rule of the seats a [`UserRules`] has no player for: stay.
-const STAY: &HitRule = &|_: &PlayerView<'_>| false;
+const STAY: &HitRule = &InCode(|_: &PlayerView<'_>| false);
 
 impl UserRules {
     /// The rules of `policies` when every one is a user policy's rule with
@@ -905,7 +966,7 @@ impl UserRules {
 impl Chooser for UserRules {
     #[inline(always)]
     fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        (self.rules[seat & 63])(&PlayerView { t, seat })
+        self.rules[seat & 63].hit(&PlayerView { t, seat })
     }
     #[inline(always)]
     fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
