@@ -1280,6 +1280,9 @@ enum Quick {
     Other,
     /// `+hit-on-second-chance` or `stay-at-random`, out of line.
     Special,
+    /// A user policy's rule, called through its pointer in
+    /// [`Seats::users`].
+    User,
 }
 
 /// One policy per seat: the [`Chooser`] used by simulations, with the
@@ -1300,6 +1303,8 @@ pub struct Seats {
     drawn: [u16; 64],
     /// Seats at the table.
     players: usize,
+    /// The rule of each [`Quick::User`] seat (stay for the others).
+    users: [&'static HitRule; 64],
 }
 
 impl Seats {
@@ -1311,6 +1316,7 @@ impl Seats {
         let mut drawn = [0; 64];
         let mut quick = [Quick::StayAt(0); 64];
         let mut default_targets = [3; 64];
+        let mut users = [STAY; 64];
         for (s, p) in policies.iter().enumerate() {
             if let Rule::StayAtRandom { lo, .. } = p.rule {
                 drawn[s] = lo;
@@ -1320,6 +1326,10 @@ impl Seats {
                 Rule::StayAtRandom { .. } => Quick::Special,
                 Rule::StayAt(n) => Quick::StayAt(n),
                 Rule::Cards(n) => Quick::Cards(n),
+                Rule::User(u) => {
+                    users[s] = u.decide();
+                    Quick::User
+                }
                 _ => Quick::Other,
             };
             let plain = p.target.is_none();
@@ -1333,6 +1343,7 @@ impl Seats {
             default_targets,
             drawn,
             players: policies.len(),
+            users,
         }
     }
 
@@ -1369,6 +1380,7 @@ impl Seats {
             Quick::Cards(n) => t.hand(seat).count < n,
             Quick::Other => hit_with(self.policies[seat & 63].rule, t, seat, &mut self.scratch),
             Quick::Special => self.decide_special(t, seat),
+            Quick::User => self.users[seat & 63].hit(&PlayerView { t, seat }),
         }
     }
 
