@@ -345,3 +345,52 @@ fn the_guide_shows_the_flip7_example_as_it_is() {
         "docs/custom-policies.md shows another examples/flip7_leader_aware.rs"
     );
 }
+
+#[test]
+fn a_user_policy_named_as_a_built_in_prefix_is_found_and_registered_once() {
+    use sim::engine::game::Game;
+    // Registered in this test process: `cards-max` begins as `cards-N`.
+    let seven = |_: &Params| Ok(|v: &Flip7View| v.numbers() < 7);
+    let _ = Builder::new().policy::<Flip7, _>("cards-max", "hits for seven numbers", seven);
+    let p = Flip7::parse_policy("cards-max").expect("the user policy");
+    assert_eq!(p.to_string(), "cards-max");
+    let p = Flip7::parse_policy("cards-max+freeze:most-cards").expect("with a choice");
+    assert_eq!(p.to_string(), "cards-max+freeze:most-cards");
+    assert!(
+        Flip7::parse_policy("cards-4").is_ok(),
+        "the built-in still parses"
+    );
+    let again = Builder::new()
+        .policy::<Flip7, _>("cards-max", "again", seven)
+        .run_from(["sim", "flip7", "--list-policies"])
+        .expect_err("registered twice");
+    assert!(
+        again
+            .message()
+            .contains("the user policy 'cards-max' of flip7 is registered twice"),
+        "{}",
+        again.message()
+    );
+}
+
+#[test]
+fn the_flip7_view_shows_the_totals_of_the_table_from_the_deciding_seat() {
+    use sim::games::flip7::cards::{Without, composition, decks_for};
+    use sim::games::flip7::rules::{Rules, Table};
+    let rules = Rules {
+        players: 4,
+        composition: composition(decks_for(4), Without::default()),
+        single_round: false,
+    };
+    let mut t = Table::new(rules);
+    t.set_totals(&[150, 120, 180, 90]);
+    let v = Flip7View::new(&t, 1);
+    assert_eq!((v.seat(), v.players(), v.target()), (1, 4, 200));
+    assert_eq!((v.my_total(), v.leader_total(), v.total(3)), (120, 180, 90));
+    assert_eq!(
+        Flip7View::new(&t, 2).leader_total(),
+        150,
+        "the leader among the others"
+    );
+    assert_eq!((v.banked(), v.numbers(), v.has_second_chance()), (0, 0, false));
+}
