@@ -94,6 +94,12 @@ fn every_example_lists_its_user_policy_and_refuses_a_bad_parameter_as_built_ins_
             "{}:\n{section}",
             e.name
         );
+        let second = section.lines().nth(1).unwrap_or_default();
+        assert!(
+            second.starts_with("  (each is a "),
+            "{}: what a user policy is:\n{section}",
+            e.name
+        );
 
         let (bad, says) = e.bad;
         let o = example(e.name, &[e.game, "--policy", bad, "--games", "10"], dir.path());

@@ -31,8 +31,8 @@ pub trait Custom: Game {
     /// the game's view (Flip 7: `dyn Fn(&PlayerView) -> bool + Send +
     /// Sync`, hit or stay).
     type Decide: ?Sized + Send + Sync + 'static;
-    /// What the decision is, in a few words, for `--list-policies`
-    /// (`the Hit-or-Stay rule`).
+    /// What a user policy is and how a spec takes it, in a few words, for
+    /// `--list-policies` (`a call rule: one part of a spec, ...`).
     const DECIDES: &'static str;
 }
 
@@ -170,6 +170,8 @@ struct Registered {
     /// The parameter names of the form (`N`), none for a bare name.
     params: Vec<String>,
     does: String,
+    /// The game's [`Custom::DECIDES`].
+    decides: &'static str,
     make: Maker,
 }
 
@@ -240,6 +242,7 @@ where
         name,
         params,
         does: does.to_string(),
+        decides: G::DECIDES,
         make: Box::new(move |p| make(p).map(|f| Box::new(f.boxed()) as Box<dyn Any + Send + Sync>)),
     });
     Ok(())
@@ -305,6 +308,13 @@ pub fn listed(game: &str) -> Vec<(String, String)> {
         .filter(|r| r.game == game)
         .map(|r| (r.form.clone(), r.does.clone()))
         .collect()
+}
+
+/// What a user policy of game `game` decides ([`Custom::DECIDES`]), if
+/// the game has any registered.
+pub fn decides(game: &str) -> Option<&'static str> {
+    let all = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    all.iter().find(|r| r.game == game).map(|r| r.decides)
 }
 
 /// What a game's list of accepted specs gains from its user policies:

@@ -566,6 +566,9 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
         for (form, does) in &users {
             let _ = writeln!(out, "  {form:<width$}  {does}");
         }
+        if let Some(decides) = super::custom::decides(G::NAME) {
+            let _ = writeln!(out, "  (each is {decides})");
+        }
     }
     let _ = writeln!(
         out,

@@ -178,7 +178,7 @@ pub type ChallengeRule = dyn Fn(&PlayerView<'_>, usize) -> bool + Send + Sync;
 
 impl Custom for ClassicFlip {
     type Decide = ChallengeRule;
-    const DECIDES: &'static str = "the hand challenge (true: challenge this suspect)";
+    const DECIDES: &'static str = "a challenge rule: one part of a spec, in place of sheriff:Q";
 }
 
 impl<F: Fn(&PlayerView<'_>, usize) -> bool + Send + Sync + 'static> Decision<ClassicFlip> for F {

@@ -723,7 +723,7 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
 
 impl Custom for Flip7 {
     type Decide = HitRule;
-    const DECIDES: &'static str = "the Hit-or-Stay rule (true: hit)";
+    const DECIDES: &'static str = "a Hit-or-Stay rule: the RULE of a spec, with the choices of stay-at-N unless given";
 }
 
 impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync + 'static> Decision<Flip7> for F {

@@ -429,7 +429,7 @@ fn user_calls(u: User<CallRule>, v: &View<'_>, num: u32, den: u32) -> bool {
 
 impl Custom for FlipFlush {
     type Decide = CallRule;
-    const DECIDES: &'static str = "the call rule (true: call a Flush with this flip)";
+    const DECIDES: &'static str = "a call rule: one part of a spec, beside the model and the steps";
 }
 
 impl<F: Fn(&PlayerView<'_>, f64) -> bool + Send + Sync + 'static> Decision<FlipFlush> for F {

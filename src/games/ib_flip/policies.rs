@@ -128,7 +128,7 @@ impl Burn {
 
 impl Custom for IbFlip {
     type Decide = BurnRule;
-    const DECIDES: &'static str = "saver's burn rule (true: burn now), as saver+NAME";
+    const DECIDES: &'static str = "a burn rule of saver: saver+NAME, in place of burn-at:T";
 }
 
 impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync + 'static> Decision<IbFlip> for F {
