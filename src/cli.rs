@@ -4,6 +4,7 @@
 //! file only parses and dispatches; the runs themselves live in
 //! [`crate::engine::run`] and [`crate::tournament`].
 
+use crate::engine::custom::{Custom, Decision, Params};
 use crate::engine::failure::Failure;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
@@ -11,6 +12,91 @@ use crate::engine::game::{Game, Visitor};
 use crate::engine::job::{PROCESS_OPTIONS, command_line, command_path, run_words};
 use crate::engine::run::{self, PlayArgs};
 use crate::tournament::args::{SweepArgs, TournamentArgs};
+
+/// A `sim` with policies of your own: registers each, then runs the
+/// whole command line, on which every command (runs, tournaments, sweeps,
+/// shards and merge, `--list-policies`) then accepts them by name.
+///
+/// A user policy has a form, its name with any parameters after a `:`
+/// joined by `/` (`leader-aware:N`), one line on what it does (shown by
+/// `--list-policies`), and a maker: from the parameters of a spec it makes
+/// the game's decision, a closure over the game's view of what a player
+/// may know (see [`crate::engine::custom::Custom`]). A parameter refused
+/// by [`Params`] gives the message a built-in spec gives.
+///
+/// ```no_run
+/// use sim::prelude::*;
+///
+/// fn main() -> std::process::ExitCode {
+///     Builder::new()
+///         .policy::<Flip7, _>("leader-aware:N", "stay at 25, at 35 once an opponent has N points", |p| {
+///             let n = p.whole("N", 0..=200)?;
+///             Ok(move |v: &Flip7View| v.banked() < if v.leader_total() >= n { 35 } else { 25 })
+///         })
+///         .run()
+/// }
+/// ```
+#[derive(Default)]
+pub struct Builder {
+    refused: Vec<String>,
+}
+
+impl Builder {
+    /// A `sim` with no user policy yet.
+    pub fn new() -> Builder {
+        Builder::default()
+    }
+
+    /// Adds the user policy `form` (`leader-aware:N`, or a bare name) of
+    /// game `G`, doing what `does` says; `make` makes its decision from a
+    /// spec's [`Params`], or says why they are refused. A form that is
+    /// malformed, taken twice or the name of a built-in spec makes
+    /// [`Builder::run`] fail with a message saying so.
+    pub fn policy<G, F>(
+        mut self,
+        form: &str,
+        does: &str,
+        make: impl Fn(&Params) -> Result<F, String> + Send + Sync + 'static,
+    ) -> Builder
+    where
+        G: Custom,
+        F: Decision<G>,
+    {
+        if let Err(e) = crate::engine::custom::register::<G, F, _>(form, does, make) {
+            self.refused.push(e);
+        }
+        self
+    }
+
+    /// Runs `sim` on this process's command line; the exit code is `sim`'s
+    /// (0 done, 1 a failed run, 2 a wrong command line or a refused user
+    /// policy).
+    pub fn run(self) -> std::process::ExitCode {
+        let code = match self.run_from(std::env::args_os()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: {}", e.message());
+                e.code()
+            }
+        };
+        std::process::ExitCode::from(u8::try_from(code).unwrap_or(1))
+    }
+
+    /// Runs `sim` on the command line `args` (its first word is the
+    /// program's name); `--help` and `--version` print and end the process
+    /// as `sim`'s do.
+    pub fn run_from<I, T>(self, args: I) -> Result<(), Failure>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        if !self.refused.is_empty() {
+            return Err(Failure::Usage(self.refused.join("\n")));
+        }
+        let matches = command().try_get_matches_from(args).unwrap_or_else(|e| e.exit());
+        main_with(&matches)
+    }
+}
 
 /// The whole command line of `sim`.
 pub fn command() -> Command {

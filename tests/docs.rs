@@ -25,7 +25,9 @@
 //!   page, unless it holds a placeholder in capitals or is a bare
 //!   subcommand name (`sim merge`).
 //!
-//! The word `sim` is the binary under test (a `sim` link on PATH), and the
+//! The word `sim` is the binary under test (a `sim` link on PATH; on a
+//! page that names `examples/`, each example program is on PATH by its
+//! name too, as `flip7_leader_aware`), and the
 //! environment variable `SIM` names it too, for the scripts. The commands of
 //! one page run in order in one fresh folder, so a merge can follow its
 //! shards; the scripts of `scripts/` are copied into it.
@@ -550,6 +552,13 @@ fn check_page(rel: &str) -> Vec<String> {
     let bin = work.path().join(".bin");
     fs::create_dir(&bin).unwrap();
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_sim"), bin.join("sim")).unwrap();
+    // A page that shows the example programs runs them by name.
+    if text.contains("examples/") {
+        let built = crate::common::examples_dir();
+        for name in crate::common::example_names() {
+            std::os::unix::fs::symlink(built.join(&name), bin.join(&name)).unwrap();
+        }
+    }
     let dir = work.path().join("work");
     fs::create_dir(&dir).unwrap();
     copy_dir(&Path::new(ROOT).join("scripts"), &dir.join("scripts"));
@@ -802,6 +811,7 @@ page_tests! {
     tournament => "docs/tournament.md",
     csv => "docs/csv.md",
     command_line => "docs/command-line.md",
+    custom_policies => "docs/custom-policies.md",
     sweep => "docs/sweep.md",
     development => "docs/development.md",
     cluster => "docs/cluster.md",

@@ -5,6 +5,7 @@
 //! - [`run`]: the run of `sim GAME` every game shares.
 //! - [`runner`]: fixed batches, one random stream per batch, threads.
 //! - [`observe`]: observers of a game and the trace writer.
+//! - [`custom`]: policies written as code by a user of the library.
 //! - [`failure`]: why a command failed, and its exit code.
 //! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
@@ -17,6 +18,7 @@
 pub mod args;
 pub mod bits;
 pub mod columns;
+pub mod custom;
 pub mod design;
 pub mod failure;
 pub mod game;

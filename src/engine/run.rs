@@ -546,17 +546,28 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
         out.push('\n');
     }
     let found = library.list(G::NAME);
+    let users = super::custom::listed(G::NAME);
     // The first column is as wide as the longest spec form or name.
     let width = G::CATALOGUE
         .iter()
         .flat_map(|(_, entries)| entries.iter().map(|e| e.spec.chars().count()))
         .chain(found.iter().map(|(name, _)| name.chars().count()))
+        .chain(users.iter().map(|(form, _)| form.chars().count()))
         .max()
         .unwrap_or(0);
     for (title, entries) in G::CATALOGUE {
         let _ = writeln!(out, "\n{title}:");
         for e in *entries {
             let _ = writeln!(out, "  {:<width$}  {}", e.spec, e.does);
+        }
+    }
+    if !users.is_empty() {
+        let _ = writeln!(out, "\nUser policies (written in code, added by this program):");
+        for (form, does) in &users {
+            let _ = writeln!(out, "  {form:<width$}  {does}");
+        }
+        if let Some(decides) = super::custom::decides(G::NAME) {
+            let _ = writeln!(out, "  (each is {decides})");
         }
     }
     let _ = writeln!(

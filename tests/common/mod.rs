@@ -5,6 +5,49 @@ use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+/// The folder of the example programs (`examples/`), built once for the
+/// whole test run: `cargo test` builds them already, and a run of some
+/// modules alone (`cargo test --test integration library::`) builds them
+/// here.
+pub fn examples_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut build = Command::new(cargo);
+        build.args(["build", "--examples", "--quiet"]);
+        if !cfg!(debug_assertions) {
+            build.arg("--release");
+        }
+        let status = build
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("run cargo build --examples");
+        assert!(status.success(), "cargo build --examples failed");
+        // This test binary is target/PROFILE/deps/integration-HASH; the
+        // examples are in target/PROFILE/examples.
+        let exe = std::env::current_exe().unwrap();
+        exe.parent().unwrap().parent().unwrap().join("examples")
+    })
+}
+
+/// The example programs' names (`examples/NAME.rs`), sorted.
+pub fn example_names() -> Vec<String> {
+    files_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"))
+        .into_iter()
+        .filter_map(|f| f.strip_suffix(".rs").map(str::to_string))
+        .collect()
+}
+
+/// Runs the example program `name` with `args` in `dir`.
+pub fn example(name: &str, args: &[&str], dir: &Path) -> Output {
+    let path = examples_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    Command::new(&path)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("run {}: {e}", path.display()))
+}
+
 /// Runs `sim` with `args` in `dir`.
 pub fn sim(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sim"))

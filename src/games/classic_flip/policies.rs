@@ -119,6 +119,9 @@ use std::fmt;
 
 use super::cards::*;
 use super::rules::{BLOCK_CARDS, Chooser, Play, Resume, Start, View};
+use super::ClassicFlip;
+use crate::engine::custom::{self, Custom, Decision, User};
+use crate::engine::game::Game;
 use crate::engine::rng::Draw;
 
 /// Spec forms accepted, for error messages.
@@ -160,6 +163,107 @@ pub struct Policy {
     /// The sheriff's prior share of bluffers, in millionths (`bluff-prior:B`;
     /// 1,000,000: the public-information chance alone).
     pub bluff_prior: u32,
+    /// A user policy's challenge rule, written as code and registered by
+    /// the program ([`crate::cli::Builder::policy`]): when given, it alone
+    /// decides the hand challenges (`sheriff:Q` and a rollout's
+    /// challenges are not asked).
+    pub challenge: Option<User<ChallengeRule>>,
+}
+
+/// The challenge rule of a user policy: given what the player knows and
+/// a player `suspect` who could be challenged (over the seven-card limit),
+/// `true` to challenge them. The first suspect clockwise it says yes to is
+/// challenged.
+pub type ChallengeRule = dyn Fn(&PlayerView<'_>, usize) -> bool + Send + Sync;
+
+impl Custom for ClassicFlip {
+    type Decide = ChallengeRule;
+    const DECIDES: &'static str = "a challenge rule: one part of a spec, in place of sheriff:Q";
+}
+
+impl<F: Fn(&PlayerView<'_>, usize) -> bool + Send + Sync + 'static> Decision<ClassicFlip> for F {
+    fn boxed(self) -> Box<ChallengeRule> {
+        Box::new(self)
+    }
+}
+
+/// What a Classic Flip player may know when it may challenge a player
+/// over the seven-card limit: hand sizes, game totals, and the chance,
+/// from every card it has seen, that the suspect holds the card (7>>>10
+/// or Any) that allows its hand.
+///
+/// ```
+/// use sim::games::classic_flip::policies::PlayerView;
+/// // Challenge whoever is more likely than not to be bluffing.
+/// let doubter = |v: &PlayerView, suspect: usize| v.chance_allowed(suspect) < 0.5;
+/// # let _ = doubter;
+/// ```
+#[derive(Clone, Copy)]
+pub struct PlayerView<'a> {
+    v: View<'a>,
+}
+
+impl<'a> PlayerView<'a> {
+    /// The view of `seat` at table `t` (for tests of a rule).
+    pub fn new(t: &'a super::rules::Table, seat: usize) -> PlayerView<'a> {
+        PlayerView { v: View::new(t, seat) }
+    }
+
+    /// The deciding player's seat (0 is the first player).
+    pub fn seat(&self) -> usize {
+        self.v.seat()
+    }
+
+    /// Players at the table.
+    pub fn players(&self) -> usize {
+        self.v.players()
+    }
+
+    /// Cards in the hand of player `seat` (public).
+    pub fn hand_size(&self, seat: usize) -> u32 {
+        self.v.hand_size(seat)
+    }
+
+    /// The game total of player `seat`.
+    pub fn total(&self, seat: usize) -> u32 {
+        self.v.total(seat)
+    }
+
+    /// Whether player `seat` has been penalised this round (its limit is
+    /// then six cards).
+    pub fn penalised(&self, seat: usize) -> bool {
+        self.v.penalised(seat)
+    }
+
+    /// The chance that player `seat` holds a 7>>>10 or Any (the cards
+    /// that allow more than seven), from every card the deciding player
+    /// has seen; 1 when it knows of one in that hand.
+    pub fn chance_allowed(&self, seat: usize) -> f64 {
+        chance_of_limit10(&self.v, seat)
+    }
+
+    /// Challenges made so far this round.
+    pub fn challenges_this_round(&self) -> u32 {
+        self.v.challenges_this_round()
+    }
+
+    /// Cards left in the deck.
+    pub fn deck_size(&self) -> usize {
+        self.v.draw_count()
+    }
+}
+
+/// The first suspect in `over` (a mask of seats, lowest first from the
+/// player's left) that the user rule `u` challenges.
+#[inline(never)]
+fn user_challenge(u: User<ChallengeRule>, v: &View<'_>, over: u32) -> Option<usize> {
+    let view = PlayerView { v: *v };
+    let me = v.seat();
+    let n = v.players();
+    (1..n)
+        .map(|k| (me + k) % n)
+        .filter(|&q| over & (1 << q) != 0)
+        .find(|&q| (u.decide())(&view, q))
 }
 
 impl Default for Policy {
@@ -173,6 +277,7 @@ impl Default for Policy {
             no_deny: false,
             wild_any: false,
             bluff_prior: 1_000_000,
+            challenge: None,
         }
     }
 }
@@ -192,14 +297,19 @@ fn number_in<T: std::str::FromStr + PartialOrd + Copy + fmt::Display>(
 }
 
 impl Policy {
-    /// Parses a spec (see the module documentation).
+    /// Parses a spec (see the module documentation); the challenge rule
+    /// may be a user policy's (see [`crate::cli::Builder::policy`]).
     pub fn parse(spec: &str) -> Result<Policy, String> {
+        Policy::parse_spec(spec).map_err(|e| e + &custom::accepted(<ClassicFlip as Game>::NAME))
+    }
+
+    fn parse_spec(spec: &str) -> Result<Policy, String> {
         let spec = spec.trim();
         if spec.is_empty() {
             return Err(format!("empty policy; accepted: {ACCEPTED}"));
         }
         let mut p = Policy::default();
-        let mut seen = [false; 8];
+        let mut seen = [false; 9];
         let mut once = |slot: usize, part: &str| -> Result<(), String> {
             if seen[slot] {
                 return Err(format!("'{part}' repeats a part already given in '{spec}'; accepted: {ACCEPTED}"));
@@ -260,7 +370,13 @@ impl Policy {
                     let b: f64 = number_in(part, a, 0.0f64, 1.0)?;
                     p.bluff_prior = (b * 1e6).round() as u32;
                 }
-                _ => return Err(format!("unknown policy part '{part}'; accepted: {ACCEPTED}")),
+                _ => match custom::parse::<ChallengeRule>(<ClassicFlip as Game>::NAME, part) {
+                    Some(user) => {
+                        once(8, part)?;
+                        p.challenge = Some(user.map_err(|e| format!("{e}; accepted: {ACCEPTED}"))?);
+                    }
+                    None => return Err(format!("unknown policy part '{part}'; accepted: {ACCEPTED}")),
+                },
             }
         }
         if p.base == Base::Random && seen[1..].iter().any(|&s| s) {
@@ -317,6 +433,9 @@ impl fmt::Display for Policy {
             let b = format!("{:.6}", f64::from(self.bluff_prior) / 1e6);
             let b = b.trim_end_matches('0').trim_end_matches('.');
             parts.push(format!("bluff-prior:{b}"));
+        }
+        if let Some(u) = self.challenge {
+            parts.push(u.to_string());
         }
         if parts.is_empty() {
             parts.push("collector".into());
@@ -1109,6 +1228,10 @@ impl Chooser for Policy {
     }
 
     fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
+        if let Some(u) = self.challenge {
+            let over = challengeable(v);
+            return if over == 0 { None } else { user_challenge(u, v, over) };
+        }
         if let Base::Rollout(k) = self.base {
             return super::rollout::challenge(self, k, v, d);
         }

@@ -75,7 +75,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
 use super::policies::{
-    Policy, Rule, Seats, default_flip_three_target, default_freeze_target, flip_three_bust_chance,
+    Policy, Seats, default_flip_three_target, default_freeze_target, flip_three_bust_chance,
     next_card_counts,
 };
 use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, Rules, Silent, Status, TARGET, Table};
@@ -770,16 +770,6 @@ pub fn target(t: &Table, chooser: usize, card: Card, model: &Policy, scratch: &m
         }
     }
     best.1
-}
-
-/// The model policies accepted by `max-win:MODEL`: every Hit-or-Stay rule
-/// but the searching and cheating ones (too slow to simulate, or unfair),
-/// `stay-at-random` and `max-win` itself.
-pub fn model_ok(rule: &Rule) -> bool {
-    !matches!(
-        rule,
-        Rule::OptimalRound | Rule::Rollout(_) | Rule::Peek | Rule::StayAtRandom { .. } | Rule::MaxWin(_)
-    )
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub mod trace;
 use clap::{Args, FromArgMatches};
 
 use self::cards::{Without, composition, decks_for};
-use self::policies::{Policy, Seats, Thresholds};
+use self::policies::{Policy, Seats, Thresholds, UserRules};
 use self::rules::{MAX_PLAYERS, Rules, Table};
 use self::stats::Flip7Stats;
 use self::trace::Trace;
@@ -233,6 +233,12 @@ impl Simulation for Flip7Sim {
         if let Some(mut seats) = Thresholds::of(&self.policies) {
             // Plain thresholds (the main job): the same games, without
             // dispatching on the rule at every decision.
+            play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
+        } else if let (Some(rule), None) = (policies::one_user_rule(&self.policies), &trace) {
+            // One user policy's rule alone: the game loop compiled for it.
+            rule.play_alone(&mut table, rng, games, acc);
+        } else if let Some(mut seats) = UserRules::of(&self.policies) {
+            // User policies' rules alone: each called straight from the loop.
             play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
         } else {
             let mut seats = Seats::new(self.policies.clone());

@@ -14,9 +14,14 @@ use rand::{Rng, SeedableRng};
 
 use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
 use super::optimal;
-use crate::engine::game::{PolicyDoc, PolicySection};
+use super::Flip7;
+use crate::engine::custom::{self, Custom, Decision, User};
+use crate::engine::game::{Game, PolicyDoc, PolicySection};
 use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Silent, Status, TARGET, Table};
+use super::stats::Flip7Stats;
+use crate::engine::observe::Silent as ObserveNothing;
 use crate::engine::rng::{Draw, SimRng};
+use crate::engine::runner::play_games;
 
 /// A Hit-or-Stay rule.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,6 +82,10 @@ pub enum Rule {
     /// game, with the opponents modelled as playing MODEL; see
     /// [`super::max_win`].
     MaxWin(Model),
+    /// A user policy's Hit-or-Stay rule, written as code and registered by
+    /// the program ([`crate::cli::Builder::policy`]); it sees a
+    /// [`PlayerView`].
+    User(User<HitRule>),
 }
 
 /// The opponents' rule that `max-win:MODEL` assumes: the Hit-or-Stay rules
@@ -129,11 +138,77 @@ impl Model {
             Rule::Endgame(n) => Model::Endgame(n),
             Rule::StayAtNumbers(n) => Model::StayAtNumbers(n),
             Rule::Chase { base, slope } => Model::Chase { base, slope },
-            Rule::OptimalRound | Rule::Rollout(_) | Rule::StayAtRandom { .. } | Rule::Peek | Rule::MaxWin(_) => {
+            Rule::OptimalRound
+            | Rule::Rollout(_)
+            | Rule::StayAtRandom { .. }
+            | Rule::Peek
+            | Rule::MaxWin(_)
+            | Rule::User(_) => {
                 return None;
             }
         })
     }
+}
+
+/// The Hit-or-Stay rule of a user policy, as the game keeps it.
+pub type HitRule = dyn HitDecision;
+
+/// A user's Hit-or-Stay closure as the game keeps it: the closure, and the
+/// game loop compiled for it, which a line-up of that rule alone plays
+/// (the closure then inlined in the loop, as a built-in rule is). Made
+/// from the closure by [`Decision::boxed`]; a user never implements it.
+pub trait HitDecision: Send + Sync {
+    /// Whether the player whose view is `v` hits.
+    fn hit(&self, v: &PlayerView<'_>) -> bool;
+    /// Plays `games` games at `table` with this rule in every seat and the
+    /// default action-card choices, into `acc`: the games [`Seats`] plays.
+    fn play_alone(&self, table: &mut Table, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats);
+}
+
+/// A user's closure, kept with its compiled game loop.
+struct InCode<F>(F);
+
+impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync> HitDecision for InCode<F> {
+    #[inline]
+    fn hit(&self, v: &PlayerView<'_>) -> bool {
+        (self.0)(v)
+    }
+
+    fn play_alone(&self, table: &mut Table, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats) {
+        play_games(&mut (table, &mut OneRule(&self.0)), rng, games, acc, None::<ObserveNothing>);
+    }
+}
+
+/// Every seat plays one user closure with the default choices.
+struct OneRule<'a, F>(&'a F);
+
+impl<F: Fn(&PlayerView<'_>) -> bool> Chooser for OneRule<'_, F> {
+    #[inline(always)]
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        (self.0)(&PlayerView { t, seat })
+    }
+    #[inline(always)]
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        if card == FREEZE {
+            default_freeze_target(t, chooser)
+        } else {
+            default_flip_three_target(t, chooser)
+        }
+    }
+    #[inline]
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        default_second_chance_to(t, holder)
+    }
+}
+
+/// The user rule every seat of `policies` plays, when they all play the
+/// same one (the same spec) with the default choices.
+pub fn one_user_rule(policies: &[Policy]) -> Option<&'static HitRule> {
+    let Rule::User(first) = policies.first()?.rule else {
+        return None;
+    };
+    let plain = Policy::with_defaults(Rule::User(first));
+    policies.iter().all(|p| *p == plain).then(|| first.decide())
 }
 
 /// Where a Freeze goes (`+freeze:CHOICE`). Only active opponents are
@@ -402,6 +477,11 @@ impl Rule {
     /// Parses a Hit-or-Stay rule such as `stay-at-25`.
     pub fn parse(spec: &str) -> Result<Rule, String> {
         let spec = spec.trim();
+        // A user policy first: its name is never a built-in spec (the
+        // builder refuses those), but may start as one (`cards-max`).
+        if let Some(user) = custom::parse::<HitRule>(<Flip7 as Game>::NAME, spec) {
+            return user.map(Rule::User);
+        }
         let whole = |n: &str, what: &str| {
             n.parse::<u16>()
                 .map_err(|_| format!("'{spec}': N must be a whole number from 0 to 65535 ({what})"))
@@ -498,7 +578,9 @@ impl Policy {
         let spec = spec.trim();
         let mut parts = spec.split('+');
         let rule = parts.next().unwrap_or_default();
-        let mut p = Policy::from(Rule::parse(rule).map_err(|e| format!("{e}; accepted: {ACCEPTED}"))?);
+        let mut p = Policy::from(Rule::parse(rule).map_err(|e| {
+            format!("{e}; accepted: {ACCEPTED}{}", custom::accepted(<Flip7 as Game>::NAME))
+        })?);
         let mut seen = Vec::new();
         for part in parts {
             if part.trim() == "hit-on-second-chance" {
@@ -618,6 +700,7 @@ impl fmt::Display for Rule {
             Rule::Peek => write!(f, "peek"),
             Rule::MaxWin(Model::Ev) => write!(f, "max-win"),
             Rule::MaxWin(m) => write!(f, "max-win:{}", m.rule()),
+            Rule::User(u) => write!(f, "{u}"),
         }
     }
 }
@@ -719,7 +802,122 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         Rule::StayAtRandom { lo, .. } => t.hand(seat).banked() < lo,
         Rule::Peek => peek_hits(t, seat),
         Rule::MaxWin(m) => super::max_win::hits(t, seat, &Policy::from(m.rule()), &mut scratch.max_win),
+        Rule::User(u) => u.decide().hit(&PlayerView { t, seat }),
         Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
+    }
+}
+
+impl Custom for Flip7 {
+    type Decide = HitRule;
+    const DECIDES: &'static str = "a Hit-or-Stay rule: the RULE of a spec, with the choices of stay-at-N unless given";
+}
+
+impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync + 'static> Decision<Flip7> for F {
+    fn boxed(self) -> Box<HitRule> {
+        Box::new(InCode(self))
+    }
+}
+
+/// What a Flip 7 player may know when asked Hit or Stay: its own cards in
+/// front, everybody's game totals, who is still in the round, and the
+/// counted chance of busting. A user policy decides from this alone (no
+/// draw-pile order, no internals).
+///
+/// ```
+/// use sim::games::flip7::policies::PlayerView;
+/// // Stay at 25, or at 35 when an opponent is within 30 points of winning.
+/// let leader_aware = |v: &PlayerView| {
+///     let n = if v.leader_total() + 30 >= v.target() { 35 } else { 25 };
+///     v.banked() < n
+/// };
+/// # let _ = leader_aware;
+/// ```
+#[derive(Clone, Copy)]
+pub struct PlayerView<'a> {
+    t: &'a Table,
+    seat: usize,
+}
+
+impl<'a> PlayerView<'a> {
+    /// The view of `seat` at table `t` (for tests of a rule).
+    pub fn new(t: &'a Table, seat: usize) -> PlayerView<'a> {
+        PlayerView { t, seat }
+    }
+
+    /// The deciding player's seat (0 is the first player).
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// Players at the table.
+    pub fn players(&self) -> usize {
+        self.t.players()
+    }
+
+    /// The points the cards in front of the deciding player are worth now:
+    /// what staying banks (numbers, x2, modifiers; 15 more with seven
+    /// numbers).
+    pub fn banked(&self) -> u32 {
+        u32::from(self.t.hand(self.seat).banked())
+    }
+
+    /// The points in front of player `seat` this round (its cards are face
+    /// up, so everybody sees them).
+    pub fn banked_of(&self, seat: usize) -> u32 {
+        u32::from(self.t.hand(seat).banked())
+    }
+
+    /// Number cards the deciding player holds (seven make a Flip 7).
+    pub fn numbers(&self) -> u32 {
+        self.t.hand(self.seat).number_count()
+    }
+
+    /// Whether the deciding player holds a Second Chance (the next
+    /// duplicate number will not bust it).
+    pub fn has_second_chance(&self) -> bool {
+        self.t.hand(self.seat).second_chance
+    }
+
+    /// The game total of player `seat` before this round.
+    pub fn total(&self, seat: usize) -> u32 {
+        self.t.total(seat)
+    }
+
+    /// The deciding player's own game total before this round.
+    pub fn my_total(&self) -> u32 {
+        self.t.total(self.seat)
+    }
+
+    /// The highest game total among the other players (0 alone at the
+    /// table).
+    pub fn leader_total(&self) -> u32 {
+        (0..self.players())
+            .filter(|&s| s != self.seat)
+            .map(|s| self.t.total(s))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The game total that ends the game (200).
+    pub fn target(&self) -> u32 {
+        TARGET
+    }
+
+    /// Whether player `seat` is still in this round.
+    pub fn is_active(&self, seat: usize) -> bool {
+        self.t.is_active(seat)
+    }
+
+    /// The round being played (1 is the first).
+    pub fn round(&self) -> u32 {
+        self.t.round()
+    }
+
+    /// The chance that the next card busts the deciding player, counting
+    /// every card seen this deck (0 with a Second Chance), as the built-in
+    /// `bust-prob:P` reads it.
+    pub fn bust_chance(&self) -> f64 {
+        bust_chance(self.t, self.seat)
     }
 }
 
@@ -808,6 +1006,53 @@ impl Chooser for Thresholds {
     #[inline(always)]
     fn hit(&mut self, t: &Table, seat: usize) -> bool {
         t.hand(seat).banked() < self.at[seat & 63]
+    }
+    #[inline(always)]
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        if card == FREEZE {
+            default_freeze_target(t, chooser)
+        } else {
+            default_flip_three_target(t, chooser)
+        }
+    }
+    #[inline]
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        default_second_chance_to(t, holder)
+    }
+}
+
+/// Every seat plays a user policy's Hit-or-Stay rule (each its own) with
+/// the default choices: the chooser of such line-ups, calling each rule
+/// straight from the game loop, as [`Thresholds`] does for `stay-at-N`.
+/// It plays exactly as [`Seats`] with the same policies.
+#[derive(Clone)]
+pub struct UserRules {
+    /// Indexed by seat masked to 64 slots, as in [`Seats`].
+    rules: [&'static HitRule; 64],
+}
+
+/// The rule of the seats a [`UserRules`] has no player for: stay.
+const STAY: &HitRule = &InCode(|_: &PlayerView<'_>| false);
+
+impl UserRules {
+    /// The rules of `policies` when every one is a user policy's rule with
+    /// the default choices.
+    pub fn of(policies: &[Policy]) -> Option<UserRules> {
+        let mut rules = [STAY; 64];
+        for (r, p) in rules.iter_mut().zip(policies) {
+            match p.rule {
+                Rule::User(u) if *p == Policy::with_defaults(p.rule) => *r = u.decide(),
+                _ => return None,
+            }
+        }
+        (policies.len() <= MAX_PLAYERS).then_some(UserRules { rules })
+    }
+}
+
+impl Chooser for UserRules {
+    #[inline(always)]
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        self.rules[seat & 63].hit(&PlayerView { t, seat })
     }
     #[inline(always)]
     fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
@@ -1121,6 +1366,9 @@ enum Quick {
     Other,
     /// `+hit-on-second-chance` or `stay-at-random`, out of line.
     Special,
+    /// A user policy's rule, called through its pointer in
+    /// [`Seats::users`].
+    User,
 }
 
 /// One policy per seat: the [`Chooser`] used by simulations, with the
@@ -1141,6 +1389,8 @@ pub struct Seats {
     drawn: [u16; 64],
     /// Seats at the table.
     players: usize,
+    /// The rule of each [`Quick::User`] seat (stay for the others).
+    users: [&'static HitRule; 64],
 }
 
 impl Seats {
@@ -1152,6 +1402,7 @@ impl Seats {
         let mut drawn = [0; 64];
         let mut quick = [Quick::StayAt(0); 64];
         let mut default_targets = [3; 64];
+        let mut users = [STAY; 64];
         for (s, p) in policies.iter().enumerate() {
             if let Rule::StayAtRandom { lo, .. } = p.rule {
                 drawn[s] = lo;
@@ -1161,6 +1412,10 @@ impl Seats {
                 Rule::StayAtRandom { .. } => Quick::Special,
                 Rule::StayAt(n) => Quick::StayAt(n),
                 Rule::Cards(n) => Quick::Cards(n),
+                Rule::User(u) => {
+                    users[s] = u.decide();
+                    Quick::User
+                }
                 _ => Quick::Other,
             };
             let plain = p.target.is_none() && !matches!(p.rule, Rule::MaxWin(_));
@@ -1174,6 +1429,7 @@ impl Seats {
             default_targets,
             drawn,
             players: policies.len(),
+            users,
         }
     }
 
@@ -1210,6 +1466,7 @@ impl Seats {
             Quick::Cards(n) => t.hand(seat).count < n,
             Quick::Other => hit_with(self.policies[seat & 63].rule, t, seat, &mut self.scratch),
             Quick::Special => self.decide_special(t, seat),
+            Quick::User => self.users[seat & 63].hit(&PlayerView { t, seat }),
         }
     }
 

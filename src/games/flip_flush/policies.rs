@@ -128,6 +128,9 @@ use std::fmt;
 use super::cards::{ALL_CELLS, CELLS, Card, CardSet, LINES, LINES_THROUGH, SUITS, suit, suit_set};
 use super::rules::{Chooser, MEMORY_ONE, Move, View};
 use super::worlds::Problem;
+use super::FlipFlush;
+use crate::engine::custom::{self, Custom, Decision, User};
+use crate::engine::game::Game;
 use crate::engine::rng::Draw;
 
 /// The default policy, also spelled `default`.
@@ -154,7 +157,15 @@ pub enum Call {
     Never,
     /// `sure-only`: call only when certain.
     SureOnly,
+    /// A user policy's call rule, written as code and registered by the
+    /// program ([`crate::cli::Builder::policy`]): asked with the player's
+    /// [`PlayerView`] and the chance of a new Flush.
+    User(User<CallRule>),
 }
+
+/// The call rule of a user policy: given what the player knows and the
+/// chance (0 to 1) that the flip makes a new Flush, `true` to call.
+pub type CallRule = dyn Fn(&PlayerView<'_>, f64) -> bool + Send + Sync;
 
 impl Call {
     /// Whether to call when the chance of a new Flush is `num / den`.
@@ -164,6 +175,7 @@ impl Call {
             Call::At(p) | Call::Split(p, _) => u64::from(num) * u64::from(MEMORY_ONE) >= u64::from(p) * u64::from(den),
             Call::Never => false,
             Call::SureOnly => num == den && den > 0,
+            Call::User(_) => unreachable!("a user call rule is asked with its view, by Sight::calls"),
         }
     }
 
@@ -267,8 +279,13 @@ impl Policy {
         Policy::parse(DEFAULT_SPEC).expect("the default spec parses")
     }
 
-    /// Parses a spec (see the module docs).
+    /// Parses a spec (see the module docs); a call rule may be a user
+    /// policy's (see [`crate::cli::Builder::policy`]).
     pub fn parse(spec: &str) -> Result<Policy, String> {
+        Policy::parse_spec(spec).map_err(|e| e + &custom::accepted(<FlipFlush as Game>::NAME))
+    }
+
+    fn parse_spec(spec: &str) -> Result<Policy, String> {
         let spec = spec.trim();
         if spec == "default" {
             return Policy::parse(DEFAULT_SPEC);
@@ -320,6 +337,8 @@ impl Policy {
                 Some(Call::Never)
             } else if part == "sure-only" {
                 Some(Call::SureOnly)
+            } else if let Some(user) = custom::parse::<CallRule>(<FlipFlush as Game>::NAME, part) {
+                Some(Call::User(user.map_err(|e| format!("{e}; accepted: {ACCEPTED}"))?))
             } else {
                 None
             };
@@ -400,6 +419,94 @@ impl Policy {
     }
 }
 
+/// A user call rule's answer at a chance of `num / den` (0 when there is
+/// nothing to count).
+#[inline(never)]
+fn user_calls(u: User<CallRule>, v: &View<'_>, num: u32, den: u32) -> bool {
+    let chance = if den == 0 { 0.0 } else { f64::from(num) / f64::from(den) };
+    (u.decide())(&PlayerView { v: *v }, chance)
+}
+
+impl Custom for FlipFlush {
+    type Decide = CallRule;
+    const DECIDES: &'static str = "a call rule: one part of a spec, beside the model and the steps";
+}
+
+impl<F: Fn(&PlayerView<'_>, f64) -> bool + Send + Sync + 'static> Decision<FlipFlush> for F {
+    fn boxed(self) -> Box<CallRule> {
+        Box::new(self)
+    }
+}
+
+/// What a Flip-Flush player may know when it decides whether to call a
+/// Flush before a flip: who is still in, the hands' sizes, the pot. (The
+/// chance of a new Flush comes beside it, counted by the policy's model.)
+///
+/// ```
+/// use sim::games::flip_flush::policies::PlayerView;
+/// // Call at even odds, or at 30% when only two players are left.
+/// let bolder_heads_up = |v: &PlayerView, chance: f64| {
+///     chance >= if v.alive_count() <= 2 { 0.3 } else { 0.5 }
+/// };
+/// # let _ = bolder_heads_up;
+/// ```
+#[derive(Clone, Copy)]
+pub struct PlayerView<'a> {
+    v: View<'a>,
+}
+
+impl<'a> PlayerView<'a> {
+    /// The view of `seat` at table `t` (for tests of a rule).
+    pub fn new(t: &'a super::rules::Table, seat: usize) -> PlayerView<'a> {
+        PlayerView { v: t.view(seat) }
+    }
+
+    /// The deciding player's seat (0 is the first player).
+    pub fn seat(&self) -> usize {
+        self.v.seat()
+    }
+
+    /// Players at the table.
+    pub fn players(&self) -> usize {
+        self.v.players()
+    }
+
+    /// Whether player `seat` is still in the game.
+    pub fn is_alive(&self, seat: usize) -> bool {
+        self.v.alive_mask() & (1 << seat) != 0
+    }
+
+    /// Players still in the game.
+    pub fn alive_count(&self) -> usize {
+        self.v.alive_mask().count_ones() as usize
+    }
+
+    /// Cards in the hand of player `seat` (public).
+    pub fn hand_size(&self, seat: usize) -> u32 {
+        self.v.hand_len(seat)
+    }
+
+    /// Cards in the deciding player's own hand.
+    pub fn my_hand_size(&self) -> u32 {
+        self.v.hand().count_ones()
+    }
+
+    /// Whether the table plays the gambling variant.
+    pub fn gambling(&self) -> bool {
+        self.v.gambling()
+    }
+
+    /// The pot (gambling; 0 otherwise).
+    pub fn pot(&self) -> u32 {
+        self.v.pot()
+    }
+
+    /// Moves played this game so far.
+    pub fn moves(&self) -> usize {
+        self.v.history_len()
+    }
+}
+
 /// Parses a probability from 0 to 1 with up to six decimals, in millionths
 /// (also used for `--memory`). `name` is the parameter as the spec forms
 /// name it (`P` of `call-at:P`, `Q` of `read:Q`), for the error.
@@ -447,6 +554,7 @@ impl fmt::Display for Policy {
             Call::Split(p, q) => write!(f, "call-at:{}/{}", millionths(p), millionths(q))?,
             Call::Never => write!(f, "never-call")?,
             Call::SureOnly => write!(f, "sure-only")?,
+            Call::User(u) => write!(f, "{u}")?,
         }
         match self.model {
             Model::Read(q) => write!(f, "+read:{}", millionths(q))?,
@@ -776,13 +884,23 @@ impl<'a> Sight<'a> {
         usize::from(self.known_suit[cell])
     }
 
+    /// Whether `call` calls at a chance of `num / den`: a user rule is
+    /// asked (out of line) with the player's view.
+    #[inline(always)]
+    fn calls(&self, call: Call, num: u32, den: u32) -> bool {
+        match call {
+            Call::User(u) => user_calls(u, &self.v, num, den),
+            c => c.calls(num, den),
+        }
+    }
+
     /// A flip of `cell` with the call rule's answer.
     #[inline(always)]
     fn flip(&self, cell: usize, call: Call) -> Move {
         let (n, d) = self.chance(cell);
         Move::Flip {
             cell,
-            call: call.calls(n, d),
+            call: self.calls(call, n, d),
         }
     }
 
@@ -802,7 +920,7 @@ impl<'a> Sight<'a> {
             }
         }
         let (cell, n, d) = best?;
-        call.calls(n, d).then_some(Move::Flip { cell, call: true })
+        self.calls(call, n, d).then_some(Move::Flip { cell, call: true })
     }
 
     /// `flip-own`.
@@ -816,7 +934,7 @@ impl<'a> Sight<'a> {
         while m != 0 {
             let cell = m.trailing_zeros() as usize;
             m &= m - 1;
-            if self.chance(cell).0 == 1 && call.calls(1, 1) {
+            if self.chance(cell).0 == 1 && self.calls(call, 1, 1) {
                 return Some(Move::Flip { cell, call: true });
             }
         }

@@ -67,6 +67,9 @@ use rand::SeedableRng;
 
 use super::cards::*;
 use super::rules::{Action, Chooser, End, Silent, View, Zone};
+use super::IbFlip;
+use crate::engine::custom::{self, Custom, Decision, User};
+use crate::engine::game::Game;
 use crate::engine::rng::{Draw, SimRng};
 
 /// Spec forms accepted, for error messages.
@@ -82,8 +85,8 @@ pub enum Play {
     Lowest,
     /// Keeps the power cards; burns at a pile of T cards.
     Saver {
-        /// `burn-at:T`.
-        burn_at: Option<u8>,
+        /// `burn-at:T`, or a user policy's burn rule.
+        burn_at: Option<Burn>,
     },
     /// Attacks the player closest to finishing.
     Attacker,
@@ -96,6 +99,110 @@ pub enum Play {
         /// Playouts per candidate.
         k: u16,
     },
+}
+
+/// When `saver` burns (with one 10, or by completing a set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Burn {
+    /// `burn-at:T`: once the live pile has T cards or more.
+    At(u8),
+    /// A user policy's burn rule, written as code and registered by the
+    /// program ([`crate::cli::Builder::policy`]): asked with the player's
+    /// [`PlayerView`].
+    User(User<BurnRule>),
+}
+
+/// The burn rule of a user policy: given what the player knows, `true`
+/// to burn the pile now when it can.
+pub type BurnRule = dyn Fn(&PlayerView<'_>) -> bool + Send + Sync;
+
+impl Burn {
+    /// Whether to burn now.
+    fn now(self, v: &View<'_>) -> bool {
+        match self {
+            Burn::At(t) => v.live_count() >= usize::from(t),
+            Burn::User(u) => (u.decide())(&PlayerView { v: *v }),
+        }
+    }
+}
+
+impl Custom for IbFlip {
+    type Decide = BurnRule;
+    const DECIDES: &'static str = "a burn rule of saver: saver+NAME, in place of burn-at:T";
+}
+
+impl<F: Fn(&PlayerView<'_>) -> bool + Send + Sync + 'static> Decision<IbFlip> for F {
+    fn boxed(self) -> Box<BurnRule> {
+        Box::new(self)
+    }
+}
+
+/// What an IB-Flip player may know when `saver` could burn the pile:
+/// the pile, everybody's cards left, who plays next.
+///
+/// ```
+/// use sim::games::ib_flip::policies::PlayerView;
+/// // Burn at 6 cards, or at once when the next player is nearly out.
+/// let burn_late_or_to_stop = |v: &PlayerView| {
+///     v.pile_size() >= 6 || v.cards_left(v.next()) <= 2
+/// };
+/// # let _ = burn_late_or_to_stop;
+/// ```
+#[derive(Clone, Copy)]
+pub struct PlayerView<'a> {
+    v: View<'a>,
+}
+
+impl<'a> PlayerView<'a> {
+    /// The view of `seat` at table `t` (for tests of a rule).
+    pub fn new(t: &'a super::rules::Table, seat: usize) -> PlayerView<'a> {
+        PlayerView { v: View::new(t, seat) }
+    }
+
+    /// The deciding player's seat (0 is the first player).
+    pub fn seat(&self) -> usize {
+        self.v.seat()
+    }
+
+    /// Players at the table.
+    pub fn players(&self) -> usize {
+        self.v.players()
+    }
+
+    /// Cards in the live pile (what a burn takes away).
+    pub fn pile_size(&self) -> usize {
+        self.v.live_count()
+    }
+
+    /// Cards player `seat` has left to play: hand, face up and face down.
+    pub fn cards_left(&self, seat: usize) -> u32 {
+        self.v.cards_left(seat)
+    }
+
+    /// The deciding player's own cards left.
+    pub fn my_cards_left(&self) -> u32 {
+        self.v.cards_left(self.v.seat())
+    }
+
+    /// Whether player `seat` is still playing (has not finished).
+    pub fn is_active(&self, seat: usize) -> bool {
+        self.v.is_active(seat)
+    }
+
+    /// Players still playing.
+    pub fn active_count(&self) -> u32 {
+        self.v.active_count()
+    }
+
+    /// The seat that plays next.
+    pub fn next(&self) -> usize {
+        self.v.next()
+    }
+
+    /// Cards left in the draw pile.
+    pub fn draw_count(&self) -> usize {
+        self.v.draw_count()
+    }
 }
 
 /// How a policy fixes its hand.
@@ -128,8 +235,13 @@ fn number(text: &str, what: &str, lo: u32, hi: u32, spec: &str) -> Result<u32, S
 }
 
 impl Policy {
-    /// Parses a spec (see the module docs).
+    /// Parses a spec (see the module docs); saver's burn rule may be a
+    /// user policy's (see [`crate::cli::Builder::policy`]).
     pub fn parse(spec: &str) -> Result<Policy, String> {
+        Policy::parse_spec(spec).map_err(|e| e + &custom::accepted(<IbFlip as Game>::NAME))
+    }
+
+    fn parse_spec(spec: &str) -> Result<Policy, String> {
         let spec = spec.trim();
         let mut parts = spec.split('+').map(str::trim);
         let head = parts.next().unwrap_or("");
@@ -158,9 +270,18 @@ impl Policy {
         for part in parts {
             if let Some(t) = part.strip_prefix("burn-at:") {
                 match &mut play {
-                    Play::Saver { burn_at: b @ None } => *b = Some(number(t, "T", 1, 52, spec)? as u8),
+                    Play::Saver { burn_at: b @ None } => *b = Some(Burn::At(number(t, "T", 1, 52, spec)? as u8)),
                     Play::Saver { .. } => {
                         return Err(format!("'{spec}' has burn-at twice; accepted: {ACCEPTED}"));
+                    }
+                    _ => return Err(format!("'{part}' in '{spec}' goes with saver only; accepted: {ACCEPTED}")),
+                }
+            } else if let Some(user) = custom::parse::<BurnRule>(<IbFlip as Game>::NAME, part) {
+                let user = user.map_err(|e| format!("{e}; accepted: {ACCEPTED}"))?;
+                match &mut play {
+                    Play::Saver { burn_at: b @ None } => *b = Some(Burn::User(user)),
+                    Play::Saver { .. } => {
+                        return Err(format!("'{spec}' has two burn rules; accepted: {ACCEPTED}"));
                     }
                     _ => return Err(format!("'{part}' in '{spec}' goes with saver only; accepted: {ACCEPTED}")),
                 }
@@ -373,9 +494,9 @@ fn count_for(v: &View<'_>, r: Rank, play: Play) -> u8 {
 
 const SAVED: u16 = (1 << TWO) | (1 << TEN) | (1 << FOUR) | (1 << FIVE) | (1 << SEVEN);
 
-fn saver(v: &View<'_>, legal: u16, burn_at: Option<u8>) -> Rank {
-    if let Some(t) = burn_at
-        && v.live_count() >= usize::from(t)
+fn saver(v: &View<'_>, legal: u16, burn_at: Option<Burn>) -> Rank {
+    if let Some(b) = burn_at
+        && b.now(v)
     {
         if legal & (1 << TEN) != 0 {
             return TEN;
@@ -637,8 +758,10 @@ impl fmt::Display for Policy {
             Play::Lowest => write!(f, "lowest")?,
             Play::Saver { burn_at } => {
                 write!(f, "saver")?;
-                if let Some(t) = burn_at {
-                    write!(f, "+burn-at:{t}")?;
+                match burn_at {
+                    Some(Burn::At(t)) => write!(f, "+burn-at:{t}")?,
+                    Some(Burn::User(u)) => write!(f, "+{u}")?,
+                    None => {}
                 }
             }
             Play::Attacker => write!(f, "attacker")?,
