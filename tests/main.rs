@@ -35,3 +35,4 @@ mod slurm;
 mod sweep;
 mod tournament;
 mod trace_json;
+mod tune;
