@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use super::args::Common;
 use super::expand::{Combo, expand_all};
 use super::files::Files;
-use crate::engine::args::{format_count, parse_count};
+use crate::engine::args::{format_count, human_count, parse_count};
 use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
 use crate::engine::failure::{Failure, Usage};
@@ -573,6 +573,13 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let combos: Vec<Combo> = expand_all(&template, MAX_CANDIDATES)
         .map_err(|e| format!("--policy '{template}': {e}"))
         .usage()?;
+    if combos.len() < 2 {
+        return Err(Failure::Usage(format!(
+            "--policy '{template}' makes one candidate: nothing to choose between; give a group of \
+             at least two values, or measure one policy with sim {} --policy SPEC",
+            G::NAME
+        )));
+    }
     let objectives = Objective::available::<G>(opts);
     let objective = objectives
         .iter()
@@ -639,6 +646,15 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let scale = objective.scale();
     let margin = args.margin / scale;
     let games_per_batch = BATCH_GAMES * players as u64;
+    let first_round = n as u64 * games_per_batch;
+    if args.budget < first_round {
+        return Err(Failure::Usage(format!(
+            "--budget {}: the first round alone plays {} ({n} candidates, {BATCH_GAMES} deals, {}); give at least that",
+            format_count(args.budget),
+            plural(first_round, "game"),
+            plural(players as u64, "seat")
+        )));
+    }
     // The race never plays more batches than the budget pays for with two
     // candidates; its batch numbers end at a round's end past that.
     let most = (args.budget / (2 * games_per_batch)).max(1);
@@ -707,7 +723,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let mut rows: Vec<RoundRow> = Vec::new();
     let mut used = 0u64;
     let mut deals_total = 0u64;
-    let mut stop = if n == 1 { Some(Stop::OneLeft) } else { None };
+    let mut stop = None;
     let mut last_z = f64::NAN;
     let mut r = 0usize;
     let played = loop {
@@ -946,10 +962,15 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         } else {
             (c + 1) as f64
         };
-        let h = 1.959_963_984_540_054 * se;
-        race_points.push((x, est * scale, (est - h) * scale, (est + h) * scale));
+        // A point without an estimate is left out, a band without an
+        // error drawn as the point (plotters cannot place NaN).
+        if est.is_finite() {
+            let h = crate::engine::stats::Z95 * se;
+            let (lo, hi) = if h.is_finite() { (est - h, est + h) } else { (est, est) };
+            race_points.push((x, est * scale, lo * scale, hi * scale));
+        }
         let rounds_in = (last + 1) as f64;
-        round_points.push((x, rounds_in, rounds_in, rounds_in));
+        round_points.push((x, rounds_in, 0.0, rounds_in));
     }
     let cand_csv = run_csv_bytes(&header, &cand_rows, seed)?;
 
@@ -1079,30 +1100,42 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             .filter(|&&c| fresh_est(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
             .map(|&c| combos[c].spec.as_str())
             .collect();
+        let resolved = if specs[winner] == combos[winner].spec {
+            String::new()
+        } else {
+            format!(" ({})", specs[winner])
+        };
         let _ = writeln!(
             summary,
-            "winner: {} ({}); survivors within its interval: {}",
+            "winner: {}{resolved}; survivors within its fresh interval: {}",
             combos[winner].spec,
-            specs[winner],
             if inside.is_empty() { "none".to_string() } else { inside.join(", ") }
         );
     }
-    if sweep_games > 0 {
+    if stop == Stop::Budget {
         let _ = writeln!(
             summary,
-            "games: race {} + fresh {}; a sweep of equal confidence needs about {} ({} deals for each of the {n} candidates): {:.1}% of it",
-            format_count(used),
-            format_count(fresh_games),
-            format_count(sweep_games),
-            format_count(sweep_deals),
+            "games: race {} + fresh {}; no sweep to compare: a race stopped by its budget left its survivors unresolved",
+            human_count(used),
+            human_count(fresh_games)
+        );
+    } else if sweep_games > 0 {
+        let _ = writeln!(
+            summary,
+            "games: race {} + fresh {} = {}; a sweep of equal confidence needs about {} ({} for each of the {n} candidates): tune played {:.1}% of that",
+            human_count(used),
+            human_count(fresh_games),
+            human_count(used + fresh_games),
+            human_count(sweep_games),
+            plural(sweep_deals, "deal"),
             100.0 * (used + fresh_games) as f64 / sweep_games as f64
         );
     }
     let _ = writeln!(
         summary,
-        "a sweep giving every candidate the race's {} would play {} games",
+        "a sweep giving every candidate the race's {} would play {}",
         plural(deals_total, "deal"),
-        format_count(same_deals_games)
+        plural(same_deals_games, "game")
     );
 
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
@@ -1119,7 +1152,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             plural(players as u64, "player"),
             args.objective
         );
-        let panels = vec![
+        let mut panels = vec![
             Panel {
                 title: "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
                     .into(),
@@ -1136,6 +1169,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 percent: false,
             },
         ];
+        panels.retain(|p| !p.points.is_empty());
         let chart = charts::sweep(&title, &x_label, &panels)?;
         contents.push(("race.svg", chart.svg.into_bytes()));
         contents.push(("race.png", chart.png));
