@@ -803,6 +803,7 @@ page_tests! {
     csv => "docs/csv.md",
     command_line => "docs/command-line.md",
     sweep => "docs/sweep.md",
+    tune => "docs/tune.md",
     development => "docs/development.md",
     cluster => "docs/cluster.md",
     reproducibility => "docs/reproducibility.md",

@@ -28,7 +28,14 @@ const SOLO: [&str; 8] = [
 /// solve --without actions,modifiers`.
 fn exact_values(dir: &Path) -> HashMap<String, f64> {
     ok(&sim(
-        &["flip7", "solve", "--without", "actions,modifiers", "--out", "solve"],
+        &[
+            "flip7",
+            "solve",
+            "--without",
+            "actions,modifiers",
+            "--out",
+            "solve",
+        ],
         dir,
     ));
     let text = std::fs::read_to_string(dir.join("solve/thresholds.csv")).unwrap();
@@ -43,7 +50,9 @@ fn exact_values(dir: &Path) -> HashMap<String, f64> {
 fn solo_tune(dir: &Path, policy: &str, seed: u64, more: &[&str]) -> serde_json::Value {
     let seed = seed.to_string();
     let out = format!("t{seed}");
-    let mut args = vec!["tune", "flip7", "--policy", policy, "--seed", &seed, "--out", &out, "--json"];
+    let mut args = vec![
+        "tune", "flip7", "--policy", policy, "--seed", &seed, "--out", &out, "--json",
+    ];
     args.extend(SOLO);
     args.extend(["--no-charts"]);
     args.extend(more);
@@ -82,10 +91,17 @@ fn the_known_best_solo_threshold_is_found_with_a_third_of_a_sweeps_games() {
             &["--margin", "0.03", "--budget", "200M"],
         );
         let winner = j["winner"].as_str().unwrap();
-        assert!(best - exact[winner] <= 0.03, "seed {seed}: {winner} {}", exact[winner]);
+        assert!(
+            best - exact[winner] <= 0.03,
+            "seed {seed}: {winner} {}",
+            exact[winner]
+        );
         let tune = j["race_games"].as_u64().unwrap() + j["fresh_games"].as_u64().unwrap();
         let sweep = j["sweep_games"].as_u64().unwrap();
-        assert!(tune * 3 <= sweep, "seed {seed}: {tune} games against a sweep's {sweep}");
+        assert!(
+            tune * 3 <= sweep,
+            "seed {seed}: {tune} games against a sweep's {sweep}"
+        );
         assert_eq!(j["stop"], "within-margin", "seed {seed}");
     }
 }
@@ -214,7 +230,14 @@ fn several_groups_make_every_combination_and_dropped_ones_stop_playing() {
     let specs: Vec<&str> = rows.iter().map(|r| r["policy"].as_str()).collect();
     assert_eq!(
         specs,
-        ["chase:18/0.1", "chase:22/0.1", "chase:26/0.1", "chase:18/0.1", "chase:22/0.1", "chase:26/0.1"]
+        [
+            "chase:18/0.1",
+            "chase:22/0.1",
+            "chase:26/0.1",
+            "chase:18/0.1",
+            "chase:22/0.1",
+            "chase:26/0.1"
+        ]
     );
     let rounds = csv_rows(&std::fs::read_to_string(dir.path().join("t/rounds.csv")).unwrap());
     for r in &rows {
@@ -224,7 +247,10 @@ fn several_groups_make_every_combination_and_dropped_ones_stop_playing() {
         }
     }
     for f in ["race.svg", "race.png"] {
-        assert!(std::fs::metadata(dir.path().join("t").join(f)).unwrap().len() > 1000, "{f}");
+        assert!(
+            std::fs::metadata(dir.path().join("t").join(f)).unwrap().len() > 1000,
+            "{f}"
+        );
     }
 }
 
@@ -267,10 +293,19 @@ fn bad_templates_objectives_and_options_are_refused_before_any_game() {
         v.extend(more);
         v
     };
-    refused(&with(&["--policy", "stay-at-25"]), &["--policy 'stay-at-25'", "no {...} group"]);
+    refused(
+        &with(&["--policy", "stay-at-25"]),
+        &["--policy 'stay-at-25'", "no {...} group"],
+    );
     refused(&with(&["--policy", "stay-at-{}"]), &["--policy", "empty group"]);
-    refused(&with(&["--policy", "stay-at-{25}"]), &["--policy 'stay-at-{25}'", "one candidate"]);
-    refused(&with(&["--policy", "stay-at-{20..25"]), &["--policy", "without its '}'"]);
+    refused(
+        &with(&["--policy", "stay-at-{25}"]),
+        &["--policy 'stay-at-{25}'", "one candidate"],
+    );
+    refused(
+        &with(&["--policy", "stay-at-{20..25"]),
+        &["--policy", "without its '}'"],
+    );
     refused(
         &with(&["--policy", "chase:{1..20}/{1..20}"]),
         &["--policy", "400 candidates", "20 x 20", "200"],
@@ -284,18 +319,41 @@ fn bad_templates_objectives_and_options_are_refused_before_any_game() {
         &["--objective 'fun'", "win-rate, mean-score, mean-round-score"],
     );
     refused(
-        &["tune", "ib-flip", "--policy", "saver+burn-at:{4,8}", "--objective", "mean-score"],
+        &[
+            "tune",
+            "ib-flip",
+            "--policy",
+            "saver+burn-at:{4,8}",
+            "--objective",
+            "mean-score",
+        ],
         &["--objective 'mean-score'", "ib-flip", "win-rate"],
     );
-    refused(&with(&["--policy", "stay-at-{20,25}", "--margin", "0"]), &["--margin", "above 0"]);
+    refused(
+        &with(&["--policy", "stay-at-{20,25}", "--margin", "0"]),
+        &["--margin", "above 0"],
+    );
     refused(
         &with(&["--policy", "stay-at-{20,25}", "--budget", "5000"]),
         &["--budget 5000", "8192 games", "at least"],
     );
-    refused(&with(&["--policy", "stay-at-{20,25}", "--xlsx", "t.xlsx"]), &["--xlsx", "no workbook"]);
     refused(
-        &with(&["--policy", "stay-at-{20,25}", "--shard", "1/2", "--state", "s.json"]),
+        &with(&["--policy", "stay-at-{20,25}", "--xlsx", "t.xlsx"]),
+        &["--xlsx", "no workbook"],
+    );
+    refused(
+        &with(&[
+            "--policy",
+            "stay-at-{20,25}",
+            "--shard",
+            "1/2",
+            "--state",
+            "s.json",
+        ]),
         &["--shard", "does not split"],
     );
-    refused(&with(&["--policy", "stay-at-{20,25}", "--out", "/dev/null/x"]), &["--out"]);
+    refused(
+        &with(&["--policy", "stay-at-{20,25}", "--out", "/dev/null/x"]),
+        &["--out"],
+    );
 }

@@ -155,7 +155,9 @@ pub fn expand_all(template: &str, max: usize) -> Result<Vec<Combo>, String> {
     }
     texts.push(rest.to_string());
     if groups.is_empty() {
-        return Err(format!("no {{...}} group, so only one candidate; {TEMPLATE_ACCEPTED}"));
+        return Err(format!(
+            "no {{...}} group, so only one candidate; {TEMPLATE_ACCEPTED}"
+        ));
     }
     let count = groups
         .iter()
@@ -243,7 +245,10 @@ mod tests {
     fn every_combination_of_several_groups_last_group_fastest() {
         let c = expand_all("a:{1..2}+b:{x|y|z}", 100).unwrap();
         let specs: Vec<&str> = c.iter().map(|c| c.spec.as_str()).collect();
-        assert_eq!(specs, ["a:1+b:x", "a:1+b:y", "a:1+b:z", "a:2+b:x", "a:2+b:y", "a:2+b:z"]);
+        assert_eq!(
+            specs,
+            ["a:1+b:x", "a:1+b:y", "a:1+b:z", "a:2+b:x", "a:2+b:y", "a:2+b:z"]
+        );
         assert_eq!(c[4].values, ["2", "y"]);
         assert_eq!(expand_all("stay-at-{10..40}", 100).unwrap().len(), 31);
         assert_eq!(expand_all("{p|q}", 100).unwrap()[1].spec, "q");

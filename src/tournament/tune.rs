@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use super::args::Common;
 use super::expand::{Combo, expand_all};
 use super::files::Files;
-use crate::engine::args::{format_count, human_count, parse_count};
+use crate::engine::args::{format_count, parse_count};
 use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
 use crate::engine::failure::{Failure, Usage};
@@ -292,8 +292,7 @@ impl Sums {
             let e = r.estimate();
             (r.sxx as f64 - 2.0 * e * r.sxg as f64 + e * e * r.sgg as f64) / (r.sg as f64 * r.sg as f64)
         };
-        let cross =
-            (xx as f64 - rj * xg as f64 - ri * gx as f64 + ri * rj * gg as f64) / (gi * gj);
+        let cross = (xx as f64 - rj * xg as f64 - ri * gx as f64 + ri * rj * gg as f64) / (gi * gj);
         let var = if a.units < 2 {
             f64::NAN
         } else {
@@ -338,6 +337,20 @@ impl TuneTally {
         }
         out
     }
+}
+
+/// `n` with its digits grouped by thousands (`20,480`): the console's
+/// counts, every digit shown.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The first batch of round `r` and its number of batches.
@@ -448,7 +461,7 @@ fn play_batches<G: Game>(
                 }
                 let s = play_one::<G>(opts, sims, objective, who, seed, b)?;
                 bar.inc(BATCH_GAMES * (who.len() * G::players(opts)) as u64);
-                Ok((s, vec![b..b + 1]))
+                Ok((s, std::iter::once(b..b + 1).collect()))
             })
             .try_reduce(
                 || (Sums::new(who), Vec::new()),
@@ -484,7 +497,8 @@ fn play_one<G: Game>(
             sim.play_each(&mut rng, BATCH_GAMES, &mut |acc| {
                 let (games, res) = G::seat_results(opts, acc);
                 if games != 1 || s >= res.len() || d >= n {
-                    failed.get_or_insert_with(|| format!("internal: one game of batch {b} gave {games} games"));
+                    failed
+                        .get_or_insert_with(|| format!("internal: one game of batch {b} gave {games} games"));
                     return;
                 }
                 linked[d] |= G::carries_over(opts, acc);
@@ -650,7 +664,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     if args.budget < first_round {
         return Err(Failure::Usage(format!(
             "--budget {}: the first round alone plays {} ({n} candidates, {BATCH_GAMES} deals, {}); give at least that",
-            format_count(args.budget),
+            args.budget,
             plural(first_round, "game"),
             plural(players as u64, "seat")
         )));
@@ -810,9 +824,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     } else {
         None
     };
-    let winner = final_sums
-        .as_ref()
-        .map_or(who[0], |s| s.who[leader(s, sign)]);
+    let winner = final_sums.as_ref().map_or(who[0], |s| s.who[leader(s, sign)]);
     // Survivors in order, the winner first.
     let mut survivors = who.clone();
     survivors.sort_by_key(|&c| (c != winner, c));
@@ -848,13 +860,15 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     // estimates of each difference and its spread.
     let z_sweep = pair_z(ALPHA, n);
     let mut sweep_deals: f64 = 0.0;
-    for c in 0..n {
+    for (c, dropped) in dropped_in.iter().enumerate() {
         if c == winner {
             continue;
         }
-        let (upto, gap_of): (usize, Box<dyn Fn(f64) -> f64>) = match dropped_in[c] {
+        let (upto, gap_of): (usize, Box<dyn Fn(f64) -> f64>) = match *dropped {
             Some(r) => (r, Box::new(|d: f64| -d)),
-            None if stop == Some(Stop::Margin) => (race_rounds_played - 1, Box::new(move |d: f64| margin - d)),
+            None if stop == Some(Stop::Margin) => {
+                (race_rounds_played - 1, Box::new(move |d: f64| margin - d))
+            }
             None => continue,
         };
         let s = tally.cumulative(upto, &[winner, c]);
@@ -947,8 +961,16 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             games_of[c].to_string(),
             f6(est * scale),
             f6(se * scale),
-            if fe.is_some() { (fresh_batches * BATCH_GAMES).to_string() } else { String::new() },
-            if fe.is_some() { (fresh_batches * games_per_batch).to_string() } else { String::new() },
+            if fe.is_some() {
+                (fresh_batches * BATCH_GAMES).to_string()
+            } else {
+                String::new()
+            },
+            if fe.is_some() {
+                (fresh_batches * games_per_batch).to_string()
+            } else {
+                String::new()
+            },
             fe.map_or(String::new(), |v| f6(v.0)),
             fe.map_or(String::new(), |v| f6(v.1.0)),
             fe.map_or(String::new(), |v| f6(v.1.1)),
@@ -966,7 +988,11 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         // error drawn as the point (plotters cannot place NaN).
         if est.is_finite() {
             let h = crate::engine::stats::Z95 * se;
-            let (lo, hi) = if h.is_finite() { (est - h, est + h) } else { (est, est) };
+            let (lo, hi) = if h.is_finite() {
+                (est - h, est + h)
+            } else {
+                (est, est)
+            };
             race_points.push((x, est * scale, lo * scale, hi * scale));
         }
         let rounds_in = (last + 1) as f64;
@@ -1023,7 +1049,11 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
 
     // Console.
     let stop = stop.unwrap_or(Stop::Budget);
-    let unit = if objective == Objective::WinRate { " points" } else { "" };
+    let unit = if objective == Objective::WinRate {
+        " points"
+    } else {
+        ""
+    };
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
@@ -1054,10 +1084,10 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     };
     let _ = writeln!(
         summary,
-        "race: {} on {}, {}; stopped because {how}",
+        "race: {} on {} deals, {} games; stopped because {how}",
         plural(race_rounds_played as u64, "round"),
-        plural(deals_total, "deal"),
-        plural(used, "game"),
+        grouped(deals_total),
+        grouped(used),
     );
     let _ = writeln!(
         summary,
@@ -1088,9 +1118,14 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     }
     let _ = writeln!(
         summary,
-        "fresh estimates: {} never used by the race ({} per candidate)",
-        plural(fresh_batches * BATCH_GAMES, "deal"),
-        plural(fresh_batches * games_per_batch, "game")
+        "fresh estimates{}: {} deals never used by the race ({} games per candidate)",
+        if objective == Objective::WinRate {
+            " (win rates in %)"
+        } else {
+            ""
+        },
+        grouped(fresh_batches * BATCH_GAMES),
+        grouped(fresh_batches * games_per_batch)
     );
     let _ = summary.write_all(table.render().as_bytes());
     if let Some((_, (lo, hi))) = fresh_est(winner) {
@@ -1109,33 +1144,37 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             summary,
             "winner: {}{resolved}; survivors within its fresh interval: {}",
             combos[winner].spec,
-            if inside.is_empty() { "none".to_string() } else { inside.join(", ") }
+            if inside.is_empty() {
+                "none".to_string()
+            } else {
+                inside.join(", ")
+            }
         );
     }
     if stop == Stop::Budget {
         let _ = writeln!(
             summary,
             "games: race {} + fresh {}; no sweep to compare: a race stopped by its budget left its survivors unresolved",
-            human_count(used),
-            human_count(fresh_games)
+            grouped(used),
+            grouped(fresh_games)
         );
     } else if sweep_games > 0 {
         let _ = writeln!(
             summary,
-            "games: race {} + fresh {} = {}; a sweep of equal confidence needs about {} ({} for each of the {n} candidates): tune played {:.1}% of that",
-            human_count(used),
-            human_count(fresh_games),
-            human_count(used + fresh_games),
-            human_count(sweep_games),
-            plural(sweep_deals, "deal"),
+            "games: race {} + fresh {} = {}; a sweep of equal confidence needs about {} ({} deals for each of the {n} candidates): tune played {:.1}% of that",
+            grouped(used),
+            grouped(fresh_games),
+            grouped(used + fresh_games),
+            grouped(sweep_games),
+            grouped(sweep_deals),
             100.0 * (used + fresh_games) as f64 / sweep_games as f64
         );
     }
     let _ = writeln!(
         summary,
-        "a sweep giving every candidate the race's {} would play {}",
-        plural(deals_total, "deal"),
-        plural(same_deals_games, "game")
+        "a sweep giving every candidate the race's {} deals would play {} games",
+        grouped(deals_total),
+        grouped(same_deals_games)
     );
 
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
@@ -1154,8 +1193,9 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         );
         let mut panels = vec![
             Panel {
-                title: "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
-                    .into(),
+                title:
+                    "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
+                        .into(),
                 y_label: args.objective.clone(),
                 points: race_points,
                 reference: None,
@@ -1203,6 +1243,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(20_480), "20,480");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+    }
+
+    #[test]
     fn normal_quantiles_and_the_spent_levels() {
         assert!((z_upper(0.025) - 1.959_964).abs() < 1e-5);
         assert!((z_upper(0.05) - 1.644_854).abs() < 1e-5);
@@ -1217,15 +1266,23 @@ mod tests {
     /// over units.
     #[test]
     fn the_error_of_a_difference_matches_the_direct_formula() {
-        let units = [(3i64, 2i64, 5i64, 2i64), (10, 5, 8, 4), (0, 1, 1, 1), (7, 4, 9, 5), (2, 2, 2, 3)];
+        let units = [
+            (3i64, 2i64, 5i64, 2i64),
+            (10, 5, 8, 4),
+            (0, 1, 1, 1),
+            (7, 4, 9, 5),
+            (2, 2, 2, 3),
+        ];
         let mut s = Sums::new(&[4, 9]);
         for &(xa, ga, xb, gb) in &units {
             s.cand[0].add(xa, ga);
             s.cand[1].add(xb, gb);
             s.pairs[0].add(xa, ga, xb, gb);
         }
-        let ra = units.iter().map(|u| u.0).sum::<i64>() as f64 / units.iter().map(|u| u.1).sum::<i64>() as f64;
-        let rb = units.iter().map(|u| u.2).sum::<i64>() as f64 / units.iter().map(|u| u.3).sum::<i64>() as f64;
+        let ra =
+            units.iter().map(|u| u.0).sum::<i64>() as f64 / units.iter().map(|u| u.1).sum::<i64>() as f64;
+        let rb =
+            units.iter().map(|u| u.2).sum::<i64>() as f64 / units.iter().map(|u| u.3).sum::<i64>() as f64;
         let (ga, gb) = (
             units.iter().map(|u| u.1).sum::<i64>() as f64,
             units.iter().map(|u| u.3).sum::<i64>() as f64,
