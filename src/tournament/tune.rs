@@ -1161,13 +1161,14 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     } else if sweep_games > 0 {
         let _ = writeln!(
             summary,
-            "games: race {} + fresh {} = {}; a sweep of equal confidence needs about {} ({} deals for each of the {n} candidates): tune played {:.1}% of that",
+            "games: race {} + fresh {} = {}; a sweep of equal confidence needs about {} ({} deals for each of the {n} candidates): tune played {:.1}% of that, the race alone {:.1}%",
             grouped(used),
             grouped(fresh_games),
             grouped(used + fresh_games),
             grouped(sweep_games),
             grouped(sweep_deals),
-            100.0 * (used + fresh_games) as f64 / sweep_games as f64
+            100.0 * (used + fresh_games) as f64 / sweep_games as f64,
+            100.0 * used as f64 / sweep_games as f64
         );
     }
     let _ = writeln!(
