@@ -1,6 +1,7 @@
 //! The command line: built from the registry of games, so it names no
 //! game. For each game `G` there are `sim G` (with the game's own actions,
-//! such as `sim flip7 solve`), `sim tournament G` and `sim sweep G`. This
+//! such as `sim flip7 solve`), `sim tournament G`, `sim sweep G` and
+//! `sim tune G`. This
 //! file only parses and dispatches; the runs themselves live in
 //! [`crate::engine::run`] and [`crate::tournament`].
 
@@ -12,6 +13,7 @@ use crate::engine::game::{Game, Visitor};
 use crate::engine::job::{PROCESS_OPTIONS, command_line, command_path, run_words};
 use crate::engine::run::{self, PlayArgs};
 use crate::tournament::args::{SweepArgs, TournamentArgs};
+use crate::tournament::tune::TuneArgs;
 
 /// A `sim` with policies of your own: registers each, then runs the
 /// whole command line, on which every command (runs, tournaments, sweeps,
@@ -217,6 +219,16 @@ fn whole_command() -> Command {
                 .arg_required_else_help(true)
                 .subcommands(b.sweeps),
         )
+        .subcommand(
+            Command::new("tune")
+                .about(
+                    "Tune: the best policy of a family, e.g. --policy 'stay-at-{10..40}', by a race \
+                     on common deals, then estimates on fresh deals; CSV and a chart.",
+                )
+                .subcommand_required(true)
+                .arg_required_else_help(true)
+                .subcommands(b.tunes),
+        )
 }
 
 /// Runs the parsed command line.
@@ -230,6 +242,7 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
     let (kind, m) = match m.subcommand() {
         Some(("tournament", t)) => (Kind::Tournament, t),
         Some(("sweep", s)) => (Kind::Sweep, s),
+        Some(("tune", s)) => (Kind::Tune, s),
         _ => (Kind::Play, m),
     };
     let Some((name, args)) = m.subcommand() else {
@@ -264,6 +277,7 @@ struct Build {
     games: Vec<Command>,
     tournaments: Vec<Command>,
     sweeps: Vec<Command>,
+    tunes: Vec<Command>,
 }
 
 impl Visitor for Build {
@@ -306,6 +320,14 @@ impl Visitor for Build {
                     G::SWEEP_EXAMPLE
                 )),
         );
+        self.tunes.push(
+            TuneArgs::<G::Options>::augment_args(Command::new(name))
+                .about(format!("Find the best {name} policy of a family."))
+                .after_help(format!(
+                    "Example:\n  sim tune {name} --policy '{}' --seed 1",
+                    G::SWEEP_EXAMPLE
+                )),
+        );
     }
 }
 
@@ -333,6 +355,7 @@ enum Kind {
     Play,
     Tournament,
     Sweep,
+    Tune,
 }
 
 /// Runs the chosen command of the game named `name`.
@@ -363,6 +386,9 @@ impl Visitor for Dispatch<'_> {
             Kind::Sweep => SweepArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
                 .and_then(|a| crate::tournament::sweep::run::<G>(&a)),
+            Kind::Tune => TuneArgs::<G::Options>::from_arg_matches(m)
+                .map_err(parsed)
+                .and_then(|a| crate::tournament::tune::run::<G>(&a)),
         });
     }
 }
@@ -437,6 +463,7 @@ fn resumed_command(
         Kind::Play => vec![name.to_string()],
         Kind::Tournament => vec!["tournament".to_string(), name.to_string()],
         Kind::Sweep => vec!["sweep".to_string(), name.to_string()],
+        Kind::Tune => vec!["tune".to_string(), name.to_string()],
     };
     let theirs = command_path(&s.command);
     if theirs != path.as_slice() {

@@ -813,6 +813,7 @@ page_tests! {
     command_line => "docs/command-line.md",
     custom_policies => "docs/custom-policies.md",
     sweep => "docs/sweep.md",
+    tune => "docs/tune.md",
     development => "docs/development.md",
     cluster => "docs/cluster.md",
     reproducibility => "docs/reproducibility.md",

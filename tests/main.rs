@@ -37,3 +37,4 @@ mod slurm;
 mod sweep;
 mod tournament;
 mod trace_json;
+mod tune;

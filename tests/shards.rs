@@ -273,7 +273,7 @@ fn shard_options_are_checked_before_any_game() {
 
 /// Starts `sim args` in `dir`, waits until it has played for `after`, then
 /// sends it `signal` (a name for kill(1)); returns its exit code and stderr.
-fn interrupt(args: &[&str], dir: &Path, after: Duration, signal: &str) -> (Option<i32>, String) {
+pub(crate) fn interrupt(args: &[&str], dir: &Path, after: Duration, signal: &str) -> (Option<i32>, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(args)
         .current_dir(dir)

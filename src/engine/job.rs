@@ -186,10 +186,10 @@ pub fn command_line(words: &[String]) -> String {
 }
 
 /// The words naming the command of a run's command line: `flip7`, or
-/// `tournament flip7`, `sweep flip7`.
+/// `tournament flip7`, `sweep flip7`, `tune flip7`.
 pub fn command_path(words: &[String]) -> &[String] {
     let n = match words.first().map(String::as_str) {
-        Some("tournament" | "sweep") => 2,
+        Some("tournament" | "sweep" | "tune") => 2,
         _ => 1,
     };
     &words[..n.min(words.len())]

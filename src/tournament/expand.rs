@@ -36,19 +36,9 @@ fn number(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("'{t}' is not a number; {ACCEPTED}"))
 }
 
-/// Expands `spec` into its sweep points.
-pub fn expand(spec: &str) -> Result<Vec<Point>, String> {
-    let open = spec
-        .find('{')
-        .ok_or_else(|| format!("no {{...}} group; {ACCEPTED}"))?;
-    let close = spec[open..]
-        .find('}')
-        .map(|i| open + i)
-        .ok_or_else(|| format!("unclosed {{; {ACCEPTED}"))?;
-    let (head, body, tail) = (&spec[..open], &spec[open + 1..close], &spec[close + 1..]);
-    if tail.contains('{') || tail.contains('}') || head.contains('}') {
-        return Err(format!("only one {{...}} group per sweep; {ACCEPTED}"));
-    }
+/// The values of one group's body (the text between `{` and `}`): a
+/// range or a list of numbers, as the module says.
+fn group_texts(body: &str) -> Result<Vec<String>, String> {
     let texts: Vec<String> = if body.contains("..") {
         let parts: Vec<&str> = body.split("..").map(str::trim).collect();
         let (a, b, step) = match parts.as_slice() {
@@ -84,6 +74,23 @@ pub fn expand(spec: &str) -> Result<Vec<Point>, String> {
         }
         items
     };
+    Ok(texts)
+}
+
+/// Expands `spec` into its sweep points.
+pub fn expand(spec: &str) -> Result<Vec<Point>, String> {
+    let open = spec
+        .find('{')
+        .ok_or_else(|| format!("no {{...}} group; {ACCEPTED}"))?;
+    let close = spec[open..]
+        .find('}')
+        .map(|i| open + i)
+        .ok_or_else(|| format!("unclosed {{; {ACCEPTED}"))?;
+    let (head, body, tail) = (&spec[..open], &spec[open + 1..close], &spec[close + 1..]);
+    if tail.contains('{') || tail.contains('}') || head.contains('}') {
+        return Err(format!("only one {{...}} group per sweep; {ACCEPTED}"));
+    }
+    let texts = group_texts(body)?;
     texts
         .into_iter()
         .map(|text| {
@@ -94,6 +101,96 @@ pub fn expand(spec: &str) -> Result<Vec<Point>, String> {
             })
         })
         .collect()
+}
+
+/// One candidate of a tuning template (`sim tune`): the spec with every
+/// group replaced, and the value each group took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Combo {
+    /// The spec with every group's value in place.
+    pub spec: String,
+    /// The value of each group, in the order the groups are written.
+    pub values: Vec<String>,
+}
+
+/// What a group of a tuning template may be.
+pub const TEMPLATE_ACCEPTED: &str = "each {...} group is a range {A..B} or {A..B..STEP}, a list of numbers {X,Y,Z}, \
+     or a list of choices {a|b|c}, e.g. 'stay-at-{10..40}' or 'saver+burn-at:{4..16..4}+fix:{low|high}'";
+
+/// Expands every `{...}` group of `template` (any number of them: ranges
+/// and lists of numbers as in [`expand`], and choices `{a|b|c}` of any
+/// text) into every combination, the last group varying fastest. Refuses
+/// a template without a group, an empty group or choice, a brace out of
+/// place, and more than `max` combinations (saying how many it makes).
+pub fn expand_all(template: &str, max: usize) -> Result<Vec<Combo>, String> {
+    // The fixed texts between groups, and each group's values.
+    let mut texts: Vec<String> = Vec::new();
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find(['{', '}']) {
+        if rest[open..].starts_with('}') {
+            return Err(format!("a '}}' without its '{{'; {TEMPLATE_ACCEPTED}"));
+        }
+        let close = rest[open + 1..]
+            .find(['{', '}'])
+            .map(|i| open + 1 + i)
+            .filter(|&i| rest[i..].starts_with('}'))
+            .ok_or_else(|| format!("a '{{' without its '}}' (groups do not nest); {TEMPLATE_ACCEPTED}"))?;
+        let body = rest[open + 1..close].trim();
+        if body.is_empty() {
+            return Err(format!("an empty group {{}}: no candidate; {TEMPLATE_ACCEPTED}"));
+        }
+        let values = if body.contains('|') {
+            let items: Vec<String> = body.split('|').map(|t| t.trim().to_string()).collect();
+            if items.iter().any(String::is_empty) {
+                return Err(format!("'{{{body}}}' has an empty choice; {TEMPLATE_ACCEPTED}"));
+            }
+            items
+        } else {
+            group_texts(body).map_err(|e| format!("{e}; or {{a|b|c}} for choices"))?
+        };
+        texts.push(rest[..open].to_string());
+        groups.push(values);
+        rest = &rest[close + 1..];
+    }
+    texts.push(rest.to_string());
+    if groups.is_empty() {
+        return Err(format!(
+            "no {{...}} group, so only one candidate; {TEMPLATE_ACCEPTED}"
+        ));
+    }
+    let count = groups
+        .iter()
+        .try_fold(1usize, |n, g| n.checked_mul(g.len()))
+        .unwrap_or(usize::MAX);
+    if count > max {
+        let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
+        return Err(format!(
+            "makes {count} candidates ({} values multiplied), more than the {max} a race takes; \
+             use fewer values or larger steps",
+            sizes.join(" x ")
+        ));
+    }
+    let mut out = Vec::with_capacity(count);
+    let mut pick = vec![0usize; groups.len()];
+    for _ in 0..count {
+        let values: Vec<String> = pick.iter().zip(&groups).map(|(&k, g)| g[k].clone()).collect();
+        let mut spec = texts[0].clone();
+        for (v, t) in values.iter().zip(&texts[1..]) {
+            spec.push_str(v);
+            spec.push_str(t);
+        }
+        out.push(Combo { spec, values });
+        // The next combination: the last group fastest.
+        for i in (0..groups.len()).rev() {
+            pick[i] += 1;
+            if pick[i] < groups[i].len() {
+                break;
+            }
+            pick[i] = 0;
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -142,6 +239,35 @@ mod tests {
             "a{1..2..3..4}",
         ] {
             assert!(expand(bad).unwrap_err().contains("expected one"), "{bad}");
+        }
+    }
+    #[test]
+    fn every_combination_of_several_groups_last_group_fastest() {
+        let c = expand_all("a:{1..2}+b:{x|y|z}", 100).unwrap();
+        let specs: Vec<&str> = c.iter().map(|c| c.spec.as_str()).collect();
+        assert_eq!(
+            specs,
+            ["a:1+b:x", "a:1+b:y", "a:1+b:z", "a:2+b:x", "a:2+b:y", "a:2+b:z"]
+        );
+        assert_eq!(c[4].values, ["2", "y"]);
+        assert_eq!(expand_all("stay-at-{10..40}", 100).unwrap().len(), 31);
+        assert_eq!(expand_all("{p|q}", 100).unwrap()[1].spec, "q");
+    }
+
+    #[test]
+    fn templates_without_groups_empty_groups_stray_braces_and_huge_spaces_are_refused() {
+        for (bad, says) in [
+            ("stay-at-25", "no {...} group"),
+            ("a{}", "empty group"),
+            ("a{x||y}", "empty choice"),
+            ("a{1..2", "without its '}'"),
+            ("a{1{2}}", "without its '}'"),
+            ("a}1", "without its '{'"),
+            ("a{x,y}", "not a number"),
+            ("a{1..40}b{1..40}", "1600 candidates (40 x 40"),
+        ] {
+            let err = expand_all(bad, 1000).unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
         }
     }
 }

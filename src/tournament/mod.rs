@@ -17,6 +17,7 @@
 //! - [`console`]: the standings and head-to-head table as text.
 //! - [`expand`]: `{a..b}` and `{x,y}` expansion of a policy spec.
 //! - [`sweep`]: a sweep from its options to its files.
+//! - [`tune`]: `sim tune GAME`, a race for the best policy of a family.
 //! - [`files`], [`workbook`]: the output files and the spreadsheet.
 
 pub mod analysis;
@@ -28,4 +29,5 @@ pub mod files;
 pub mod play;
 pub mod run;
 pub mod sweep;
+pub mod tune;
 pub mod workbook;

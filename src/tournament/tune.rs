@@ -1,0 +1,1308 @@
+//! `sim tune GAME`: the best policy of a family, found by a race on common
+//! random numbers, then measured on fresh deals.
+//!
+//! docs/tune.md says the same in more words. In short:
+//!
+//! - **Candidates**: every combination of the `{...}` groups of the
+//!   template ([`expand_all`]). Each plays one seat against the field in
+//!   every seat position (rotations: seat `s` of arrangement `s`), on the
+//!   same deals as every other candidate: deal `i` of round `r` is the
+//!   same shuffled deck for all of them ([`batch_rng`]).
+//! - **Rounds**: round `r` (from 0) plays race batches `2^r - 1 ..
+//!   2^(r+1) - 1` of [`BATCH_GAMES`] deals, so the deals double each
+//!   round, with every candidate still in the race.
+//! - **Test**: after round `r`, every difference between two survivors
+//!   gets an interval from all the deals they shared: the ratio (cluster)
+//!   estimator over independent deals, linearised for a difference of two
+//!   ratios ([`Ratio`]), with a normal multiplier for the level
+//!   `alpha_r / m` (Bonferroni over the `m` pairs, two-sided), where
+//!   `alpha_r = alpha * 6 / (pi^2 (r + 1)^2)` sums to `alpha` over all
+//!   rounds. A candidate whose interval against some survivor lies wholly
+//!   on the worse side is dropped.
+//! - **Stop**: one survivor left; or every survivor's interval against the
+//!   leader says it is less than `--margin` better than the leader; or the
+//!   next round would pass `--budget`.
+//! - **Guarantee** (normal approximation): with probability at least
+//!   `1 - alpha` every interval of every round holds at once, so the best
+//!   candidate is never dropped and, when the race stops on the margin, the
+//!   winner is within the margin of the best.
+//! - **Fresh estimates**: the survivors then play `--fresh` deals no round
+//!   used (batches after the race's), which give their estimates and
+//!   intervals: no winner's curse.
+
+use std::io::Write;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use super::args::Common;
+use super::expand::{Combo, expand_all};
+use super::files::Files;
+use crate::engine::args::{format_count, parse_count};
+use crate::engine::columns::{f6, run_csv_bytes};
+use crate::engine::design::{Ratio, t975};
+use crate::engine::failure::{Failure, Usage};
+use crate::engine::game::{Game, SeatResult};
+use crate::engine::job::{Job, stop_flag};
+use crate::engine::rng::batch_rng;
+use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
+use crate::engine::runner::{BATCH_GAMES, Simulation};
+use crate::engine::table::Table;
+use crate::report::charts::{self, Panel};
+
+/// At most this many candidates race (every pair of survivors keeps its
+/// own sums).
+pub const MAX_CANDIDATES: usize = 200;
+
+/// The race's overall error level: the chance that any interval of any
+/// round is wrong (so that the best candidate is dropped, or a margin stop
+/// is wrong) is at most this.
+pub const ALPHA: f64 = 0.05;
+
+/// `sim tune GAME` options.
+#[derive(Args, Debug, Clone)]
+pub struct TuneArgs<T: Args> {
+    /// The family of policies: a spec with any number of {...} groups
+    /// ({A..B}, {A..B..STEP}, {X,Y,Z} numbers, {a|b|c} choices); every
+    /// combination is a candidate, e.g. 'stay-at-{10..40}'.
+    #[arg(long, value_name = "TEMPLATE", required_unless_present = "resume")]
+    pub policy: Option<String>,
+
+    /// Policy of the other seats (default: the game's default policy).
+    #[arg(long, value_name = "SPEC")]
+    pub field: Option<String>,
+
+    #[command(flatten)]
+    pub options: T,
+
+    /// What to maximise: win-rate, mean-score, net-stakes, mean-round-score,
+    /// or mean-place (minimised), as far as the game has it.
+    #[arg(long, value_name = "OBJ", default_value = "win-rate")]
+    pub objective: String,
+
+    /// The most games the race may play, over all candidates and seats
+    /// (5M, 100M).
+    #[arg(long, default_value = "10M", value_parser = parse_count, allow_hyphen_values = true)]
+    pub budget: u64,
+
+    /// Stop once no survivor can be more than this much better than the
+    /// leader, in the objective's points (percentage points for win-rate).
+    #[arg(long, value_name = "M", default_value = "0.5", value_parser = parse_margin)]
+    pub margin: f64,
+
+    /// Fresh deals for the final estimates of the survivors, never used to
+    /// choose them (20K, 1M).
+    #[arg(long, value_name = "DEALS", default_value = "20K", value_parser = parse_count, allow_hyphen_values = true)]
+    pub fresh: u64,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+fn parse_margin(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(m) if m > 0.0 && m.is_finite() => Ok(m),
+        _ => Err(format!("expected a margin above 0, e.g. 0.5; got '{text}'")),
+    }
+}
+
+/// What the race ranks the candidates by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// Games won over games.
+    WinRate,
+    /// Per-game score over games (named `mean-score`, or `net-stakes`
+    /// where the game's score is its stakes).
+    Score,
+    /// Round scores over rounds.
+    RoundScore,
+    /// Places over games with a finishing order (lower is better).
+    Place,
+}
+
+impl Objective {
+    /// The objectives game `G` has under `opts`, with their names.
+    pub fn available<G: Game>(opts: &G::Options) -> Vec<(String, Objective)> {
+        let mut out = vec![("win-rate".to_string(), Objective::WinRate)];
+        if let Some(name) = G::score_name(opts) {
+            let word = if name.contains("stakes") {
+                "net-stakes"
+            } else {
+                "mean-score"
+            };
+            out.push((word.to_string(), Objective::Score));
+        }
+        if G::has_rounds(opts) {
+            out.push(("mean-round-score".to_string(), Objective::RoundScore));
+        }
+        if G::has_places(opts) {
+            out.push(("mean-place".to_string(), Objective::Place));
+        }
+        out
+    }
+
+    /// The numerator and denominator one seat adds.
+    fn of(self, r: &SeatResult) -> (i64, i64) {
+        match self {
+            Objective::WinRate => (r.wins as i64, 1),
+            Objective::Score => (r.score_sum, 1),
+            Objective::RoundScore => (r.round_score_sum as i64, r.rounds as i64),
+            Objective::Place => (r.place_sum as i64, r.placed as i64),
+        }
+    }
+
+    /// +1 when higher is better, -1 when lower is.
+    fn sign(self) -> f64 {
+        if self == Objective::Place { -1.0 } else { 1.0 }
+    }
+
+    /// Points per unit of the estimate (win rates are shown in
+    /// percentage points).
+    fn scale(self) -> f64 {
+        if self == Objective::WinRate { 100.0 } else { 1.0 }
+    }
+}
+
+/// The sums of a pair of candidates `a < b` over the units they shared:
+/// `sum x_a x_b`, `sum x_a g_b`, `sum g_a x_b`, `sum g_a g_b`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Cross {
+    /// Sum of `x_a * x_b`.
+    pub xx: i128,
+    /// Sum of `x_a * g_b`.
+    pub xg: i128,
+    /// Sum of `g_a * x_b`.
+    pub gx: i128,
+    /// Sum of `g_a * g_b`.
+    pub gg: i128,
+}
+
+impl Cross {
+    fn add(&mut self, xa: i64, ga: i64, xb: i64, gb: i64) {
+        let (xa, ga, xb, gb) = (i128::from(xa), i128::from(ga), i128::from(xb), i128::from(gb));
+        self.xx += xa * xb;
+        self.xg += xa * gb;
+        self.gx += ga * xb;
+        self.gg += ga * gb;
+    }
+
+    fn merge(&mut self, o: &Cross) {
+        self.xx += o.xx;
+        self.xg += o.xg;
+        self.gx += o.gx;
+        self.gg += o.gg;
+    }
+}
+
+/// The index of pair `i < j` of `n`.
+fn pair(i: usize, j: usize, n: usize) -> usize {
+    super::play::pair_index(i, j, n)
+}
+
+/// What some candidates (`who`, by candidate number) played together: each
+/// one's ratio sums, and each pair's cross sums, over independent units.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Sums {
+    /// The candidates, by number.
+    pub who: Vec<usize>,
+    /// Per candidate (in `who` order).
+    pub cand: Vec<Ratio>,
+    /// Per pair of positions in `who` ([`super::play::pair_index`]).
+    pub pairs: Vec<Cross>,
+}
+
+impl Sums {
+    fn new(who: &[usize]) -> Sums {
+        let k = who.len();
+        Sums {
+            who: who.to_vec(),
+            cand: vec![Ratio::default(); k],
+            pairs: vec![Cross::default(); k * k.saturating_sub(1) / 2],
+        }
+    }
+
+    fn merge(&mut self, o: &Sums) {
+        if o.who.is_empty() {
+            return;
+        }
+        if self.who.is_empty() {
+            self.clone_from(o);
+            return;
+        }
+        debug_assert_eq!(self.who, o.who, "sums of different candidates");
+        for (a, b) in self.cand.iter_mut().zip(&o.cand) {
+            a.merge(b);
+        }
+        for (a, b) in self.pairs.iter_mut().zip(&o.pairs) {
+            a.merge(b);
+        }
+    }
+
+    /// The sums of `who` (each of which is in `self.who`) alone.
+    fn restrict(&self, who: &[usize]) -> Sums {
+        let pos: Vec<usize> = who
+            .iter()
+            .map(|c| self.who.iter().position(|w| w == c).expect("played"))
+            .collect();
+        let n = self.who.len();
+        let mut out = Sums::new(who);
+        for (i, &p) in pos.iter().enumerate() {
+            out.cand[i] = self.cand[p];
+            for (j, &q) in pos.iter().enumerate().skip(i + 1) {
+                let c = self.pairs[pair(p.min(q), p.max(q), n)];
+                out.pairs[pair(i, j, who.len())] = if p < q {
+                    c
+                } else {
+                    Cross {
+                        xx: c.xx,
+                        xg: c.gx,
+                        gx: c.xg,
+                        gg: c.gg,
+                    }
+                };
+            }
+        }
+        out
+    }
+
+    /// Estimate of position `i`.
+    fn estimate(&self, i: usize) -> f64 {
+        self.cand[i].estimate()
+    }
+
+    /// `R_i - R_j` and its standard error (the ratio estimator over the
+    /// shared units, linearised; NaN with fewer than two units).
+    fn diff(&self, i: usize, j: usize) -> (f64, f64) {
+        let (a, b) = (&self.cand[i], &self.cand[j]);
+        let (ri, rj) = (a.estimate(), b.estimate());
+        let k = a.units as f64;
+        let c = self.pairs[pair(i.min(j), i.max(j), self.who.len())];
+        // Oriented as (i, j).
+        let (xx, xg, gx, gg) = if i < j {
+            (c.xx, c.xg, c.gx, c.gg)
+        } else {
+            (c.xx, c.gx, c.xg, c.gg)
+        };
+        let (gi, gj) = (a.sg as f64, b.sg as f64);
+        let own = |r: &Ratio| {
+            let e = r.estimate();
+            (r.sxx as f64 - 2.0 * e * r.sxg as f64 + e * e * r.sgg as f64) / (r.sg as f64 * r.sg as f64)
+        };
+        let cross = (xx as f64 - rj * xg as f64 - ri * gx as f64 + ri * rj * gg as f64) / (gi * gj);
+        let var = if a.units < 2 {
+            f64::NAN
+        } else {
+            (own(a) + own(b) - 2.0 * cross).max(0.0) * k / (k - 1.0)
+        };
+        (ri - rj, var.sqrt())
+    }
+}
+
+/// Everything the race has played, as integer sums that add up in any
+/// order: per round, the survivors' sums; and the fresh deals' sums.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TuneTally {
+    /// Round `r`'s sums (empty for a round not started).
+    pub rounds: Vec<Sums>,
+    /// The survivors on the fresh deals.
+    pub fresh: Sums,
+}
+
+impl TuneTally {
+    fn merge(&mut self, o: &TuneTally) {
+        if self.rounds.len() < o.rounds.len() {
+            self.rounds.resize(o.rounds.len(), Sums::default());
+        }
+        for (a, b) in self.rounds.iter_mut().zip(&o.rounds) {
+            a.merge(b);
+        }
+        self.fresh.merge(&o.fresh);
+    }
+
+    /// The sums of `who` over rounds `0..=upto` (all of whom played them).
+    fn cumulative(&self, upto: usize, who: &[usize]) -> Sums {
+        let mut out = Sums::new(who);
+        for r in &self.rounds[..=upto] {
+            let part = r.restrict(who);
+            for (a, b) in out.cand.iter_mut().zip(&part.cand) {
+                a.merge(b);
+            }
+            for (a, b) in out.pairs.iter_mut().zip(&part.pairs) {
+                a.merge(b);
+            }
+        }
+        out
+    }
+}
+
+/// `n` with its digits grouped by thousands (`20,480`): the console's
+/// counts, every digit shown.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The first batch of round `r` and its number of batches.
+fn round_batches(r: usize) -> (u64, u64) {
+    ((1u64 << r) - 1, 1u64 << r)
+}
+
+/// `z` with `P(Z > z) = p` for a standard normal `Z` (by bisection on the
+/// complementary error function; `p` in (0, 0.5]).
+pub fn z_upper(p: f64) -> f64 {
+    let tail = |z: f64| libm::erfc(z / std::f64::consts::SQRT_2) / 2.0;
+    let (mut lo, mut hi) = (0.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if tail(mid) > p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// The error level spent on round `r` (from 0): `alpha * 6 / (pi^2 (r+1)^2)`,
+/// which sums to `alpha` over all rounds.
+pub fn round_alpha(alpha: f64, r: usize) -> f64 {
+    let n = (r + 1) as f64;
+    alpha * 6.0 / (std::f64::consts::PI * std::f64::consts::PI * n * n)
+}
+
+/// The multiplier of simultaneous two-sided intervals for every pair of
+/// `k` survivors at level `alpha` (Bonferroni).
+pub fn pair_z(alpha: f64, k: usize) -> f64 {
+    let m = (k * k.saturating_sub(1) / 2).max(1) as f64;
+    z_upper(alpha / (2.0 * m))
+}
+
+/// One round of the race, as rounds.csv shows it.
+#[derive(Clone, Debug)]
+struct RoundRow {
+    deals: u64,
+    deals_total: u64,
+    candidates: usize,
+    games: u64,
+    games_total: u64,
+    alpha: f64,
+    z: f64,
+    dropped: Vec<usize>,
+    leader: usize,
+    leader_estimate: f64,
+    survivors: usize,
+    stop: String,
+}
+
+/// Why the race stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    OneLeft,
+    Margin,
+    Budget,
+}
+
+impl Stop {
+    fn word(self) -> &'static str {
+        match self {
+            Stop::OneLeft => "one-left",
+            Stop::Margin => "within-margin",
+            Stop::Budget => "budget",
+        }
+    }
+}
+
+/// Plays batches `batches` with candidates `who` (`sims[c][s]`: candidate
+/// `c` in seat `s`), each deal's results of a candidate summed over its
+/// seats, and returns their sums (put in round `round`, or the fresh sums
+/// when `round` is `None`) and the ranges played.
+#[allow(clippy::too_many_arguments)]
+fn play_batches<G: Game>(
+    opts: &G::Options,
+    sims: &[Vec<G::Sim>],
+    objective: Objective,
+    who: &[usize],
+    round: Option<usize>,
+    seed: u64,
+    batches: &[Range<u64>],
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+    stop: &AtomicBool,
+) -> Result<(TuneTally, Vec<Range<u64>>), String> {
+    let wrap = |s: Sums| {
+        let mut t = TuneTally::default();
+        match round {
+            Some(r) => {
+                t.rounds = vec![Sums::default(); r + 1];
+                t.rounds[r] = s;
+            }
+            None => t.fresh = s,
+        }
+        t
+    };
+    let (sums, done) = pool.install(|| {
+        batches
+            .par_iter()
+            .flat_map(|r| r.clone().into_par_iter())
+            .map(|b| {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok::<_, String>((Sums::new(who), Vec::new()));
+                }
+                let s = play_one::<G>(opts, sims, objective, who, seed, b)?;
+                bar.inc(BATCH_GAMES * (who.len() * G::players(opts)) as u64);
+                Ok((s, std::iter::once(b..b + 1).collect()))
+            })
+            .try_reduce(
+                || (Sums::new(who), Vec::new()),
+                |(mut a, mut da), (b, db)| {
+                    a.merge(&b);
+                    da.extend(db);
+                    Ok((a, da))
+                },
+            )
+    })?;
+    Ok((wrap(sums), crate::engine::state::normalize(done)))
+}
+
+/// Batch `b` for candidates `who`.
+fn play_one<G: Game>(
+    opts: &G::Options,
+    sims: &[Vec<G::Sim>],
+    objective: Objective,
+    who: &[usize],
+    seed: u64,
+    b: u64,
+) -> Result<Sums, String> {
+    let n = BATCH_GAMES as usize;
+    let k = who.len();
+    let mut x = vec![0i64; k * n];
+    let mut g = vec![0i64; k * n];
+    let mut linked = vec![false; n];
+    let mut failed = None;
+    for (i, &c) in who.iter().enumerate() {
+        for (s, sim) in sims[c].iter().enumerate() {
+            let mut rng = batch_rng(seed, b);
+            let mut d = 0usize;
+            sim.play_each(&mut rng, BATCH_GAMES, &mut |acc| {
+                let (games, res) = G::seat_results(opts, acc);
+                if games != 1 || s >= res.len() || d >= n {
+                    failed
+                        .get_or_insert_with(|| format!("internal: one game of batch {b} gave {games} games"));
+                    return;
+                }
+                linked[d] |= G::carries_over(opts, acc);
+                let (xv, gv) = objective.of(&res[s]);
+                x[i * n + d] += xv;
+                g[i * n + d] += gv;
+                d += 1;
+            });
+            if let Some(e) = failed.take() {
+                return Err(e);
+            }
+            if d != n {
+                return Err(format!("internal: batch {b} played {d} games, expected {n}"));
+            }
+        }
+    }
+    // Units: runs of deals joined while some game carries over.
+    let mut sums = Sums::new(who);
+    let mut ux = vec![0i64; k];
+    let mut ug = vec![0i64; k];
+    for d in 0..n {
+        for i in 0..k {
+            ux[i] += x[i * n + d];
+            ug[i] += g[i * n + d];
+        }
+        if linked[d] && d + 1 < n {
+            continue;
+        }
+        for i in 0..k {
+            sums.cand[i].add(ux[i], ug[i]);
+            for j in i + 1..k {
+                sums.pairs[pair(i, j, k)].add(ux[i], ug[i], ux[j], ug[j]);
+            }
+        }
+        ux.fill(0);
+        ug.fill(0);
+    }
+    Ok(sums)
+}
+
+/// The leader of `sums` (best signed estimate; the lower candidate number
+/// on a tie), as a position in `sums.who`.
+fn leader(sums: &Sums, sign: f64) -> usize {
+    (0..sums.who.len())
+        .max_by(|&a, &b| {
+            (sign * sums.estimate(a))
+                .total_cmp(&(sign * sums.estimate(b)))
+                .then(b.cmp(&a))
+        })
+        .unwrap_or(0)
+}
+
+/// The decision after a round: the positions (in `sums.who`) to drop, and
+/// whether every remaining survivor is within `margin` of the leader.
+fn decide(sums: &Sums, sign: f64, z: f64, margin: f64) -> (Vec<usize>, bool) {
+    let k = sums.who.len();
+    let mut dropped = Vec::new();
+    for i in 0..k {
+        let worse = (0..k).any(|j| {
+            if j == i {
+                return false;
+            }
+            let (d, se) = sums.diff(j, i);
+            se.is_finite() && sign * d - z * se > 0.0
+        });
+        if worse {
+            dropped.push(i);
+        }
+    }
+    let lead = leader(sums, sign);
+    let within = (0..k).filter(|i| !dropped.contains(i) && *i != lead).all(|i| {
+        let (d, se) = sums.diff(i, lead);
+        se.is_finite() && sign * d + z * se < margin
+    });
+    (dropped, within)
+}
+
+/// Runs `sim tune GAME`.
+pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
+    let opts = &args.options;
+    let library = args.common.library().usage()?;
+    let template = args
+        .policy
+        .clone()
+        .ok_or_else(|| Failure::Usage("give the family of policies with --policy TEMPLATE".into()))?;
+    let combos: Vec<Combo> = expand_all(&template, MAX_CANDIDATES)
+        .map_err(|e| format!("--policy '{template}': {e}"))
+        .usage()?;
+    if combos.len() < 2 {
+        return Err(Failure::Usage(format!(
+            "--policy '{template}' makes one candidate: nothing to choose between; give a group of \
+             at least two values, or measure one policy with sim {} --policy SPEC",
+            G::NAME
+        )));
+    }
+    let objectives = Objective::available::<G>(opts);
+    let objective = objectives
+        .iter()
+        .find(|(w, _)| *w == args.objective)
+        .map(|(_, o)| *o)
+        .ok_or_else(|| {
+            let names: Vec<&str> = objectives.iter().map(|(w, _)| w.as_str()).collect();
+            Failure::Usage(format!(
+                "--objective '{}': {} has no such objective here; it has {}",
+                args.objective,
+                G::NAME,
+                names.join(", ")
+            ))
+        })?;
+    if args.common.job.shard.is_some() {
+        return Err(Failure::Usage(
+            "--shard: a race decides each round from all the deals played so far; sim tune does not split into shards"
+                .into(),
+        ));
+    }
+    if args.common.xlsx.is_some() {
+        return Err(Failure::Usage(
+            "--xlsx: sim tune writes no workbook (its CSV files open in any spreadsheet)".into(),
+        ));
+    }
+    let field_word = args
+        .field
+        .clone()
+        .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
+    let field = library
+        .resolve(G::NAME, &field_word, G::parse_policy)
+        .map_err(|e| format!("--field '{field_word}': {e}"))
+        .usage()?;
+    let players = G::players(opts);
+    let mut sims: Vec<Vec<G::Sim>> = Vec::with_capacity(combos.len());
+    let mut specs = Vec::with_capacity(combos.len());
+    for c in &combos {
+        let r = library
+            .resolve(G::NAME, &c.spec, G::parse_policy)
+            .map_err(|e| format!("--policy '{template}': candidate '{}': {e}", c.spec))
+            .usage()?;
+        specs.push(r.policy.to_string());
+        let mut seats = Vec::with_capacity(players);
+        for s in 0..players {
+            let lineup: Vec<G::Policy> = (0..players)
+                .map(|t| {
+                    if t == s {
+                        r.policy.clone()
+                    } else {
+                        field.policy.clone()
+                    }
+                })
+                .collect();
+            seats.push(
+                G::simulation(opts, &lineup)
+                    .map_err(|e| format!("candidate '{}': {e}", c.spec))
+                    .usage()?,
+            );
+        }
+        sims.push(seats);
+    }
+    let n = combos.len();
+    let sign = objective.sign();
+    let scale = objective.scale();
+    let margin = args.margin / scale;
+    let games_per_batch = BATCH_GAMES * players as u64;
+    let first_round = n as u64 * games_per_batch;
+    if args.budget < first_round {
+        return Err(Failure::Usage(format!(
+            "--budget {}: the first round alone plays {} ({n} candidates, {BATCH_GAMES} deals, {}); give at least that",
+            args.budget,
+            plural(first_round, "game"),
+            plural(players as u64, "seat")
+        )));
+    }
+    // The race never plays more batches than the budget pays for with two
+    // candidates; its batch numbers end at a round's end past that.
+    let most = (args.budget / (2 * games_per_batch)).max(1);
+    let mut race_rounds = 1usize;
+    while round_batches(race_rounds).0 < most {
+        race_rounds += 1;
+    }
+    let race_units = round_batches(race_rounds).0;
+    let fresh_batches = args.fresh.div_ceil(BATCH_GAMES);
+    let units = race_units + fresh_batches;
+
+    let seed = args.common.seed.unwrap_or_else(rand::random);
+    let threads = args.common.threads();
+    let mut parts = vec![
+        "tune".to_string(),
+        G::NAME.to_string(),
+        file_label(std::slice::from_ref(&template)),
+    ];
+    if players > 1 {
+        parts.push(format!("vs-{}", file_label(std::slice::from_ref(&field_word))));
+    }
+    parts.push(format!("{players}p"));
+    parts.push(args.objective.clone());
+    parts.extend(G::variants(opts).into_iter().map(|v| v.file));
+    parts.push(format!("seed{seed}"));
+    let out_dir = args.common.out_dir(&parts);
+    let mut file_names = vec!["candidates.csv", "rounds.csv"];
+    if !args.common.no_charts {
+        file_names.extend(["race.svg", "race.png"]);
+    }
+    let files = Files::prepare(&out_dir, &file_names, None)?;
+    let job_args = &args.common.job;
+    let definition = serde_json::json!({
+        "command": "sim tune GAME",
+        "game": G::NAME,
+        "players": players,
+        "template": template,
+        "candidates": specs,
+        "field": field.policy.to_string(),
+        "objective": args.objective,
+        "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
+        "budget": args.budget,
+        "margin": args.margin.to_string(),
+        "fresh": args.fresh,
+        "seed": seed.to_string(),
+    });
+    let mut job: Job<TuneTally> = Job::start(
+        job_args,
+        definition,
+        units,
+        &state_beside(&out_dir),
+        TuneTally::default(),
+        TuneTally::merge,
+    )?;
+    job.check_outputs(files.destinations(&out_dir))?;
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let start = Instant::now();
+    let bar = crate::engine::runner::progress_bar(args.common.progress(), args.budget);
+    let mut who: Vec<usize> = (0..n).collect();
+    let mut dropped_in: Vec<Option<usize>> = vec![None; n];
+    let mut games_of: Vec<u64> = vec![0; n];
+    let mut rows: Vec<RoundRow> = Vec::new();
+    let mut used = 0u64;
+    let mut deals_total = 0u64;
+    let mut stop = None;
+    let mut last_z = f64::NAN;
+    let mut r = 0usize;
+    let played = loop {
+        if stop.is_some() {
+            break Ok(());
+        }
+        let k = who.len() as u64;
+        let (first, full) = round_batches(r);
+        let afford = (args.budget - used) / (k * games_per_batch);
+        let count = full.min(afford);
+        if count == 0 || r >= race_rounds {
+            stop = Some(Stop::Budget);
+            if let Some(last) = rows.last_mut() {
+                last.stop = Stop::Budget.word().to_string();
+            }
+            break Ok(());
+        }
+        let current = who.clone();
+        let mut play = |ranges: &[Range<u64>]| {
+            play_batches::<G>(
+                opts,
+                &sims,
+                objective,
+                &current,
+                Some(r),
+                seed,
+                ranges,
+                &pool,
+                &bar,
+                stop_flag(),
+            )
+        };
+        if let Err(e) = job.play(first..first + count, &mut play) {
+            break Err(e);
+        }
+        let games = count * k * games_per_batch;
+        used += games;
+        deals_total += count * BATCH_GAMES;
+        for &c in &who {
+            games_of[c] += count * games_per_batch;
+        }
+        let alpha = round_alpha(ALPHA, r);
+        let z = pair_z(alpha, who.len());
+        last_z = z;
+        let sums = job.tally().cumulative(r, &who);
+        let (drop, within) = decide(&sums, sign, z, margin);
+        let lead = leader(&sums, sign);
+        let gone: Vec<usize> = drop.iter().map(|&i| who[i]).collect();
+        for &c in &gone {
+            dropped_in[c] = Some(r);
+        }
+        let row = RoundRow {
+            deals: count * BATCH_GAMES,
+            deals_total,
+            candidates: who.len(),
+            games,
+            games_total: used,
+            alpha,
+            z,
+            dropped: gone.clone(),
+            leader: who[lead],
+            leader_estimate: sums.estimate(lead),
+            survivors: who.len() - gone.len(),
+            stop: String::new(),
+        };
+        who.retain(|c| !gone.contains(c));
+        rows.push(row);
+        if who.len() == 1 {
+            stop = Some(Stop::OneLeft);
+        } else if within {
+            stop = Some(Stop::Margin);
+        } else if count < full {
+            stop = Some(Stop::Budget);
+        }
+        if let Some(s) = stop {
+            rows.last_mut().expect("a round").stop = s.word().to_string();
+        }
+        r += 1;
+    };
+    // The winner: the leader of the survivors on the race's deals.
+    let race_rounds_played = rows.len();
+    let final_sums = if race_rounds_played > 0 {
+        Some(job.tally().cumulative(race_rounds_played - 1, &who))
+    } else {
+        None
+    };
+    let winner = final_sums.as_ref().map_or(who[0], |s| s.who[leader(s, sign)]);
+    // Survivors in order, the winner first.
+    let mut survivors = who.clone();
+    survivors.sort_by_key(|&c| (c != winner, c));
+    let played = played.and_then(|()| {
+        let current = survivors.clone();
+        let mut play = |ranges: &[Range<u64>]| {
+            play_batches::<G>(
+                opts,
+                &sims,
+                objective,
+                &current,
+                None,
+                seed,
+                ranges,
+                &pool,
+                &bar,
+                stop_flag(),
+            )
+        };
+        job.play(race_units..units, &mut play)
+    });
+    bar.finish_and_clear();
+    played?;
+    let resumed = job.resumed_note();
+    let (tally, leftovers) = job.into_tally();
+    let secs = start.elapsed().as_secs_f64();
+    let fresh_games = fresh_batches * games_per_batch * survivors.len() as u64;
+    let fresh = &tally.fresh;
+
+    // The sweep of equal confidence: every candidate the same deals, one
+    // look at the full level, enough deals to make every decision the race
+    // made (a drop, or a survivor within the margin), by the race's own
+    // estimates of each difference and its spread.
+    let z_sweep = pair_z(ALPHA, n);
+    let mut sweep_deals: f64 = 0.0;
+    for (c, dropped) in dropped_in.iter().enumerate() {
+        if c == winner {
+            continue;
+        }
+        let (upto, gap_of): (usize, Box<dyn Fn(f64) -> f64>) = match *dropped {
+            Some(r) => (r, Box::new(|d: f64| -d)),
+            None if stop == Some(Stop::Margin) => {
+                (race_rounds_played - 1, Box::new(move |d: f64| margin - d))
+            }
+            None => continue,
+        };
+        let s = tally.cumulative(upto, &[winner, c]);
+        let (d, se) = s.diff(1, 0);
+        let gap = gap_of(sign * d);
+        let units = s.cand[0].units as f64;
+        if gap > 0.0 && se.is_finite() {
+            let sd = se * units.sqrt();
+            sweep_deals = sweep_deals.max((z_sweep * sd / gap).powi(2));
+        }
+    }
+    let sweep_deals = (sweep_deals.ceil() as u64).div_ceil(BATCH_GAMES) * BATCH_GAMES;
+    let sweep_games = sweep_deals * n as u64 * players as u64;
+    let same_deals_games = deals_total * n as u64 * players as u64;
+
+    // candidates.csv
+    let groups = combos.first().map_or(0, |c| c.values.len());
+    let mut header: Vec<String> = vec!["candidate".into(), "policy".into()];
+    header.extend((1..=groups).map(|g| format!("value_{g}")));
+    header.extend(
+        [
+            "status",
+            "dropped_in_round",
+            "race_deals",
+            "race_games",
+            "race_estimate",
+            "race_stderr",
+            "fresh_deals",
+            "fresh_games",
+            "fresh_estimate",
+            "fresh_ci95_low",
+            "fresh_ci95_high",
+            "fresh_diff_to_winner",
+            "fresh_diff_ci95_low",
+            "fresh_diff_ci95_high",
+        ]
+        .map(String::from),
+    );
+    let fresh_est = |c: usize| -> Option<(f64, (f64, f64))> {
+        let i = fresh.who.iter().position(|&w| w == c)?;
+        let r = &fresh.cand[i];
+        let e = r.estimate();
+        let ci = if objective == Objective::WinRate {
+            let (lo, hi) = r.share_interval();
+            // Shares of games: a deal's games are its seats.
+            (lo, hi)
+        } else {
+            r.mean_interval().unwrap_or((f64::NAN, f64::NAN))
+        };
+        Some((e * scale, (ci.0 * scale, ci.1 * scale)))
+    };
+    let fresh_diff = |c: usize| -> Option<(f64, (f64, f64))> {
+        let i = fresh.who.iter().position(|&w| w == c)?;
+        let w = fresh.who.iter().position(|&w| w == winner)?;
+        if i == w {
+            return None;
+        }
+        let (d, se) = fresh.diff(i, w);
+        let h = t975(fresh.cand[i].units.saturating_sub(1)) * se;
+        Some((d * scale, ((d - h) * scale, (d + h) * scale)))
+    };
+    let mut cand_rows = Vec::with_capacity(n);
+    let mut race_points = Vec::with_capacity(n);
+    let mut round_points = Vec::with_capacity(n);
+    let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
+    for (c, combo) in combos.iter().enumerate() {
+        let last = dropped_in[c].unwrap_or(race_rounds_played.saturating_sub(1));
+        let (est, se) = if race_rounds_played > 0 {
+            let s = tally.cumulative(last, &[c]);
+            (s.cand[0].estimate(), s.cand[0].stderr().unwrap_or(f64::NAN))
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        let status = if c == winner {
+            "winner"
+        } else if dropped_in[c].is_none() {
+            "survivor"
+        } else {
+            "dropped"
+        };
+        let fe = fresh_est(c);
+        let fd = fresh_diff(c);
+        let race_deals = games_of[c] / players as u64;
+        let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
+        row.extend(combo.values.iter().cloned());
+        row.extend([
+            status.to_string(),
+            dropped_in[c].map_or(String::new(), |r| r.to_string()),
+            race_deals.to_string(),
+            games_of[c].to_string(),
+            f6(est * scale),
+            f6(se * scale),
+            if fe.is_some() {
+                (fresh_batches * BATCH_GAMES).to_string()
+            } else {
+                String::new()
+            },
+            if fe.is_some() {
+                (fresh_batches * games_per_batch).to_string()
+            } else {
+                String::new()
+            },
+            fe.map_or(String::new(), |v| f6(v.0)),
+            fe.map_or(String::new(), |v| f6(v.1.0)),
+            fe.map_or(String::new(), |v| f6(v.1.1)),
+            fd.map_or(String::new(), |v| f6(v.0)),
+            fd.map_or(String::new(), |v| f6(v.1.0)),
+            fd.map_or(String::new(), |v| f6(v.1.1)),
+        ]);
+        cand_rows.push(row);
+        let x = if single_number {
+            combo.values[0].parse::<f64>().unwrap_or(c as f64)
+        } else {
+            (c + 1) as f64
+        };
+        // A point without an estimate is left out, a band without an
+        // error drawn as the point (plotters cannot place NaN).
+        if est.is_finite() {
+            let h = crate::engine::stats::Z95 * se;
+            let (lo, hi) = if h.is_finite() {
+                (est - h, est + h)
+            } else {
+                (est, est)
+            };
+            race_points.push((x, est * scale, lo * scale, hi * scale));
+        }
+        let rounds_in = (last + 1) as f64;
+        round_points.push((x, rounds_in, 0.0, rounds_in));
+    }
+    let cand_csv = run_csv_bytes(&header, &cand_rows, seed)?;
+
+    // rounds.csv
+    let round_header: Vec<String> = [
+        "round",
+        "deals",
+        "deals_total",
+        "candidates",
+        "games",
+        "games_total",
+        "alpha",
+        "z",
+        "dropped",
+        "dropped_policies",
+        "survivors",
+        "leader",
+        "leader_race_estimate",
+        "stop",
+    ]
+    .map(String::from)
+    .to_vec();
+    let round_rows: Vec<Vec<String>> = rows
+        .iter()
+        .enumerate()
+        .map(|(r, w)| {
+            vec![
+                r.to_string(),
+                w.deals.to_string(),
+                w.deals_total.to_string(),
+                w.candidates.to_string(),
+                w.games.to_string(),
+                w.games_total.to_string(),
+                format!("{:.6e}", w.alpha),
+                f6(w.z),
+                w.dropped.len().to_string(),
+                w.dropped
+                    .iter()
+                    .map(|&c| combos[c].spec.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                w.survivors.to_string(),
+                combos[w.leader].spec.clone(),
+                f6(w.leader_estimate * scale),
+                w.stop.clone(),
+            ]
+        })
+        .collect();
+    let rounds_csv = run_csv_bytes(&round_header, &round_rows, seed)?;
+
+    // Console.
+    let stop = stop.unwrap_or(Stop::Budget);
+    let unit = if objective == Objective::WinRate {
+        " points"
+    } else {
+        ""
+    };
+    let mut summary = Vec::new();
+    let _ = writeln!(
+        summary,
+        "sim tune {}: {} of {}, {}, objective {}, seed {seed} ({})",
+        G::NAME,
+        plural(n as u64, "candidate"),
+        template,
+        plural(players as u64, "player"),
+        args.objective,
+        timing(threads, used + fresh_games, secs)
+    );
+    if players > 1 {
+        let _ = writeln!(
+            summary,
+            "each candidate plays every seat in turn against {field_word}; every candidate plays the same deals (common random numbers)"
+        );
+    }
+    if let Some(note) = resumed {
+        let _ = writeln!(summary, "{note}");
+    }
+    let how = match stop {
+        Stop::OneLeft => "one candidate left".to_string(),
+        Stop::Margin => format!(
+            "no survivor can be more than {}{unit} better than the leader",
+            args.margin
+        ),
+        Stop::Budget => format!("the budget of {} games is spent", format_count(args.budget)),
+    };
+    let _ = writeln!(
+        summary,
+        "race: {} on {} deals, {} games; stopped because {how}",
+        plural(race_rounds_played as u64, "round"),
+        grouped(deals_total),
+        grouped(used),
+    );
+    let _ = writeln!(
+        summary,
+        "{} left of {n}; chance that the best was dropped or the stop is wrong: at most {ALPHA} (simultaneous intervals, last z {last_z:.2})",
+        plural(survivors.len() as u64, "survivor"),
+    );
+    let mut table = Table::new();
+    table
+        .left("candidate")
+        .right("fresh estimate")
+        .right("95% CI")
+        .right("vs winner")
+        .right("95% CI");
+    for &c in &survivors {
+        let fe = fresh_est(c);
+        let fd = fresh_diff(c);
+        table.row(vec![
+            if c == winner {
+                format!("{} (winner)", combos[c].spec)
+            } else {
+                combos[c].spec.clone()
+            },
+            fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
+            fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
+            fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
+            fd.map_or("-".into(), |v| format!("[{:+.4}, {:+.4}]", v.1.0, v.1.1)),
+        ]);
+    }
+    let _ = writeln!(
+        summary,
+        "fresh estimates{}: {} deals never used by the race ({} games per candidate)",
+        if objective == Objective::WinRate {
+            " (win rates in %)"
+        } else {
+            ""
+        },
+        grouped(fresh_batches * BATCH_GAMES),
+        grouped(fresh_batches * games_per_batch)
+    );
+    let _ = summary.write_all(table.render().as_bytes());
+    if let Some((_, (lo, hi))) = fresh_est(winner) {
+        let inside: Vec<&str> = survivors
+            .iter()
+            .filter(|&&c| c != winner)
+            .filter(|&&c| fresh_est(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
+            .map(|&c| combos[c].spec.as_str())
+            .collect();
+        let resolved = if specs[winner] == combos[winner].spec {
+            String::new()
+        } else {
+            format!(" ({})", specs[winner])
+        };
+        let _ = writeln!(
+            summary,
+            "winner: {}{resolved}; survivors within its fresh interval: {}",
+            combos[winner].spec,
+            if inside.is_empty() {
+                "none".to_string()
+            } else {
+                inside.join(", ")
+            }
+        );
+    }
+    if stop == Stop::Budget {
+        let _ = writeln!(
+            summary,
+            "games: race {} + fresh {}; no sweep to compare: a race stopped by its budget left its survivors unresolved",
+            grouped(used),
+            grouped(fresh_games)
+        );
+    } else if sweep_games > 0 {
+        let _ = writeln!(
+            summary,
+            "games: race {} + fresh {} = {}; a sweep of equal confidence needs about {} ({} deals for each of the {n} candidates): tune played {:.1}% of that, the race alone {:.1}%",
+            grouped(used),
+            grouped(fresh_games),
+            grouped(used + fresh_games),
+            grouped(sweep_games),
+            grouped(sweep_deals),
+            100.0 * (used + fresh_games) as f64 / sweep_games as f64,
+            100.0 * used as f64 / sweep_games as f64
+        );
+    }
+    let _ = writeln!(
+        summary,
+        "a sweep giving every candidate the race's {} deals would play {} games",
+        grouped(deals_total),
+        grouped(same_deals_games)
+    );
+
+    let mut contents: Vec<(&str, Vec<u8>)> = vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
+    if !args.common.no_charts {
+        let x_label = if single_number {
+            template.clone()
+        } else {
+            format!("candidate number (candidates.csv) of {template}")
+        };
+        let title = format!(
+            "{} tune of {}: {}, {}, seed {seed}",
+            G::NAME,
+            template,
+            plural(players as u64, "player"),
+            args.objective
+        );
+        let mut panels = vec![
+            Panel {
+                title:
+                    "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
+                        .into(),
+                y_label: args.objective.clone(),
+                points: race_points,
+                reference: None,
+                percent: false,
+            },
+            Panel {
+                title: "rounds each candidate stayed in the race".into(),
+                y_label: "rounds".into(),
+                points: round_points,
+                reference: None,
+                percent: false,
+            },
+        ];
+        panels.retain(|p| !p.points.is_empty());
+        let chart = charts::sweep(&title, &x_label, &panels)?;
+        contents.push(("race.svg", chart.svg.into_bytes()));
+        contents.push(("race.png", chart.png));
+    }
+    let json = serde_json::json!({
+        "command": format!("tune {}", G::NAME),
+        "template": template,
+        "field": field_word,
+        "players": players,
+        "objective": args.objective,
+        "seed": seed.to_string(),
+        "threads": threads,
+        "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
+        "stop": stop.word(),
+        "rounds": race_rounds_played,
+        "race_games": used,
+        "fresh_games": fresh_games,
+        "sweep_games": sweep_games,
+        "winner": combos[winner].spec,
+        "survivors": survivors.iter().map(|&c| combos[c].spec.clone()).collect::<Vec<_>>(),
+        "candidates": table_json(&header, &cand_rows, &["policy", "status"]),
+    });
+    let written = files.commit(&contents, None, &mut summary)?;
+    leftovers.settle(&mut summary);
+    Ok(args.common.show.show(&summary, json, &written)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(20_480), "20,480");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn normal_quantiles_and_the_spent_levels() {
+        assert!((z_upper(0.025) - 1.959_964).abs() < 1e-5);
+        assert!((z_upper(0.05) - 1.644_854).abs() < 1e-5);
+        assert!((z_upper(1e-6) - 4.753_424).abs() < 1e-4);
+        let total: f64 = (0..100_000).map(|r| round_alpha(0.05, r)).sum();
+        assert!(total < 0.05 && total > 0.0499, "{total}");
+        // Two candidates: one pair, a two-sided interval at the level.
+        assert!((pair_z(0.05, 2) - 1.959_964).abs() < 1e-5);
+    }
+
+    /// The linearised error of a difference, against the direct formula
+    /// over units.
+    #[test]
+    fn the_error_of_a_difference_matches_the_direct_formula() {
+        let units = [
+            (3i64, 2i64, 5i64, 2i64),
+            (10, 5, 8, 4),
+            (0, 1, 1, 1),
+            (7, 4, 9, 5),
+            (2, 2, 2, 3),
+        ];
+        let mut s = Sums::new(&[4, 9]);
+        for &(xa, ga, xb, gb) in &units {
+            s.cand[0].add(xa, ga);
+            s.cand[1].add(xb, gb);
+            s.pairs[0].add(xa, ga, xb, gb);
+        }
+        let ra =
+            units.iter().map(|u| u.0).sum::<i64>() as f64 / units.iter().map(|u| u.1).sum::<i64>() as f64;
+        let rb =
+            units.iter().map(|u| u.2).sum::<i64>() as f64 / units.iter().map(|u| u.3).sum::<i64>() as f64;
+        let (ga, gb) = (
+            units.iter().map(|u| u.1).sum::<i64>() as f64,
+            units.iter().map(|u| u.3).sum::<i64>() as f64,
+        );
+        let ss: f64 = units
+            .iter()
+            .map(|&(xa, a, xb, b)| {
+                ((xa as f64 - ra * a as f64) / ga - (xb as f64 - rb * b as f64) / gb).powi(2)
+            })
+            .sum();
+        let want = (ss * 5.0 / 4.0).sqrt();
+        let (d, se) = s.diff(0, 1);
+        assert!((d - (ra - rb)).abs() < 1e-12);
+        assert!((se - want).abs() < 1e-12, "{se} {want}");
+        // Reversed, and through a restriction that swaps the order.
+        let (d2, se2) = s.diff(1, 0);
+        assert!((d2 + d).abs() < 1e-12 && (se2 - se).abs() < 1e-12);
+        let r = s.restrict(&[9, 4]);
+        let (d3, se3) = r.diff(0, 1);
+        assert!((d3 + d).abs() < 1e-12 && (se3 - se).abs() < 1e-12);
+    }
+}
