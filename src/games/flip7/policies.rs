@@ -1684,7 +1684,8 @@ mod tests {
                     .replace(":K", ":3")
                     .replace("BASE/SLOPE", "25/0.1")
                     .replace("LO..HI", "20..30")
-                    .replace(":SEAT", ":1");
+                    .replace(":SEAT", ":1")
+                    .replace(":MODEL", ":stay-at-25");
                 // The parts added to a rule are tried on one.
                 let spec = if ["hit-on-second-chance", "target:1"].contains(&spec.as_str()) {
                     format!("ev+{spec}")

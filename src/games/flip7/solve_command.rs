@@ -17,7 +17,7 @@ pub struct SolveArgs {
     pub without: Option<Without>,
 
     /// Folder for thresholds.csv and decisions.csv (default:
-    /// results/flip7-solve[_without-<KINDS>]/).
+    /// results/flip7-solve[_without-KINDS]/).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
 }
