@@ -3,63 +3,12 @@
 //! only what a player sees (in `flip7_policies`), and that its runs repeat
 //! on any number of threads.
 
-use sim::engine::rng::Stacked;
-use sim::games::flip7::cards::{Card, Deck, FREEZE, Without, composition};
+use sim::games::flip7::cards::FREEZE;
 use sim::games::flip7::policies::{Model, Policy, Rule, Seats, default_freeze_target};
-use sim::games::flip7::rules::{Chooser, Rules, Silent, Table};
 
 use crate::common::*;
-
-/// Every seat hits until it has flipped `limits[seat]` cards; the table is
-/// kept when seat `stop` is asked once the others are done.
-struct StopAt {
-    limits: Vec<u8>,
-    stop: usize,
-    snap: Option<Table>,
-}
-
-impl Chooser for StopAt {
-    fn hit(&mut self, t: &Table, seat: usize) -> bool {
-        let others_done = (0..t.players())
-            .filter(|&s| s != self.stop)
-            .all(|s| !t.is_active(s) || t.hand(s).flipped >= self.limits[s]);
-        if self.snap.is_none()
-            && seat == self.stop
-            && others_done
-            && t.hand(seat).flipped >= self.limits[seat]
-        {
-            self.snap = Some(t.clone());
-        }
-        self.snap.is_none() && t.hand(seat).flipped < self.limits[seat]
-    }
-    fn target(&mut self, _: &Table, chooser: usize, _: Card) -> usize {
-        chooser
-    }
-    fn second_chance_to(&mut self, _: &Table, _: usize) -> Option<usize> {
-        None
-    }
-}
-
-/// The table when seat `stop` is asked Hit or Stay after the cards `top`
-/// were flipped (clockwise from seat 1: seat 0 deals), each seat taking
-/// `limits[seat]`, with game totals `totals`.
-fn state(top: &[Card], limits: &[u8], stop: usize, totals: &[u32]) -> Table {
-    let comp = composition(1, Without::default());
-    let mut t = Table::new(Rules {
-        players: limits.len(),
-        composition: comp,
-        single_round: false,
-    });
-    t.set_deck(Deck::stacked(comp, top));
-    t.set_totals(totals);
-    let mut c = StopAt {
-        limits: limits.to_vec(),
-        stop,
-        snap: None,
-    };
-    t.play_round(&mut c, &mut Silent, &mut Stacked);
-    c.snap.expect("the round reached the stop")
-}
+// The table when a seat is asked Hit or Stay after a stacked deal.
+use crate::flip7_variants::state;
 
 fn seats(spec: &str, players: usize) -> Seats {
     Seats::new(vec![Policy::parse(spec).unwrap(); players])

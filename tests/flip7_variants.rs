@@ -77,7 +77,7 @@ impl Chooser for StopAt {
 /// The table when seat `stop` is asked Hit or Stay after the cards `top`
 /// were flipped, each seat taking `limits[seat]` of them (clockwise from
 /// seat 1: seat 0 deals), with game totals `totals`.
-fn state(top: &[Card], limits: &[u8], stop: usize, totals: &[u32]) -> Table {
+pub(crate) fn state(top: &[Card], limits: &[u8], stop: usize, totals: &[u32]) -> Table {
     let mut t = table(top, limits.len());
     t.set_totals(totals);
     let mut c = StopAt {

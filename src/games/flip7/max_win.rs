@@ -523,75 +523,36 @@ fn choose(h: Look, pile: &mut Pile, solo: bool, depth: u32, u: &mut Utility) -> 
 /// The expected `u` of drawing the next card, then choosing with `depth`
 /// more cards of look-ahead.
 fn hit(h: Look, pile: &mut Pile, solo: bool, depth: u32, u: &mut Utility) -> f64 {
-    let all = f64::from(pile.total);
-    let mut acc = 0.0;
-    pile.total -= 1;
-    if pile.busts > 0 {
-        let v = if h.sc {
-            let mut c = h;
-            c.sc = false;
-            pile.busts -= 1;
-            let v = choose(c, pile, solo, depth, u);
-            pile.busts += 1;
-            v
-        } else {
-            u.u(0)
-        };
-        acc += f64::from(pile.busts) * v;
-    }
-    for k in 0..KINDS {
-        let cards = pile.counts[k];
-        if cards == 0 || (k <= usize::from(MAX_NUMBER) && h.numbers & (1 << k) != 0) {
-            continue;
-        }
-        let card = k as Card;
-        let mut c = h;
-        pile.counts[k] -= 1;
-        let v = if card <= MAX_NUMBER {
-            c.numbers |= 1 << k;
-            c.sum += u16::from(card);
-            c.count += 1;
-            if u32::from(c.count) >= FLIP7_CARDS {
-                u.u(c.banked() + u32::from(FLIP7_BONUS))
-            } else {
-                pile.busts += u32::from(cards) - 1;
-                let v = choose(c, pile, solo, depth, u);
-                pile.busts -= u32::from(cards) - 1;
-                v
-            }
-        } else if card == FREEZE {
-            // Only counted alone in the round: it banks.
-            u.u(h.banked())
-        } else if card == FLIP_THREE {
-            // Alone in the round: at least the next card is forced.
-            if pile.total == 0 {
-                u.u(h.banked())
-            } else {
-                hit(h, pile, solo, depth.saturating_sub(1), u)
-            }
-        } else {
-            if card == TIMES2 {
-                c.times2 += 1;
-            } else if card == SECOND_CHANCE {
-                c.sc = true;
-            } else {
-                c.plus += plus_value(card);
-            }
-            choose(c, pile, solo, depth, u)
-        };
-        pile.counts[k] += 1;
-        acc += f64::from(cards) * v;
-    }
-    pile.total += 1;
-    acc / all
+    next_card(h, pile, u, &mut |c, pile, u, action| match action {
+        None => choose(c, pile, solo, depth, u),
+        // Only counted alone in the round: a Freeze banks.
+        Some(FREEZE) => u.u(c.banked()),
+        // Alone in the round: at least the next card is forced.
+        Some(_) if pile.total == 0 => u.u(c.banked()),
+        Some(_) => hit(c, pile, solo, depth.saturating_sub(1), u),
+    })
 }
 
-/// The expected `u` of three forced flips for the player, banking what
+/// The expected `u` of `left` forced flips for the player, banking what
 /// they leave (every card counted, Freezes and Flip Threes as blanks).
 fn forced(h: Look, pile: &mut Pile, left: u32, u: &mut Utility) -> f64 {
     if left == 0 || pile.total == 0 {
         return u.u(h.banked());
     }
+    next_card(h, pile, u, &mut |c, pile, u, _| forced(c, pile, left - 1, u))
+}
+
+/// What comes after the next card from `pile`, each card weighted by its
+/// count: a bust, a Flip 7 and the player's hand after a duplicate (with a
+/// Second Chance), a new number, a modifier or a Second Chance are worked
+/// out here; every hand still in the round goes to `then` (with the card
+/// when it is a Freeze or Flip Three), the pile less the card.
+fn next_card(
+    h: Look,
+    pile: &mut Pile,
+    u: &mut Utility,
+    then: &mut dyn FnMut(Look, &mut Pile, &mut Utility, Option<Card>) -> f64,
+) -> f64 {
     let all = f64::from(pile.total);
     let mut acc = 0.0;
     pile.total -= 1;
@@ -600,7 +561,7 @@ fn forced(h: Look, pile: &mut Pile, left: u32, u: &mut Utility) -> f64 {
             let mut c = h;
             c.sc = false;
             pile.busts -= 1;
-            let v = forced(c, pile, left - 1, u);
+            let v = then(c, pile, u, None);
             pile.busts += 1;
             v
         } else {
@@ -624,19 +585,21 @@ fn forced(h: Look, pile: &mut Pile, left: u32, u: &mut Utility) -> f64 {
                 u.u(c.banked() + u32::from(FLIP7_BONUS))
             } else {
                 pile.busts += u32::from(cards) - 1;
-                let v = forced(c, pile, left - 1, u);
+                let v = then(c, pile, u, None);
                 pile.busts -= u32::from(cards) - 1;
                 v
             }
+        } else if card == FREEZE || card == FLIP_THREE {
+            then(c, pile, u, Some(card))
         } else {
             if card == TIMES2 {
                 c.times2 += 1;
             } else if card == SECOND_CHANCE {
                 c.sc = true;
-            } else if card != FREEZE && card != FLIP_THREE {
+            } else {
                 c.plus += plus_value(card);
             }
-            forced(c, pile, left - 1, u)
+            then(c, pile, u, None)
         };
         pile.counts[k] += 1;
         acc += f64::from(cards) * v;
