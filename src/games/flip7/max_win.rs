@@ -542,6 +542,9 @@ fn forced(h: Look, pile: &mut Pile, left: u32, u: &mut Utility) -> f64 {
     next_card(h, pile, u, &mut |c, pile, u, _| forced(c, pile, left - 1, u))
 }
 
+/// What [`next_card`] does with a hand still in the round.
+type Then<'a> = dyn FnMut(Look, &mut Pile, &mut Utility, Option<Card>) -> f64 + 'a;
+
 /// What comes after the next card from `pile`, each card weighted by its
 /// count: a bust, a Flip 7 and the player's hand after a duplicate (with a
 /// Second Chance), a new number, a modifier or a Second Chance are worked
@@ -551,7 +554,7 @@ fn next_card(
     h: Look,
     pile: &mut Pile,
     u: &mut Utility,
-    then: &mut dyn FnMut(Look, &mut Pile, &mut Utility, Option<Card>) -> f64,
+    then: &mut Then,
 ) -> f64 {
     let all = f64::from(pile.total);
     let mut acc = 0.0;
