@@ -17,6 +17,7 @@
 //! - [`console`]: the standings and head-to-head table as text.
 //! - [`expand`]: `{a..b}` and `{x,y}` expansion of a policy spec.
 //! - [`sweep`]: a sweep from its options to its files.
+//! - [`page`]: the charts and `report.html` of a tournament or sweep.
 //! - [`files`], [`workbook`]: the output files and the spreadsheet.
 
 pub mod analysis;
@@ -25,6 +26,7 @@ pub mod arrange;
 pub mod console;
 pub mod expand;
 pub mod files;
+pub mod page;
 pub mod play;
 pub mod run;
 pub mod sweep;
