@@ -28,6 +28,7 @@ mod intervals;
 mod parsers_prop;
 mod provenance;
 mod regressions;
+mod report;
 mod replay_classic_flip;
 mod replay_ib_flip;
 mod shards;

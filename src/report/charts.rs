@@ -418,7 +418,7 @@ fn draw_forest<DB: DrawingBackend>(
         .map(|s| text_width(root, s, &label_style))
         .max()
         .unwrap_or(40);
-    let label_w = (widest + 16).clamp(60, w / 4);
+    let label_w = (widest + 24).clamp(60, w / 4);
     let value_style = style(if n > 16 { 11.0 } else { 12.0 }, HPos::Left, false, &GREY);
     let header_h = 44;
     let rows_top = top + header_h;
@@ -599,19 +599,15 @@ fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run
     let n = heat.names.len();
     let c = cell_size(n);
     let label_style = style(if n > 16 { 11.5 } else { 13.0 }, HPos::Right, false, &INK);
-    let labels: Vec<String> = heat
+    let widest = heat
         .names
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("{s}  {}", i + 1))
-        .collect();
-    let widest = labels
         .iter()
         .map(|s| text_width(root, s, &label_style))
         .max()
         .unwrap_or(40);
     let grid = c * n as i32;
-    let label_w = (widest as i32 + 14).clamp(60, (w as i32 - grid - 30).max(60));
+    // Name, then its number (the column heading), right-aligned.
+    let label_w = (widest as i32 + 44).clamp(80, (w as i32 - grid - 30).max(80));
     let x0 = label_w + ((w as i32 - label_w - grid - 20) / 2).max(0);
     let y0 = top + 40;
     let cs = style(11.5, HPos::Center, false, &GREY);
@@ -622,10 +618,12 @@ fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run
     }
     let span = heat_span(heat);
     let text_size = (c as f64 * 0.28).clamp(8.5, 15.0);
-    for (i, label) in labels.iter().enumerate() {
+    for (i, name) in heat.names.iter().enumerate() {
         let y = y0 + c * i as i32;
-        let shown = clip(root, label, label_w as u32 - 12, &label_style);
-        root.draw_text(&shown, &label_style, (x0 - 8, y + c / 2)).map_err(err)?;
+        root.draw_text(&(i + 1).to_string(), &style(12.0, HPos::Right, true, &INK), (x0 - 8, y + c / 2))
+            .map_err(err)?;
+        let shown = clip(root, name, label_w as u32 - 44, &label_style);
+        root.draw_text(&shown, &label_style, (x0 - 32, y + c / 2)).map_err(err)?;
         for j in 0..n {
             let x = x0 + c * j as i32;
             if i == j {
@@ -695,7 +693,11 @@ fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run
 pub fn heatmap(title: &str, run: &str, heat: &Heat) -> Result<Chart, String> {
     let n = heat.names.len();
     let h = 62 + 40 + cell_size(n) as u32 * n as u32 + 22 + 46 + 36 + 16;
-    both(WIDTH, h, |canvas| on_canvas!(canvas, draw_heat(title, run, heat)))
+    // Wide enough for the grid and the names beside it (about 8 pixels a
+    // character), never narrower than the other charts.
+    let longest = heat.names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
+    let w = (cell_size(n) as u32 * n as u32 + 80 + 8 * longest.min(40)).max(WIDTH);
+    both(w, h, |canvas| on_canvas!(canvas, draw_heat(title, run, heat)))
 }
 
 #[cfg(test)]

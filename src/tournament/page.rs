@@ -312,12 +312,15 @@ pub fn sweep_page(s: &SweepStudy<'_>) -> String {
     body.push_str("</section>\n");
     body.push_str(&html::inline_svg(&s.chart.svg));
     body.push_str("<h2>Every value</h2>\n");
-    let header: Vec<&str> = s.header.iter().map(String::as_str).collect();
+    // Every column of sweep.csv but the first (the swept spec, the same on
+    // every row: it is the title).
+    let header: Vec<&str> = s.header.iter().skip(1).map(String::as_str).collect();
     let rows: Vec<Vec<Cell>> = s
         .rows
         .iter()
         .map(|r| {
             r.iter()
+                .skip(1)
                 .map(|c| match c.parse::<f64>() {
                     Ok(v) => Cell::number(c.clone(), v),
                     Err(_) => Cell::text(c.clone()),
@@ -325,8 +328,9 @@ pub fn sweep_page(s: &SweepStudy<'_>) -> String {
                 .collect()
         })
         .collect();
+    body.push_str("<div class=\"wide\">\n");
     body.push_str(&html::sortable_table(&header, &rows));
-    body.push_str("<h2>Method</h2>\n");
+    body.push_str("</div>\n<h2>Method</h2>\n");
     body.push_str(&html::paragraphs(&[
         "The swept policy plays seat 0 and the field every other seat; every value plays the same deals (common random numbers), so the values differ by their play, not by their luck.".to_string(),
         "Win-rate intervals are 95% Wilson intervals. The best region is the value with the highest win rate and every value whose interval overlaps its interval: this run cannot tell them apart; more games narrow it.".to_string(),
