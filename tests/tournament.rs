@@ -272,10 +272,10 @@ fn same_seed_different_threads_identical_files() {
             "standings.png",
             "head-to-head.svg",
         ]
-            .iter()
-            .map(|f| std::fs::read(out.join(f)).unwrap())
-            .chain([std::fs::read(&xlsx).unwrap()])
-            .collect();
+        .iter()
+        .map(|f| std::fs::read(out.join(f)).unwrap())
+        .chain([std::fs::read(&xlsx).unwrap()])
+        .collect();
         runs.push(files);
     }
     assert!(runs[0][5].starts_with(b"PK"), "xlsx is a zip");

@@ -316,12 +316,19 @@ fn style(size: f64, h: HPos, bold: bool, colour: &RGBColor) -> TextStyle<'static
 
 /// Width of `text` in pixels at `st`.
 fn text_width<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, st: &TextStyle<'_>) -> u32 {
-    root.estimate_text_size(text, st).map_or(text.chars().count() as u32 * 8, |s| s.0)
+    root.estimate_text_size(text, st)
+        .map_or(text.chars().count() as u32 * 8, |s| s.0)
 }
 
 /// The largest size up to `max` (down to 7) at which `text` fits in
 /// `width` pixels.
-fn fit<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, max: f64, width: u32, bold: bool) -> f64 {
+fn fit<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    text: &str,
+    max: f64,
+    width: u32,
+    bold: bool,
+) -> f64 {
     let mut size = max;
     while size > 7.0 && text_width(root, text, &style(size, HPos::Left, bold, &INK)) > width {
         size -= 0.5;
@@ -330,7 +337,12 @@ fn fit<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, max: f64, 
 }
 
 /// `text` cut (with an ellipsis) to fit `width` pixels at `st`.
-fn clip<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, width: u32, st: &TextStyle<'_>) -> String {
+fn clip<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    text: &str,
+    width: u32,
+    st: &TextStyle<'_>,
+) -> String {
     if text_width(root, text, st) <= width {
         return text.to_string();
     }
@@ -346,7 +358,11 @@ fn clip<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, width: u3
 
 /// Draws the title (bold) and the run line under it, each shrunk to fit
 /// the width; returns the height they take.
-fn draw_heading<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run: &str) -> Result<i32, String> {
+fn draw_heading<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    run: &str,
+) -> Result<i32, String> {
     let (w, _) = root.dim_in_pixel();
     let room = w.saturating_sub(30);
     let t = fit(root, title, 20.0, room, true);
@@ -385,11 +401,20 @@ fn show(x: f64, percent: bool, decimals: usize) -> String {
 }
 
 /// A dashed vertical line from `y0` to `y1` at `x`.
-fn dashed<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: i32, y0: i32, y1: i32, colour: &RGBColor) -> Result<(), String> {
+fn dashed<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    x: i32,
+    y0: i32,
+    y1: i32,
+    colour: &RGBColor,
+) -> Result<(), String> {
     let mut y = y0;
     while y < y1 {
-        root.draw(&PathElement::new([(x, y), (x, (y + 6).min(y1))], colour.stroke_width(2)))
-            .map_err(err)?;
+        root.draw(&PathElement::new(
+            [(x, y), (x, (y + 6).min(y1))],
+            colour.stroke_width(2),
+        ))
+        .map_err(err)?;
         y += 10;
     }
     Ok(())
@@ -475,7 +500,9 @@ fn draw_forest<DB: DrawingBackend>(
             .flat_map(|r| [r.value, r.ci.0, r.ci.1])
             .chain(p.reference.as_ref().map(|r| r.0))
             .filter(|v| v.is_finite());
-        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
         let (lo, hi) = if lo.is_finite() && hi > lo {
             (lo, hi)
         } else if lo.is_finite() {
@@ -501,16 +528,25 @@ fn draw_forest<DB: DrawingBackend>(
         let tick_style = style(11.0, HPos::Center, false, &GREY);
         while t <= x1 + 1e-12 {
             let x = to_px(t);
-            root.draw(&PathElement::new([(x, rows_top), (x, rows_bottom)], RGBColor(220, 222, 228).stroke_width(1)))
-                .map_err(err)?;
-            root.draw(&PathElement::new([(x, rows_bottom), (x, rows_bottom + 5)], GREY.stroke_width(1)))
-                .map_err(err)?;
+            root.draw(&PathElement::new(
+                [(x, rows_top), (x, rows_bottom)],
+                RGBColor(220, 222, 228).stroke_width(1),
+            ))
+            .map_err(err)?;
+            root.draw(&PathElement::new(
+                [(x, rows_bottom), (x, rows_bottom + 5)],
+                GREY.stroke_width(1),
+            ))
+            .map_err(err)?;
             root.draw_text(&show(t, p.percent, decimals), &tick_style, (x, rows_bottom + 14))
                 .map_err(err)?;
             t += step;
         }
-        root.draw(&PathElement::new([(px0, rows_bottom), (px1, rows_bottom)], GREY.stroke_width(1)))
-            .map_err(err)?;
+        root.draw(&PathElement::new(
+            [(px0, rows_bottom), (px1, rows_bottom)],
+            GREY.stroke_width(1),
+        ))
+        .map_err(err)?;
         if let Some((v, label)) = &p.reference {
             let x = to_px(*v);
             dashed(root, x, rows_top - 6, rows_bottom, &FAIR)?;
@@ -557,7 +593,9 @@ fn forest_row_height(n: usize) -> i32 {
 pub fn forest(title: &str, run: &str, panels: &[Forest], note: &str) -> Result<Chart, String> {
     let n = panels.first().map_or(0, |p| p.rows.len()) as u32;
     let h = 62 + 44 + forest_row_height(n as usize) as u32 * n + 34 + 30;
-    both(WIDTH, h, |canvas| on_canvas!(canvas, draw_forest(title, run, panels, note)))
+    both(WIDTH, h, |canvas| {
+        on_canvas!(canvas, draw_forest(title, run, panels, note))
+    })
 }
 
 /// Fill colour of a share: blue above 50%, orange below, paler nearer;
@@ -592,7 +630,12 @@ fn cell_size(n: usize) -> i32 {
     (600 / n.max(1) as i32).clamp(26, 80)
 }
 
-fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run: &str, heat: &Heat) -> Result<(), String> {
+fn draw_heat<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    run: &str,
+    heat: &Heat,
+) -> Result<(), String> {
     root.fill(&WHITE).map_err(err)?;
     let (w, _) = root.dim_in_pixel();
     let top = draw_heading(root, title, run)?;
@@ -611,26 +654,42 @@ fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run
     let x0 = label_w + ((w as i32 - label_w - grid - 20) / 2).max(0);
     let y0 = top + 40;
     let cs = style(11.5, HPos::Center, false, &GREY);
-    root.draw_text("against (column)", &cs, (x0 + grid / 2, top + 6)).map_err(err)?;
+    root.draw_text("against (column)", &cs, (x0 + grid / 2, top + 6))
+        .map_err(err)?;
     for (j, _) in heat.names.iter().enumerate() {
-        root.draw_text(&(j + 1).to_string(), &style(12.0, HPos::Center, true, &INK), (x0 + c * j as i32 + c / 2, y0 - 12))
-            .map_err(err)?;
+        root.draw_text(
+            &(j + 1).to_string(),
+            &style(12.0, HPos::Center, true, &INK),
+            (x0 + c * j as i32 + c / 2, y0 - 12),
+        )
+        .map_err(err)?;
     }
     let span = heat_span(heat);
     let text_size = (c as f64 * 0.28).clamp(8.5, 15.0);
     for (i, name) in heat.names.iter().enumerate() {
         let y = y0 + c * i as i32;
-        root.draw_text(&(i + 1).to_string(), &style(12.0, HPos::Right, true, &INK), (x0 - 8, y + c / 2))
-            .map_err(err)?;
+        root.draw_text(
+            &(i + 1).to_string(),
+            &style(12.0, HPos::Right, true, &INK),
+            (x0 - 8, y + c / 2),
+        )
+        .map_err(err)?;
         let shown = clip(root, name, label_w as u32 - 44, &label_style);
-        root.draw_text(&shown, &label_style, (x0 - 32, y + c / 2)).map_err(err)?;
+        root.draw_text(&shown, &label_style, (x0 - 32, y + c / 2))
+            .map_err(err)?;
         for j in 0..n {
             let x = x0 + c * j as i32;
             if i == j {
-                root.draw(&Rectangle::new([(x, y), (x + c, y + c)], RGBColor(250, 250, 250).filled()))
-                    .map_err(err)?;
-                root.draw(&PathElement::new([(x + 4, y + 4), (x + c - 4, y + c - 4)], RGBColor(200, 200, 200).stroke_width(1)))
-                    .map_err(err)?;
+                root.draw(&Rectangle::new(
+                    [(x, y), (x + c, y + c)],
+                    RGBColor(250, 250, 250).filled(),
+                ))
+                .map_err(err)?;
+                root.draw(&PathElement::new(
+                    [(x + 4, y + 4), (x + c - 4, y + c - 4)],
+                    RGBColor(200, 200, 200).stroke_width(1),
+                ))
+                .map_err(err)?;
                 continue;
             }
             let share = heat.shares[i][j];
@@ -643,8 +702,11 @@ fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run
             let ink = if strong { WHITE } else { INK };
             let mark = heat.marked[i][j];
             if mark {
-                root.draw(&Rectangle::new([(x + 2, y + 2), (x + c - 2, y + c - 2)], INK.stroke_width(2)))
-                    .map_err(err)?;
+                root.draw(&Rectangle::new(
+                    [(x + 2, y + 2), (x + c - 2, y + c - 2)],
+                    INK.stroke_width(2),
+                ))
+                .map_err(err)?;
             }
             let text = if !share.is_finite() {
                 "none".to_string()
@@ -653,8 +715,12 @@ fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run
             } else {
                 format!("{:.0}{}", share * 100.0, if mark { "*" } else { "" })
             };
-            root.draw_text(&text, &style(text_size, HPos::Center, mark, &ink), (x + c / 2, y + c / 2))
-                .map_err(err)?;
+            root.draw_text(
+                &text,
+                &style(text_size, HPos::Center, mark, &ink),
+                (x + c / 2, y + c / 2),
+            )
+            .map_err(err)?;
         }
     }
     // The colour scale.
@@ -663,25 +729,35 @@ fn draw_heat<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str, run
     let lx = (w as i32 - lw) / 2;
     for k in 0..lw {
         let share = 0.5 - span + 2.0 * span * k as f64 / (lw - 1) as f64;
-        root.draw(&Rectangle::new([(lx + k, ly), (lx + k + 1, ly + 12)], heat_colour(share, span).filled()))
-            .map_err(err)?;
+        root.draw(&Rectangle::new(
+            [(lx + k, ly), (lx + k + 1, ly + 12)],
+            heat_colour(share, span).filled(),
+        ))
+        .map_err(err)?;
     }
     let ts = style(11.0, HPos::Center, false, &GREY);
-    root.draw_text(&format!("{:.1}%", (0.5 - span) * 100.0), &ts, (lx, ly + 24)).map_err(err)?;
+    root.draw_text(&format!("{:.1}%", (0.5 - span) * 100.0), &ts, (lx, ly + 24))
+        .map_err(err)?;
     root.draw_text("50%", &ts, (lx + lw / 2, ly + 24)).map_err(err)?;
-    root.draw_text(&format!("{:.1}%", (0.5 + span) * 100.0), &ts, (lx + lw, ly + 24)).map_err(err)?;
+    root.draw_text(&format!("{:.1}%", (0.5 + span) * 100.0), &ts, (lx + lw, ly + 24))
+        .map_err(err)?;
     let lines = [
         "each cell: of the games the row entrant or the column entrant won at the same table, the share (%) the row entrant won"
             .to_string(),
         format!(
-            "* and outlined: differs from 50% after Holm's correction for {} comparisons (5% level); the others could be chance",
-            heat.comparisons
+            "* and outlined: differs from 50% after Holm's correction for {} comparison{} (5% level); the others could be chance",
+            heat.comparisons,
+            if heat.comparisons == 1 { "" } else { "s" }
         ),
     ];
     for (k, line) in lines.iter().enumerate() {
         let s = fit(root, line, 12.0, w - 30, false);
-        root.draw_text(line, &style(s, HPos::Center, false, &INK), (w as i32 / 2, ly + 46 + 18 * k as i32))
-            .map_err(err)?;
+        root.draw_text(
+            line,
+            &style(s, HPos::Center, false, &INK),
+            (w as i32 / 2, ly + 46 + 18 * k as i32),
+        )
+        .map_err(err)?;
     }
     Ok(())
 }
@@ -702,7 +778,76 @@ pub fn heatmap(title: &str, run: &str, heat: &Heat) -> Result<Chart, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::tick;
+    use super::*;
+
+    /// The font size of the SVG text element that shows `text`.
+    fn font_size_of(svg: &str, text: &str) -> f64 {
+        let at = svg.find(&format!(">{text}<")).expect("the text is drawn");
+        let open = svg[..at].rfind("<text").expect("in a text element");
+        let attr = &svg[open..at];
+        let from = attr.find("font-size=\"").expect("a font size") + 11;
+        let to = attr[from..].find('"').unwrap() + from;
+        attr[from..to].parse().unwrap()
+    }
+
+    fn rows(n: usize) -> Vec<Row> {
+        (0..n)
+            .map(|i| Row {
+                name: format!("stay-at-{}", 10 + i),
+                value: 0.3 + 0.01 * i as f64,
+                ci: (0.29 + 0.01 * i as f64, 0.31 + 0.01 * i as f64),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_run_line_too_long_for_the_width_is_drawn_smaller() {
+        let panel = Forest {
+            heading: "win rate".into(),
+            rows: rows(2),
+            reference: Some((0.25, "fair share".into())),
+            percent: true,
+        };
+        let short = "2 players, seed 1";
+        let long = format!(
+            "2 players, {}, seed 18446744073709551615",
+            "stay-at-25+hit-on-second-chance ".repeat(4)
+        );
+        let a = forest("title", short, std::slice::from_ref(&panel), "note").unwrap();
+        let b = forest("title", &long, &[panel], "note").unwrap();
+        assert_eq!(font_size_of(&a.svg, short), 14.0);
+        assert!(
+            font_size_of(&b.svg, &long) < 14.0,
+            "the long line keeps its full size"
+        );
+    }
+
+    #[test]
+    fn forest_and_heatmap_draw_two_to_thirty_entrants() {
+        for n in [2, 8, 30] {
+            let panel = Forest {
+                heading: "win rate".into(),
+                rows: rows(n),
+                reference: None,
+                percent: true,
+            };
+            let f = forest("t", "r", &[panel], "note").unwrap();
+            assert!(f.png.starts_with(b"\x89PNG"));
+            assert_eq!(f.svg.matches(">stay-at-10<").count(), 1);
+            let heat = Heat {
+                names: rows(n).into_iter().map(|r| r.name).collect(),
+                shares: vec![vec![0.6; n]; n],
+                marked: vec![vec![true; n]; n],
+                comparisons: n * (n - 1) / 2,
+            };
+            let h = heatmap("t", "r", &heat).unwrap();
+            // Every off-diagonal cell, starred.
+            assert_eq!(
+                h.svg.matches(">60.0*<").count() + h.svg.matches(">60*<").count(),
+                n * (n - 1)
+            );
+        }
+    }
 
     #[test]
     fn fractional_ticks_are_short() {

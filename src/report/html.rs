@@ -36,9 +36,11 @@ pub fn inline_svg(svg: &str) -> String {
         Some(body[start..end].to_string())
     };
     match (size("width"), size("height")) {
-        (Some(w), Some(h)) if !body[..body.find('>').unwrap_or(0)].contains("viewBox") => {
-            body.replacen("<svg", &format!("<svg viewBox=\"0 0 {w} {h}\" class=\"chart\""), 1)
-        }
+        (Some(w), Some(h)) if !body[..body.find('>').unwrap_or(0)].contains("viewBox") => body.replacen(
+            "<svg",
+            &format!("<svg viewBox=\"0 0 {w} {h}\" class=\"chart\""),
+            1,
+        ),
         _ => body,
     }
 }
@@ -168,7 +170,10 @@ mod tests {
         let svg = "<?xml version=\"1.0\"?><svg width=\"900\" height=\"300\" xmlns=\"http://www.w3.org/2000/svg\"><text>a</text></svg>";
         let s = inline_svg(svg);
         assert!(!s.contains("http"), "{s}");
-        assert!(s.starts_with("<svg viewBox=\"0 0 900 300\" class=\"chart\""), "{s}");
+        assert!(
+            s.starts_with("<svg viewBox=\"0 0 900 300\" class=\"chart\""),
+            "{s}"
+        );
     }
 
     #[test]

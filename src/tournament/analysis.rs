@@ -492,10 +492,18 @@ mod tests {
 
     #[test]
     fn best_region_holds_the_values_whose_intervals_overlap_the_best() {
-        let pts = [(0.30, 0.28, 0.32), (0.35, 0.33, 0.37), (0.34, 0.32, 0.36), (0.20, 0.19, 0.21)];
+        let pts = [
+            (0.30, 0.28, 0.32),
+            (0.35, 0.33, 0.37),
+            (0.34, 0.32, 0.36),
+            (0.20, 0.19, 0.21),
+        ];
         assert_eq!(best_region(&pts), Some((1, vec![0, 2])));
         assert_eq!(best_region(&[(f64::NAN, 0.0, 1.0)]), None);
-        assert_eq!(best_region(&[(0.5, 0.4, 0.6), (0.5, 0.4, 0.6)]), Some((0, vec![1])));
+        assert_eq!(
+            best_region(&[(0.5, 0.4, 0.6), (0.5, 0.4, 0.6)]),
+            Some((0, vec![1]))
+        );
     }
 
     #[test]

@@ -278,7 +278,10 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         }
     }
     if !no.is_empty() {
-        let _ = writeln!(w, "not significant after Holm's correction (could be chance; play more deals to tell):");
+        let _ = writeln!(
+            w,
+            "not significant after Holm's correction (could be chance; play more deals to tell):"
+        );
         for t in no {
             let _ = writeln!(w, "  {t}");
         }

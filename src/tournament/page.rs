@@ -60,7 +60,11 @@ pub fn standings_chart(study: &Study<'_>, report: &Report) -> Result<Chart, Stri
             .collect(),
         reference: Some((
             1.0 / study.players as f64,
-            format!("fair share 1/{} = {:.1}%", study.players, 100.0 / study.players as f64),
+            format!(
+                "fair share 1/{} = {:.1}%",
+                study.players,
+                100.0 / study.players as f64
+            ),
         )),
         percent: true,
     };
@@ -188,13 +192,24 @@ pub fn tournament_page(study: &Study<'_>, report: &Report, standings: &Chart, he
                 r.push(Cell::number(pct(loss), loss));
                 let place = s.place.map_or(f64::NAN, |p| p.0);
                 r.push(Cell::number(
-                    if place.is_finite() { format!("{place:.3}") } else { "-".into() },
+                    if place.is_finite() {
+                        format!("{place:.3}")
+                    } else {
+                        "-".into()
+                    },
                     place,
                 ));
             }
             if study.score.is_some() {
                 let m = s.score.map_or(f64::NAN, |p| p.0);
-                r.push(Cell::number(if m.is_finite() { format!("{m:.2}") } else { "-".into() }, m));
+                r.push(Cell::number(
+                    if m.is_finite() {
+                        format!("{m:.2}")
+                    } else {
+                        "-".into()
+                    },
+                    m,
+                ));
             }
             r.push(Cell::number(format!("{:.1}", s.rating), s.rating));
             r.push(Cell::number(s.games.to_string(), s.games as f64));
@@ -223,7 +238,15 @@ pub fn tournament_page(study: &Study<'_>, report: &Report, standings: &Chart, he
         })
         .collect();
     body.push_str(&html::sortable_table(
-        &["entrant", "over", "share of decided games", "95% CI (points)", "p", "p after Holm", "significant"],
+        &[
+            "entrant",
+            "over",
+            "share of decided games",
+            "95% CI (points)",
+            "p",
+            "p after Holm",
+            "significant",
+        ],
         &pair_rows,
     ));
     body.push_str("<h2>Method</h2>\n");
@@ -250,15 +273,14 @@ pub fn tournament_page(study: &Study<'_>, report: &Report, standings: &Chart, he
         ("seed", study.seed.to_string()),
         ("version", crate::engine::version::SIM_VERSION.to_string()),
         ("date", study.date.to_string()),
-        ("files", "standings.csv, pairwise.csv (and the charts as SVG and PNG) beside this page".to_string()),
+        (
+            "files",
+            "standings.csv, pairwise.csv (and the charts as SVG and PNG) beside this page".to_string(),
+        ),
     ]));
     html::page(
         &format!("{} tournament", study.game),
-        &format!(
-            "{} entrants, {}",
-            names.len(),
-            run_line(study, report)
-        ),
+        &format!("{} entrants, {}", names.len(), run_line(study, report)),
         &body,
     )
 }
@@ -341,7 +363,10 @@ pub fn sweep_page(s: &SweepStudy<'_>) -> String {
         ("seed", s.seed.to_string()),
         ("version", crate::engine::version::SIM_VERSION.to_string()),
         ("date", s.date.to_string()),
-        ("files", "sweep.csv (and the chart as SVG and PNG) beside this page".to_string()),
+        (
+            "files",
+            "sweep.csv (and the chart as SVG and PNG) beside this page".to_string(),
+        ),
     ]));
     html::page(s.title, s.run_line, &body)
 }

@@ -8,8 +8,8 @@ use super::analysis::{self, Setup};
 use super::args::TournamentArgs;
 use super::arrange::arrangements_listed;
 use super::console::{write_conclusion, write_pairwise, write_standings};
-use super::page::{Study, head_to_head_chart, standings_chart, tournament_page};
 use super::files::{Files, fe};
+use super::page::{Study, head_to_head_chart, standings_chart, tournament_page};
 use super::play::{Tally, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
@@ -467,7 +467,10 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         let forest = standings_chart(&study, &report)?;
         let heat = head_to_head_chart(&study, &report)?;
         if report_date.is_some() {
-            contents.push(("report.html", tournament_page(&study, &report, &forest, &heat).into_bytes()));
+            contents.push((
+                "report.html",
+                tournament_page(&study, &report, &forest, &heat).into_bytes(),
+            ));
         }
         if !args.common.no_charts {
             contents.push(("standings.svg", forest.svg.into_bytes()));

@@ -4,9 +4,9 @@
 use std::io::Write;
 use std::time::Instant;
 
+use super::analysis::best_region;
 use super::args::SweepArgs;
 use super::expand::expand;
-use super::analysis::best_region;
 use super::files::Files;
 use super::page::{SweepStudy, region_sentence, sweep_page};
 use super::workbook::sweep_workbook;
