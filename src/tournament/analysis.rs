@@ -493,7 +493,7 @@ mod tests {
     #[test]
     fn best_region_holds_the_values_whose_intervals_overlap_the_best() {
         let pts = [
-            (0.30, 0.28, 0.32),
+            (0.30, 0.27, 0.335),
             (0.35, 0.33, 0.37),
             (0.34, 0.32, 0.36),
             (0.20, 0.19, 0.21),
