@@ -450,10 +450,11 @@ pub fn best_region(points: &[(f64, f64, f64)]) -> Option<(usize, Vec<usize>)> {
 /// The difference in win rate between entrants `a` and `b` over the games
 /// they played together, in points (percent), and its 95% interval:
 /// `(a_wins - b_wins) / games_together` with the error common random
-/// numbers give it. `None` without such games or without an error.
+/// numbers give it. `None` without such games, when neither ever won
+/// one, or without an error.
 pub fn lead(report: &Report, a: usize, b: usize) -> Option<(f64, f64, f64)> {
     let p = report.pairs.iter().find(|p| p.a == a && p.b == b)?;
-    if p.games_together == 0 || !p.diff_var_crn.is_finite() {
+    if p.games_together == 0 || p.a_wins + p.b_wins == 0 || !p.diff_var_crn.is_finite() {
         return None;
     }
     let d = (p.a_wins as f64 - p.b_wins as f64) / p.games_together as f64;
