@@ -121,7 +121,7 @@ h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.15em;margin-top:2em;border-
 th,td{padding:.3em .7em;border-bottom:1px solid #e4e4e4;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}
 th{cursor:pointer;background:#f4f5f7;user-select:none}th:hover{background:#e6e9ef}th.asc::after{content:' \\25B2'}th.desc::after{content:' \\25BC'}
 svg.chart{width:100%;height:auto;display:block;margin:.8em 0}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}
-dt{color:#666}.wide{overflow-x:auto}td{white-space:nowrap}dd{margin:0;font-family:ui-monospace,monospace;word-break:break-all}
+dt{color:#666}.wide{overflow-x:auto}.wide td{white-space:nowrap}td{overflow-wrap:anywhere}td.num{white-space:nowrap;overflow-wrap:normal}dd{margin:0;font-family:ui-monospace,monospace;word-break:break-all}
 ";
 
 /// Sorts a `table.sortable` by the clicked column: numbers by their

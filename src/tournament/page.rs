@@ -158,8 +158,15 @@ pub fn tournament_page(study: &Study<'_>, report: &Report, standings: &Chart, he
         .filter(|p| p.significant && p.h2h > 0.5)
         .map(|p| format!("{} over {}", names[p.a], names[p.b]))
         .collect();
+    let pairs = names.len() * names.len().saturating_sub(1) / 2;
     said.push(if sig.is_empty() {
         "Head to head, no entrant beats another significantly (after Holm's correction): the differences could be chance.".to_string()
+    } else if sig.len() > 6 {
+        // Too many to read as a sentence: the heatmap and the table below show which.
+        format!(
+            "Head to head, {} of the {pairs} pairs differ significantly after Holm's correction (starred in the heatmap, listed below).",
+            sig.len()
+        )
     } else {
         format!(
             "Head to head, significant after Holm's correction: {}.",
