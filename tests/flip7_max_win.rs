@@ -5,6 +5,7 @@
 
 use sim::games::flip7::cards::FREEZE;
 use sim::games::flip7::policies::{Model, Policy, Rule, Seats, default_freeze_target};
+use sim::games::flip7::rules::Chooser;
 
 use crate::common::*;
 // The table when a seat is asked Hit or Stay after a stacked deal.

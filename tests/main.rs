@@ -32,6 +32,7 @@ mod provenance;
 mod regressions;
 mod replay_classic_flip;
 mod replay_ib_flip;
+mod report;
 mod shards;
 mod slurm;
 mod sweep;

@@ -265,14 +265,20 @@ fn same_seed_different_threads_identical_files() {
             ],
             &here,
         ));
-        let files: Vec<Vec<u8>> = ["standings.csv", "pairwise.csv", "standings.svg", "standings.png"]
-            .iter()
-            .map(|f| std::fs::read(out.join(f)).unwrap())
-            .chain([std::fs::read(&xlsx).unwrap()])
-            .collect();
+        let files: Vec<Vec<u8>> = [
+            "standings.csv",
+            "pairwise.csv",
+            "standings.svg",
+            "standings.png",
+            "head-to-head.svg",
+        ]
+        .iter()
+        .map(|f| std::fs::read(out.join(f)).unwrap())
+        .chain([std::fs::read(&xlsx).unwrap()])
+        .collect();
         runs.push(files);
     }
-    assert!(runs[0][4].starts_with(b"PK"), "xlsx is a zip");
+    assert!(runs[0][5].starts_with(b"PK"), "xlsx is a zip");
     assert!(runs[0][3].starts_with(b"\x89PNG"));
     for r in &runs[1..] {
         for (k, (a, b)) in runs[0].iter().zip(r).enumerate() {

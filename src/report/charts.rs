@@ -7,6 +7,7 @@ use std::sync::Once;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
@@ -28,16 +29,6 @@ pub struct Chart {
     pub png: Vec<u8>,
 }
 
-/// One entrant's bar: name, win rate and its 95% interval.
-pub struct Bar {
-    /// Label on the axis.
-    pub name: String,
-    /// Win rate (0 to 1).
-    pub value: f64,
-    /// 95% interval.
-    pub ci: (f64, f64),
-}
-
 /// One panel of a sweep chart: a line against the parameter with a band.
 pub struct Panel {
     /// Panel title.
@@ -50,6 +41,11 @@ pub struct Panel {
     pub reference: Option<(f64, String)>,
     /// Show y as a percentage.
     pub percent: bool,
+    /// Per point: in the best region (the best value and every value whose
+    /// interval overlaps the best's), marked in green; empty for none.
+    pub best: Vec<bool>,
+    /// The best point itself (filled green), when there is one.
+    pub top: Option<usize>,
 }
 
 fn err<E: std::fmt::Display>(e: E) -> String {
@@ -102,110 +98,6 @@ macro_rules! on_canvas {
     };
 }
 
-fn draw_bars<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    title: &str,
-    bars: &[Bar],
-    reference: Option<(f64, &str)>,
-) -> Result<(), String> {
-    root.fill(&WHITE).map_err(err)?;
-    let n = bars.len();
-    let top = bars
-        .iter()
-        .map(|b| b.ci.1)
-        .chain(reference.map(|r| r.0))
-        .fold(0.0f64, f64::max);
-    let x_max = (top * 1.15).max(0.01);
-    let longest = bars.iter().map(|b| b.name.chars().count()).max().unwrap_or(4);
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 22))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size((longest as u32 * 8 + 20).clamp(60, 320))
-        .build_cartesian_2d(0f64..x_max, (0..n as i32 - 1).into_segmented())
-        .map_err(err)?;
-    // Best first, at the top: bar i is drawn at row n - 1 - i.
-    let row = |i: usize| (n - 1 - i) as i32;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .light_line_style(WHITE)
-        .x_desc("win rate (bars: 95% CI)")
-        .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(r) if (*r as usize) < n => bars[n - 1 - *r as usize].name.clone(),
-            _ => String::new(),
-        })
-        .y_labels(n)
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
-        .draw()
-        .map_err(err)?;
-    let fill = RGBColor(70, 120, 180);
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            let mut r = Rectangle::new(
-                [
-                    (0.0, SegmentValue::Exact(row(i))),
-                    (b.value, SegmentValue::Exact(row(i) + 1)),
-                ],
-                fill.mix(0.75).filled(),
-            );
-            r.set_margin(6, 6, 0, 0);
-            r
-        }))
-        .map_err(err)?;
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            ErrorBar::new_horizontal(
-                SegmentValue::CenterOf(row(i)),
-                b.ci.0,
-                b.value,
-                b.ci.1,
-                BLACK.stroke_width(1),
-                10,
-            )
-        }))
-        .map_err(err)?;
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            Text::new(
-                format!("{:.2}%", b.value * 100.0),
-                (b.ci.1 + x_max * 0.01, SegmentValue::CenterOf(row(i))),
-                ("sans-serif", 13).into_font().color(&BLACK),
-            )
-        }))
-        .map_err(err)?;
-    if let Some((x, label)) = reference {
-        chart
-            .draw_series(LineSeries::new(
-                [(x, SegmentValue::Exact(0)), (x, SegmentValue::Exact(n as i32))],
-                RED.stroke_width(2),
-            ))
-            .map_err(err)?
-            .label(label.to_string())
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)?;
-    }
-    Ok(())
-}
-
-/// Horizontal bars with 95% intervals, best first; an optional red line
-/// marks a reference value (the fair share `1 / players`).
-pub fn standings(title: &str, bars: &[Bar], reference: Option<(f64, &str)>) -> Result<Chart, String> {
-    let h = 130 + 48 * bars.len() as u32;
-    both(900, h.max(300), |canvas| {
-        on_canvas!(canvas, draw_bars(title, bars, reference))
-    })
-}
-
 /// A tick label of a fractional axis: at most six decimals, trailing
 /// zeros dropped (`0.15`, not the `0.15000000000000002` of a stepped
 /// float).
@@ -218,11 +110,13 @@ fn tick(x: f64) -> String {
 fn draw_panels<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
+    run: &str,
     x_label: &str,
     panels: &[Panel],
 ) -> Result<(), String> {
     root.fill(&WHITE).map_err(err)?;
-    let root = root.titled(title, ("sans-serif", 22)).map_err(err)?;
+    let top = draw_heading(root, title, run)?;
+    let root = root.margin(top as u32, 0, 0, 0);
     let areas = root.split_evenly((panels.len().max(1), 1));
     let colour = RGBColor(40, 90, 170);
     for (area, p) in areas.iter().zip(panels) {
@@ -264,7 +158,11 @@ fn draw_panels<DB: DrawingBackend>(
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
+            // A little room at both ends, so a ringed end point is whole.
+            .build_cartesian_2d(
+                (x0 - (x1 - x0) * 0.02)..(x1 + (x1 - x0) * 0.02),
+                (y0 - pad)..(y1 + pad),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -311,6 +209,27 @@ fn draw_panels<DB: DrawingBackend>(
                     .map(|q| Circle::new((q.0, q.1), 3, colour.filled())),
             )
             .map_err(err)?;
+        if p.best.iter().any(|b| *b) {
+            let green = RGBColor(20, 150, 70);
+            chart
+                .draw_series(
+                    p.points
+                        .iter()
+                        .zip(&p.best)
+                        .filter(|(_, b)| **b)
+                        .map(|(q, _)| Circle::new((q.0, q.1), 6, green.stroke_width(2))),
+                )
+                .map_err(err)?
+                .label("best region")
+                .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.stroke_width(2)));
+            if let Some(q) = p.top.and_then(|i| p.points.get(i)) {
+                chart
+                    .draw_series(std::iter::once(Circle::new((q.0, q.1), 5, green.filled())))
+                    .map_err(err)?
+                    .label("best")
+                    .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.filled()));
+            }
+        }
         if let Some((y, label)) = &p.reference {
             chart
                 .draw_series(LineSeries::new([(x0, *y), (x1, *y)], RED.stroke_width(1)))
@@ -331,17 +250,606 @@ fn draw_panels<DB: DrawingBackend>(
 }
 
 /// One panel per measure (stacked), each a line against the swept
-/// parameter with its 95% band.
-pub fn sweep(title: &str, x_label: &str, panels: &[Panel]) -> Result<Chart, String> {
-    let h = 80 + 380 * panels.len() as u32;
-    both(900, h, |canvas| {
-        on_canvas!(canvas, draw_panels(title, x_label, panels))
+/// parameter with its 95% band and its best region ringed; `run` is the
+/// line under the title, shrunk to fit at any length.
+pub fn sweep(title: &str, run: &str, x_label: &str, panels: &[Panel]) -> Result<Chart, String> {
+    let h = 70 + 380 * panels.len() as u32;
+    both(WIDTH, h, |canvas| {
+        on_canvas!(canvas, draw_panels(title, run, x_label, panels))
     })
+}
+
+/// One row of a forest plot: an estimate and its 95% interval.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Label on the left.
+    pub name: String,
+    /// The estimate.
+    pub value: f64,
+    /// Its 95% interval.
+    pub ci: (f64, f64),
+}
+
+/// One panel of a forest plot: a column of estimates sharing an axis.
+#[derive(Clone, Debug)]
+pub struct Forest {
+    /// Heading above the panel (what is measured).
+    pub heading: String,
+    /// One row per entrant, in the order shown (top first).
+    pub rows: Vec<Row>,
+    /// A vertical reference line (the fair share) and its label.
+    pub reference: Option<(f64, String)>,
+    /// Show values as percentages.
+    pub percent: bool,
+}
+
+/// A square table of shares, row against column (the head-to-head).
+#[derive(Clone, Debug)]
+pub struct Heat {
+    /// Entrant names, in the order of rows and columns.
+    pub names: Vec<String>,
+    /// `shares[r][c]`: the share row `r` took from column `c` (NaN: none;
+    /// the diagonal is ignored).
+    pub shares: Vec<Vec<f64>>,
+    /// `marked[r][c]`: significant after Holm's correction.
+    pub marked: Vec<Vec<bool>>,
+    /// Comparisons the correction was over.
+    pub comparisons: usize,
+}
+
+const INK: RGBColor = RGBColor(30, 30, 30);
+const GREY: RGBColor = RGBColor(110, 110, 110);
+const DOT: RGBColor = RGBColor(25, 80, 160);
+const FAIR: RGBColor = RGBColor(200, 40, 40);
+const WIDTH: u32 = 900;
+
+/// A text style: `size` pixels, anchored at `h` horizontally and at the
+/// middle vertically.
+fn style(size: f64, h: HPos, bold: bool, colour: &RGBColor) -> TextStyle<'static> {
+    let font = if bold {
+        ("sans-serif", size).into_font().style(FontStyle::Bold)
+    } else {
+        ("sans-serif", size).into_font()
+    };
+    TextStyle {
+        font,
+        color: colour.to_backend_color(),
+        pos: Pos::new(h, VPos::Center),
+    }
+}
+
+/// Width of `text` in pixels at `st`.
+fn text_width<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, st: &TextStyle<'_>) -> u32 {
+    root.estimate_text_size(text, st)
+        .map_or(text.chars().count() as u32 * 8, |s| s.0)
+}
+
+/// The largest size up to `max` (down to 7) at which `text` fits in
+/// `width` pixels.
+fn fit<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    text: &str,
+    max: f64,
+    width: u32,
+    bold: bool,
+) -> f64 {
+    let mut size = max;
+    while size > 7.0 && text_width(root, text, &style(size, HPos::Left, bold, &INK)) > width {
+        size -= 0.5;
+    }
+    size
+}
+
+/// `text` cut (with an ellipsis) to fit `width` pixels at `st`.
+fn clip<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    text: &str,
+    width: u32,
+    st: &TextStyle<'_>,
+) -> String {
+    if text_width(root, text, st) <= width {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for keep in (1..chars.len()).rev() {
+        let s: String = chars[..keep].iter().collect::<String>() + "…";
+        if text_width(root, &s, st) <= width {
+            return s;
+        }
+    }
+    "…".to_string()
+}
+
+/// Draws the title (bold) and the run line under it, each shrunk to fit
+/// the width; returns the height they take.
+fn draw_heading<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    run: &str,
+) -> Result<i32, String> {
+    let (w, _) = root.dim_in_pixel();
+    let room = w.saturating_sub(30);
+    let t = fit(root, title, 20.0, room, true);
+    root.draw_text(title, &style(t, HPos::Center, true, &INK), (w as i32 / 2, 20))
+        .map_err(err)?;
+    let r = fit(root, run, 14.0, room, false);
+    root.draw_text(run, &style(r, HPos::Center, false, &GREY), (w as i32 / 2, 44))
+        .map_err(err)?;
+    Ok(62)
+}
+
+/// A "nice" tick step for the range `span` with about `count` ticks.
+fn nice_step(span: f64, count: f64) -> f64 {
+    let raw = (span / count).max(1e-12);
+    let mag = 10f64.powf(raw.log10().floor());
+    let f = raw / mag;
+    let nice = if f < 1.5 {
+        1.0
+    } else if f < 3.5 {
+        2.0
+    } else if f < 7.5 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * mag
+}
+
+/// A value as shown on a forest plot's axis or beside a row.
+fn show(x: f64, percent: bool, decimals: usize) -> String {
+    if percent {
+        format!("{:.*}%", decimals, x * 100.0)
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
+/// A dashed vertical line from `y0` to `y1` at `x`.
+fn dashed<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    x: i32,
+    y0: i32,
+    y1: i32,
+    colour: &RGBColor,
+) -> Result<(), String> {
+    let mut y = y0;
+    while y < y1 {
+        root.draw(&PathElement::new(
+            [(x, y), (x, (y + 6).min(y1))],
+            colour.stroke_width(2),
+        ))
+        .map_err(err)?;
+        y += 10;
+    }
+    Ok(())
+}
+
+fn draw_forest<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    run: &str,
+    panels: &[Forest],
+    note: &str,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (w, h) = root.dim_in_pixel();
+    let top = draw_heading(root, title, run)?;
+    let n = panels.first().map_or(0, |p| p.rows.len());
+    let row_h = forest_row_height(n);
+    let label_size = if n > 16 { 12.0 } else { 14.0 };
+    let label_style = style(label_size, HPos::Right, false, &INK);
+    let names: Vec<&str> = panels
+        .first()
+        .map(|p| p.rows.iter().map(|r| r.name.as_str()).collect())
+        .unwrap_or_default();
+    let widest = names
+        .iter()
+        .map(|s| text_width(root, s, &label_style))
+        .max()
+        .unwrap_or(40);
+    let label_w = (widest + 24).clamp(60, w / 4);
+    let value_style = style(if n > 16 { 11.0 } else { 12.0 }, HPos::Left, false, &GREY);
+    let header_h = 44;
+    let rows_top = top + header_h;
+    let rows_bottom = rows_top + row_h * n as i32;
+    // Alternate row shading across the whole width, under everything.
+    for i in (0..n).step_by(2) {
+        let y = rows_top + row_h * i as i32;
+        root.draw(&Rectangle::new(
+            [(8, y), (w as i32 - 8, y + row_h)],
+            RGBColor(243, 245, 248).filled(),
+        ))
+        .map_err(err)?;
+    }
+    for (i, name) in names.iter().enumerate() {
+        let y = rows_top + row_h * i as i32 + row_h / 2;
+        let shown = clip(root, name, label_w - 16, &label_style);
+        root.draw_text(&shown, &label_style, (label_w as i32 - 8, y))
+            .map_err(err)?;
+    }
+    let room = w as i32 - label_w as i32 - 10;
+    let per = room / panels.len().max(1) as i32;
+    for (k, p) in panels.iter().enumerate() {
+        let x_left = label_w as i32 + per * k as i32;
+        // Beside each row: "33.90% [33.21, 34.58]", in a column of its own.
+        let texts: Vec<String> = p
+            .rows
+            .iter()
+            .map(|r| {
+                let d = if p.percent { 2 } else { 3 };
+                let (lo, hi) = if p.percent {
+                    (r.ci.0 * 100.0, r.ci.1 * 100.0)
+                } else {
+                    r.ci
+                };
+                if r.ci.0.is_finite() {
+                    format!("{} [{lo:.d$}, {hi:.d$}]", show(r.value, p.percent, d))
+                } else {
+                    show(r.value, p.percent, d)
+                }
+            })
+            .collect();
+        let text_w = texts
+            .iter()
+            .map(|t| text_width(root, t, &value_style))
+            .max()
+            .unwrap_or(60) as i32
+            + 12;
+        let px0 = x_left + 14;
+        let px1 = (x_left + per - text_w - 8).max(px0 + 60);
+        // Zoomed to the data and the reference, with a margin.
+        let values = p
+            .rows
+            .iter()
+            .flat_map(|r| [r.value, r.ci.0, r.ci.1])
+            .chain(p.reference.as_ref().map(|r| r.0))
+            .filter(|v| v.is_finite());
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+        let (lo, hi) = if lo.is_finite() && hi > lo {
+            (lo, hi)
+        } else if lo.is_finite() {
+            (lo - 0.01, lo + 0.01)
+        } else {
+            (0.0, 1.0)
+        };
+        let pad = (hi - lo) * 0.08;
+        let (x0, x1) = (lo - pad, hi + pad);
+        let to_px = |v: f64| px0 + ((v - x0) / (x1 - x0) * (px1 - px0) as f64).round() as i32;
+        // Heading, and the reference label in the header band.
+        let hs = fit(root, &p.heading, 14.0, (px1 - px0 + text_w) as u32, true);
+        root.draw_text(&p.heading, &style(hs, HPos::Left, true, &INK), (px0, top + 8))
+            .map_err(err)?;
+        // Axis: ticks and grid.
+        let step = nice_step(x1 - x0, ((px1 - px0) as f64 / 90.0).max(2.0));
+        let decimals = if p.percent {
+            (-(step * 100.0).log10().floor()).max(0.0) as usize
+        } else {
+            (-step.log10().floor()).max(0.0) as usize
+        };
+        let mut t = (x0 / step).ceil() * step;
+        let tick_style = style(11.0, HPos::Center, false, &GREY);
+        while t <= x1 + 1e-12 {
+            let x = to_px(t);
+            root.draw(&PathElement::new(
+                [(x, rows_top), (x, rows_bottom)],
+                RGBColor(220, 222, 228).stroke_width(1),
+            ))
+            .map_err(err)?;
+            root.draw(&PathElement::new(
+                [(x, rows_bottom), (x, rows_bottom + 5)],
+                GREY.stroke_width(1),
+            ))
+            .map_err(err)?;
+            root.draw_text(&show(t, p.percent, decimals), &tick_style, (x, rows_bottom + 14))
+                .map_err(err)?;
+            t += step;
+        }
+        root.draw(&PathElement::new(
+            [(px0, rows_bottom), (px1, rows_bottom)],
+            GREY.stroke_width(1),
+        ))
+        .map_err(err)?;
+        if let Some((v, label)) = &p.reference {
+            let x = to_px(*v);
+            dashed(root, x, rows_top - 6, rows_bottom, &FAIR)?;
+            let ls = style(11.5, HPos::Center, false, &FAIR);
+            let lw = text_width(root, label, &ls) as i32;
+            let cx = x.clamp(px0 + lw / 2, (px1 + text_w - lw / 2).max(px0 + lw / 2));
+            root.draw_text(label, &ls, (cx, top + 28)).map_err(err)?;
+        }
+        for (i, (r, text)) in p.rows.iter().zip(&texts).enumerate() {
+            let y = rows_top + row_h * i as i32 + row_h / 2;
+            if r.ci.0.is_finite() && r.ci.1.is_finite() {
+                let (a, b) = (to_px(r.ci.0), to_px(r.ci.1));
+                root.draw(&PathElement::new([(a, y), (b, y)], DOT.stroke_width(2)))
+                    .map_err(err)?;
+                for x in [a, b] {
+                    root.draw(&PathElement::new([(x, y - 5), (x, y + 5)], DOT.stroke_width(2)))
+                        .map_err(err)?;
+                }
+            }
+            if r.value.is_finite() {
+                root.draw(&Circle::new((to_px(r.value), y), 4, DOT.filled()))
+                    .map_err(err)?;
+            }
+            root.draw_text(text, &value_style, (px1 + 10, y)).map_err(err)?;
+        }
+    }
+    let ns = fit(root, note, 12.0, w - 30, false);
+    root.draw_text(note, &style(ns, HPos::Left, false, &GREY), (15, h as i32 - 16))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// Row height of a forest plot of `n` rows.
+fn forest_row_height(n: usize) -> i32 {
+    if n > 16 { 22 } else { 30 }
+}
+
+/// A forest plot: per row, a dot at the estimate and a line across its
+/// 95% interval, one panel per measure side by side, the axis zoomed to
+/// the data, a dashed line at each panel's reference, and the values
+/// written in a column of their own so no label overlaps another. `run`
+/// is the line under the title (seed and size: shrunk to fit at any
+/// length), `note` the line at the bottom.
+pub fn forest(title: &str, run: &str, panels: &[Forest], note: &str) -> Result<Chart, String> {
+    let n = panels.first().map_or(0, |p| p.rows.len()) as u32;
+    let h = 62 + 44 + forest_row_height(n as usize) as u32 * n + 34 + 30;
+    both(WIDTH, h, |canvas| {
+        on_canvas!(canvas, draw_forest(title, run, panels, note))
+    })
+}
+
+/// Fill colour of a share: blue above 50%, orange below, paler nearer;
+/// `span` is the distance from 50% that takes the full colour.
+fn heat_colour(share: f64, span: f64) -> RGBColor {
+    if !share.is_finite() {
+        return RGBColor(225, 225, 225);
+    }
+    let t = ((share - 0.5) / span).clamp(-1.0, 1.0);
+    let (full, k) = if t >= 0.0 {
+        ((40.0, 100.0, 190.0), t)
+    } else {
+        ((215.0, 95.0, 30.0), -t)
+    };
+    let mix = |c: f64| (255.0 + (c - 255.0) * k * 0.85).round() as u8;
+    RGBColor(mix(full.0), mix(full.1), mix(full.2))
+}
+
+/// The largest distance of a share from 50% (at least 2 points): the
+/// colour scale's half-width.
+fn heat_span(heat: &Heat) -> f64 {
+    heat.shares
+        .iter()
+        .flatten()
+        .filter(|s| s.is_finite())
+        .map(|s| (s - 0.5).abs())
+        .fold(0.02, f64::max)
+}
+
+/// Cell size of a heatmap of `n` entrants.
+fn cell_size(n: usize) -> i32 {
+    (600 / n.max(1) as i32).clamp(26, 80)
+}
+
+fn draw_heat<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    run: &str,
+    heat: &Heat,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (w, _) = root.dim_in_pixel();
+    let top = draw_heading(root, title, run)?;
+    let n = heat.names.len();
+    let c = cell_size(n);
+    let label_style = style(if n > 16 { 11.5 } else { 13.0 }, HPos::Right, false, &INK);
+    let widest = heat
+        .names
+        .iter()
+        .map(|s| text_width(root, s, &label_style))
+        .max()
+        .unwrap_or(40);
+    let grid = c * n as i32;
+    // Name, then its number (the column heading), right-aligned.
+    let label_w = (widest as i32 + 44).clamp(80, (w as i32 - grid - 30).max(80));
+    let x0 = label_w + ((w as i32 - label_w - grid - 20) / 2).max(0);
+    let y0 = top + 40;
+    let cs = style(11.5, HPos::Center, false, &GREY);
+    root.draw_text("against (column)", &cs, (x0 + grid / 2, top + 6))
+        .map_err(err)?;
+    for (j, _) in heat.names.iter().enumerate() {
+        root.draw_text(
+            &(j + 1).to_string(),
+            &style(12.0, HPos::Center, true, &INK),
+            (x0 + c * j as i32 + c / 2, y0 - 12),
+        )
+        .map_err(err)?;
+    }
+    let span = heat_span(heat);
+    let text_size = (c as f64 * 0.28).clamp(8.5, 15.0);
+    for (i, name) in heat.names.iter().enumerate() {
+        let y = y0 + c * i as i32;
+        root.draw_text(
+            &(i + 1).to_string(),
+            &style(12.0, HPos::Right, true, &INK),
+            (x0 - 8, y + c / 2),
+        )
+        .map_err(err)?;
+        let shown = clip(root, name, label_w as u32 - 44, &label_style);
+        root.draw_text(&shown, &label_style, (x0 - 32, y + c / 2))
+            .map_err(err)?;
+        for j in 0..n {
+            let x = x0 + c * j as i32;
+            if i == j {
+                root.draw(&Rectangle::new(
+                    [(x, y), (x + c, y + c)],
+                    RGBColor(250, 250, 250).filled(),
+                ))
+                .map_err(err)?;
+                root.draw(&PathElement::new(
+                    [(x + 4, y + 4), (x + c - 4, y + c - 4)],
+                    RGBColor(200, 200, 200).stroke_width(1),
+                ))
+                .map_err(err)?;
+                continue;
+            }
+            let share = heat.shares[i][j];
+            let fill = heat_colour(share, span);
+            root.draw(&Rectangle::new([(x, y), (x + c, y + c)], fill.filled()))
+                .map_err(err)?;
+            root.draw(&Rectangle::new([(x, y), (x + c, y + c)], WHITE.stroke_width(1)))
+                .map_err(err)?;
+            let strong = ((share - 0.5) / span).abs() > 0.6;
+            let ink = if strong { WHITE } else { INK };
+            let mark = heat.marked[i][j];
+            if mark {
+                root.draw(&Rectangle::new(
+                    [(x + 2, y + 2), (x + c - 2, y + c - 2)],
+                    INK.stroke_width(2),
+                ))
+                .map_err(err)?;
+            }
+            let text = if !share.is_finite() {
+                "none".to_string()
+            } else if c >= 44 {
+                format!("{:.1}{}", share * 100.0, if mark { "*" } else { "" })
+            } else {
+                format!("{:.0}{}", share * 100.0, if mark { "*" } else { "" })
+            };
+            root.draw_text(
+                &text,
+                &style(text_size, HPos::Center, mark, &ink),
+                (x + c / 2, y + c / 2),
+            )
+            .map_err(err)?;
+        }
+    }
+    // The colour scale.
+    let ly = y0 + grid + 22;
+    let lw = 240;
+    let lx = (w as i32 - lw) / 2;
+    for k in 0..lw {
+        let share = 0.5 - span + 2.0 * span * k as f64 / (lw - 1) as f64;
+        root.draw(&Rectangle::new(
+            [(lx + k, ly), (lx + k + 1, ly + 12)],
+            heat_colour(share, span).filled(),
+        ))
+        .map_err(err)?;
+    }
+    let ts = style(11.0, HPos::Center, false, &GREY);
+    root.draw_text(&format!("{:.1}%", (0.5 - span) * 100.0), &ts, (lx, ly + 24))
+        .map_err(err)?;
+    root.draw_text("50%", &ts, (lx + lw / 2, ly + 24)).map_err(err)?;
+    root.draw_text(&format!("{:.1}%", (0.5 + span) * 100.0), &ts, (lx + lw, ly + 24))
+        .map_err(err)?;
+    let lines = [
+        "each cell: of the games the row entrant or the column entrant won at the same table, the share (%) the row entrant won"
+            .to_string(),
+        format!(
+            "* and outlined: differs from 50% after Holm's correction for {} comparison{} (5% level); the others could be chance",
+            heat.comparisons,
+            if heat.comparisons == 1 { "" } else { "s" }
+        ),
+    ];
+    for (k, line) in lines.iter().enumerate() {
+        let s = fit(root, line, 12.0, w - 30, false);
+        root.draw_text(
+            line,
+            &style(s, HPos::Center, false, &INK),
+            (w as i32 / 2, ly + 46 + 18 * k as i32),
+        )
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// A heatmap of the head-to-head shares: each cell the share the row
+/// entrant took from the column entrant (blue above 50%, orange below),
+/// starred and outlined where Holm's correction leaves it significant,
+/// with the colour scale and a legend that says so.
+pub fn heatmap(title: &str, run: &str, heat: &Heat) -> Result<Chart, String> {
+    let n = heat.names.len();
+    let h = 62 + 40 + cell_size(n) as u32 * n as u32 + 22 + 46 + 36 + 16;
+    // Wide enough for the grid and the names beside it (about 8 pixels a
+    // character), never narrower than the other charts.
+    let longest = heat.names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
+    let w = (cell_size(n) as u32 * n as u32 + 80 + 8 * longest.min(40)).max(WIDTH);
+    both(w, h, |canvas| on_canvas!(canvas, draw_heat(title, run, heat)))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::tick;
+    use super::*;
+
+    /// The font size of the SVG text element that shows `text`.
+    fn font_size_of(svg: &str, text: &str) -> f64 {
+        let at = svg.find(&format!(">\n{text}\n<")).expect("the text is drawn");
+        let open = svg[..at].rfind("<text").expect("in a text element");
+        let attr = &svg[open..at];
+        let from = attr.find("font-size=\"").expect("a font size") + 11;
+        let to = attr[from..].find('"').unwrap() + from;
+        attr[from..to].parse().unwrap()
+    }
+
+    fn rows(n: usize) -> Vec<Row> {
+        (0..n)
+            .map(|i| Row {
+                name: format!("stay-at-{}", 10 + i),
+                value: 0.3 + 0.01 * i as f64,
+                ci: (0.29 + 0.01 * i as f64, 0.31 + 0.01 * i as f64),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_run_line_too_long_for_the_width_is_drawn_smaller() {
+        let panel = Forest {
+            heading: "win rate".into(),
+            rows: rows(2),
+            reference: Some((0.25, "fair share".into())),
+            percent: true,
+        };
+        let short = "2 players, seed 1";
+        let long = format!(
+            "2 players, {}, seed 18446744073709551615",
+            "stay-at-25+hit-on-second-chance ".repeat(4)
+        );
+        let a = forest("title", short, std::slice::from_ref(&panel), "note").unwrap();
+        let b = forest("title", &long, &[panel], "note").unwrap();
+        let (full, shrunk) = (font_size_of(&a.svg, short), font_size_of(&b.svg, &long));
+        assert!(
+            shrunk < 0.9 * full,
+            "the long line keeps its size: {shrunk} against {full}"
+        );
+    }
+
+    #[test]
+    fn forest_and_heatmap_draw_two_to_thirty_entrants() {
+        for n in [2, 8, 30] {
+            let panel = Forest {
+                heading: "win rate".into(),
+                rows: rows(n),
+                reference: None,
+                percent: true,
+            };
+            let f = forest("t", "r", &[panel], "note").unwrap();
+            assert!(f.png.starts_with(b"\x89PNG"));
+            assert_eq!(f.svg.matches(">\nstay-at-10\n<").count(), 1);
+            let heat = Heat {
+                names: rows(n).into_iter().map(|r| r.name).collect(),
+                shares: vec![vec![0.6; n]; n],
+                marked: vec![vec![true; n]; n],
+                comparisons: n * (n - 1) / 2,
+            };
+            let h = heatmap("t", "r", &heat).unwrap();
+            // Every off-diagonal cell, starred.
+            let cells = h.svg.matches(">\n60.0*\n<").count() + h.svg.matches(">\n60*\n<").count();
+            assert_eq!(cells, n * (n - 1));
+        }
+    }
 
     #[test]
     fn fractional_ticks_are_short() {

@@ -429,6 +429,44 @@ pub fn analyse(setup: &Setup<'_>, tally: &Tally) -> Report {
     }
 }
 
+/// The best of `(estimate, low, high)` points (the highest estimate, the
+/// first on a tie) and every other point whose interval overlaps its
+/// interval: the points this run cannot tell from the best. `None` when
+/// there is no finite estimate.
+pub fn best_region(points: &[(f64, f64, f64)]) -> Option<(usize, Vec<usize>)> {
+    let best = (0..points.len())
+        .filter(|&i| points[i].0.is_finite())
+        .fold(None, |b: Option<usize>, i| match b {
+            Some(j) if points[j].0 >= points[i].0 => Some(j),
+            _ => Some(i),
+        })?;
+    let (_, lo, hi) = points[best];
+    let near = (0..points.len())
+        .filter(|&i| i != best && points[i].2 >= lo && points[i].1 <= hi)
+        .collect();
+    Some((best, near))
+}
+
+/// The difference in win rate between entrants `a` and `b` over the games
+/// they played together, in points (percent), and its 95% interval:
+/// `(a_wins - b_wins) / games_together` with the error common random
+/// numbers give it. `None` without such games, when neither ever won
+/// one, or without an error.
+pub fn lead(report: &Report, a: usize, b: usize) -> Option<(f64, f64, f64)> {
+    let p = report.pairs.iter().find(|p| p.a == a && p.b == b)?;
+    if p.games_together == 0 || p.a_wins + p.b_wins == 0 || !p.diff_var_crn.is_finite() {
+        return None;
+    }
+    let d = (p.a_wins as f64 - p.b_wins as f64) / p.games_together as f64;
+    let t = if report.units < FEW_UNITS {
+        t975(report.units.saturating_sub(1).max(1))
+    } else {
+        Z95
+    };
+    let half = t * p.diff_var_crn.sqrt();
+    Some((100.0 * d, 100.0 * (d - half), 100.0 * (d + half)))
+}
+
 /// The largest half-width of the entrants' 95% win-rate intervals so far.
 pub fn widest_half_width(m: &Moments) -> f64 {
     m.win
@@ -451,6 +489,22 @@ mod tests {
         assert!((erfc(1.959_964 / std::f64::consts::SQRT_2) - 0.05).abs() < 1e-6);
         assert!((erfc(-1.0) - 1.842_700_792_949_715).abs() < 1e-15);
         assert!((erfc(3.0) - 2.209_049_699_858_544e-5).abs() < 1e-19);
+    }
+
+    #[test]
+    fn best_region_holds_the_values_whose_intervals_overlap_the_best() {
+        let pts = [
+            (0.30, 0.27, 0.335),
+            (0.35, 0.33, 0.37),
+            (0.34, 0.32, 0.36),
+            (0.20, 0.19, 0.21),
+        ];
+        assert_eq!(best_region(&pts), Some((1, vec![0, 2])));
+        assert_eq!(best_region(&[(f64::NAN, 0.0, 1.0)]), None);
+        assert_eq!(
+            best_region(&[(0.5, 0.4, 0.6), (0.5, 0.4, 0.6)]),
+            Some((0, vec![1]))
+        );
     }
 
     #[test]

@@ -31,6 +31,11 @@ pub struct Common {
     #[arg(long)]
     pub no_charts: bool,
 
+    /// Do not write report.html (the one page with the conclusion, the
+    /// tables, the charts, the method and the run).
+    #[arg(long)]
+    pub no_report: bool,
+
     /// A folder of strategy files (GAME-NAME.toml) that add to or override
     /// the built-in ones, ./strategies/ and $SIM_STRATEGIES.
     #[arg(long, value_name = "DIR")]
@@ -144,6 +149,19 @@ impl Common {
                 .map_err(crate::engine::failure::Failure::Usage),
             None => Ok(None),
         }
+    }
+
+    /// The date `report.html` records (see
+    /// [`workbook_time`](crate::report::xlsx::workbook_time):
+    /// `$SOURCE_DATE_EPOCH` when set), as text; `None` with `--no-report`.
+    /// Checked before any game is played.
+    pub fn report_date(&self) -> Result<Option<String>, crate::engine::failure::Failure> {
+        if self.no_report {
+            return Ok(None);
+        }
+        crate::report::xlsx::workbook_time()
+            .map(|t| Some(crate::report::xlsx::utc_text(t)))
+            .map_err(|e| crate::engine::failure::Failure::Usage(e.replace("--xlsx workbook", "report.html")))
     }
 
     /// Where strategy names are looked up (`--strategies`, the

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::analysis::Report;
+use super::analysis::{Report, best_region, lead};
 use super::run::median;
 use crate::engine::design::{FEW_UNITS, plus_minus};
 use crate::engine::game::Game;
@@ -96,6 +96,96 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
     }
 }
 
+/// `a`, `a and b`, `a, b and c`.
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The conclusion in words, one sentence a line: the best entrant and
+/// those this run cannot tell from it (95% win-rate intervals that
+/// overlap), and the lead of the first over the second in points of win
+/// rate with its interval.
+pub fn conclusion(names: &[String], report: &Report) -> Vec<String> {
+    let st = &report.standings;
+    let pts: Vec<(f64, f64, f64)> = st.iter().map(|s| (s.win_rate, s.win_ci.0, s.win_ci.1)).collect();
+    let mut lines = Vec::new();
+    let Some((best, near)) = best_region(&pts) else {
+        return lines;
+    };
+    let top = &names[st[best].entrant];
+    let near: Vec<String> = near.iter().map(|&i| names[st[i].entrant].clone()).collect();
+    lines.push(match near.len() {
+        0 => format!("best: {top}; no other entrant's 95% interval reaches its interval"),
+        1 => format!(
+            "best: {top}; {} is within its interval (its 95% interval overlaps the best's: this run cannot tell them apart)",
+            near[0]
+        ),
+        _ => format!(
+            "best: {top}; {} are within its interval (their 95% intervals overlap the best's: this run cannot tell them apart)",
+            and_list(&near)
+        ),
+    });
+    if st.len() >= 2 {
+        let (a, b) = (st[0].entrant, st[1].entrant);
+        if let Some((d, lo, hi)) = lead(report, a, b) {
+            lines.push(format!(
+                "{} wins {d:.2} points more often than {} in the games they play together (95% CI {lo:.2} to {hi:.2} points)",
+                names[a], names[b]
+            ));
+        }
+    }
+    lines
+}
+
+/// Writes [`conclusion`] to `w`.
+pub fn write_conclusion(w: &mut Vec<u8>, names: &[String], report: &Report) {
+    for line in conclusion(names, report) {
+        let _ = writeln!(w, "{line}");
+    }
+}
+
+/// The common-random-numbers figure in one plain sentence: the median,
+/// over pairs, of the variance of their win-rate difference with shared
+/// deals over that with independent deals; `None` when it cannot be
+/// measured.
+pub fn crn_sentence(report: &Report) -> Option<String> {
+    let ratios: Vec<f64> = report
+        .pairs
+        .iter()
+        .filter(|p| p.a < p.b)
+        .map(|p| p.diff_var_crn / p.diff_var_independent)
+        .filter(|x| x.is_finite())
+        .collect();
+    let med = median(ratios.clone());
+    if !med.is_finite() {
+        return None;
+    }
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let range = format!("median over pairs; {:.0}% to {:.0}%", 100.0 * lo, 100.0 * hi);
+    Some(if med < 0.9 {
+        format!(
+            "common random numbers: because every arrangement plays the same deals, the luck of the deal partly cancels out of each comparison: a pair's win-rate difference varies {:.0}% as much as with fresh deals for every arrangement ({range}), as good as {:.1}x as many games",
+            100.0 * med,
+            1.0 / med
+        )
+    } else if med <= 1.1 {
+        format!(
+            "common random numbers: sharing the deals makes little difference here: a pair's win-rate difference varies {:.0}% as much as with fresh deals for every arrangement ({range})",
+            100.0 * med
+        )
+    } else {
+        format!(
+            "common random numbers: sharing the deals does not help here: a pair's win-rate difference varies {:.0}% as much as with fresh deals for every arrangement ({range}), because at one table a deal one entrant wins is a deal the other loses, so shared deals push the two apart instead of cancelling out; the intervals above already include this",
+            100.0 * med
+        )
+    })
+}
+
 #[allow(clippy::needless_range_loop)] // entrant indices index names and pairs
 /// The head-to-head table, the significant differences and the variance
 /// saved by common random numbers.
@@ -158,7 +248,7 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         .iter()
         .filter(|p| p.h2h > 0.5 || (p.h2h == 0.5 && p.a < p.b))
     {
-        let text = format!(
+        let mut text = format!(
             "{} over {}: {:.2}% [{:.2}, {:.2}] of their decided games, corrected p {}",
             names[p.a],
             names[p.b],
@@ -167,6 +257,12 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
             100.0 * p.h2h_ci.1,
             p_text(p.p_holm)
         );
+        if !p.significant && p.p_value < 0.05 {
+            text.push_str(&format!(
+                " (alone p {}: Holm's correction decided it is not significant)",
+                p_text(p.p_value)
+            ));
+        }
         if p.significant {
             yes.push(text)
         } else {
@@ -182,7 +278,10 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         }
     }
     if !no.is_empty() {
-        let _ = writeln!(w, "not significant (could be chance; play more deals to tell):");
+        let _ = writeln!(
+            w,
+            "not significant after Holm's correction (could be chance; play more deals to tell):"
+        );
         for t in no {
             let _ = writeln!(w, "  {t}");
         }
@@ -200,49 +299,16 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
             undecided.join("; ")
         );
     }
-    let ratios: Vec<f64> = report
-        .pairs
-        .iter()
-        .filter(|p| p.a < p.b)
-        .map(|p| p.diff_var_crn / p.diff_var_independent)
-        .collect();
-    let med = median(ratios.clone());
-    if med.is_finite() {
-        let lo = ratios
-            .iter()
-            .copied()
-            .filter(|x| x.is_finite())
-            .fold(f64::INFINITY, f64::min);
-        let hi = ratios
-            .iter()
-            .copied()
-            .filter(|x| x.is_finite())
-            .fold(f64::NEG_INFINITY, f64::max);
-        let _ = writeln!(
-            w,
-            "common random numbers: the variance of each pair's win-rate difference is {:.0}% of what independent deals would give (median over pairs; {:.0}% to {:.0}%), worth {:.1}x as many games",
-            100.0 * med,
-            100.0 * lo,
-            100.0 * hi,
-            1.0 / med
-        );
-        let ent = median(
-            report
-                .standings
-                .iter()
-                .map(|s| s.var_crn / s.var_independent)
-                .collect(),
-        );
-        let _ = writeln!(
-            w,
-            "  (for each entrant's own win rate: {:.0}% of the independent-deals variance, median)",
-            100.0 * ent
-        );
-    } else {
-        let _ = writeln!(
-            w,
-            "common random numbers: the variance saved cannot be measured here (fewer than 2 independent units, or no variation at all)"
-        );
+    match crn_sentence(report) {
+        Some(line) => {
+            let _ = writeln!(w, "{line}");
+        }
+        None => {
+            let _ = writeln!(
+                w,
+                "common random numbers: the variance saved cannot be measured here (fewer than 2 independent units, or no variation at all)"
+            );
+        }
     }
 }
 

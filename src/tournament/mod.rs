@@ -18,6 +18,7 @@
 //! - [`expand`]: `{a..b}` and `{x,y}` expansion of a policy spec.
 //! - [`sweep`]: a sweep from its options to its files.
 //! - [`tune`]: `sim tune GAME`, a race for the best policy of a family.
+//! - [`page`]: the charts and `report.html` of a tournament or sweep.
 //! - [`files`], [`workbook`]: the output files and the spreadsheet.
 
 pub mod analysis;
@@ -26,6 +27,7 @@ pub mod arrange;
 pub mod console;
 pub mod expand;
 pub mod files;
+pub mod page;
 pub mod play;
 pub mod run;
 pub mod sweep;

@@ -7,8 +7,9 @@ use std::time::Instant;
 use super::analysis::{self, Setup};
 use super::args::TournamentArgs;
 use super::arrange::arrangements_listed;
-use super::console::{write_pairwise, write_standings};
+use super::console::{write_conclusion, write_pairwise, write_standings};
 use super::files::{Files, fe};
+use super::page::{Study, head_to_head_chart, standings_chart, tournament_page};
 use super::play::{Tally, play_batches};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
@@ -21,7 +22,6 @@ use crate::engine::run::{
 };
 use crate::engine::runner::{self, batch_count};
 use crate::engine::strategies::{Library, Resolved};
-use crate::report::charts::{self, Bar};
 use crate::report::xlsx::RunSheet;
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
@@ -192,7 +192,15 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     let out_dir = args.common.out_dir(&parts);
     let mut file_names = vec!["standings.csv", "pairwise.csv"];
     if !args.common.no_charts {
-        file_names.extend(["standings.svg", "standings.png"]);
+        file_names.extend([
+            "standings.svg",
+            "standings.png",
+            "head-to-head.svg",
+            "head-to-head.png",
+        ]);
+    }
+    if !args.common.no_report {
+        file_names.push("report.html");
     }
     let job_args = &args.common.job;
     if job_args.shard.is_some() && args.until_ci.is_some() {
@@ -202,6 +210,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         ));
     }
     let workbook_time = args.common.workbook_time()?;
+    let report_date = args.common.report_date()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -430,6 +439,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
             "{name} cheats: its policy sees what no player can; its results are an upper bound, not a strategy"
         );
     }
+    write_conclusion(&mut summary, &names, &report);
     write_pairwise(&mut summary, &names, &report);
 
     // Charts and workbook.
@@ -441,20 +451,33 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         plural(deals, "deal"),
         plural(arr.seats.len() as u64, "arrangement")
     );
-    let fair = format!("fair share 1/{players}");
-    if !args.common.no_charts {
-        let bars: Vec<Bar> = report
-            .standings
-            .iter()
-            .map(|s| Bar {
-                name: names[s.entrant].clone(),
-                value: s.win_rate,
-                ci: s.win_ci,
-            })
-            .collect();
-        let chart = charts::standings(&title, &bars, Some((1.0 / players as f64, &fair)))?;
-        contents.push(("standings.svg", chart.svg.into_bytes()));
-        contents.push(("standings.png", chart.png));
+    let study = Study {
+        game: G::NAME,
+        names: &names,
+        specs: &specs,
+        players,
+        arrangements: arr.seats.len(),
+        has_places: G::has_places(opts),
+        score: G::score_name(opts),
+        seed,
+        command: &command,
+        date: report_date.as_deref().unwrap_or(""),
+    };
+    if !args.common.no_charts || report_date.is_some() {
+        let forest = standings_chart(&study, &report)?;
+        let heat = head_to_head_chart(&study, &report)?;
+        if report_date.is_some() {
+            contents.push((
+                "report.html",
+                tournament_page(&study, &report, &forest, &heat).into_bytes(),
+            ));
+        }
+        if !args.common.no_charts {
+            contents.push(("standings.svg", forest.svg.into_bytes()));
+            contents.push(("standings.png", forest.png));
+            contents.push(("head-to-head.svg", heat.svg.into_bytes()));
+            contents.push(("head-to-head.png", heat.png));
+        }
     }
     let json = serde_json::json!({
         "command": format!("tournament {}", G::NAME),

@@ -4,9 +4,11 @@
 use std::io::Write;
 use std::time::Instant;
 
+use super::analysis::best_region;
 use super::args::SweepArgs;
 use super::expand::expand;
 use super::files::Files;
+use super::page::{SweepStudy, region_sentence, sweep_page};
 use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{run_csv_bytes, seat_table};
@@ -79,8 +81,12 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if !args.common.no_charts {
         file_names.extend(["sweep.svg", "sweep.png"]);
     }
+    if !args.common.no_report {
+        file_names.push("report.html");
+    }
     let job_args = &args.common.job;
     let workbook_time = args.common.workbook_time()?;
+    let report_date = args.common.report_date()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -231,26 +237,32 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if !G::has_rounds(opts) {
         let _ = writeln!(summary, "({} is not played in rounds: no round score)", G::NAME);
     }
-    let best = win_points
-        .iter()
-        .zip(&points)
-        .max_by(|a, b| a.0.1.total_cmp(&b.0.1))
-        .map(|(_, p)| p.spec.clone());
-    if let Some(best) = best
+    let region = best_region(&win_points.iter().map(|q| (q.1, q.2, q.3)).collect::<Vec<_>>());
+    let mut best = vec![false; points.len()];
+    let mut conclusion = Vec::new();
+    if let Some((top, near)) = region.clone()
         && players > 1
     {
-        let _ = writeln!(summary, "highest win rate: {best}");
+        best[top] = true;
+        for &i in &near {
+            best[i] = true;
+        }
+        let line = region_sentence(
+            &points[top].spec,
+            &near.iter().map(|&i| points[i].spec.clone()).collect::<Vec<_>>(),
+        );
+        let _ = writeln!(summary, "{line}");
+        conclusion.push(line);
     }
 
-    let title = format!(
-        "{} sweep of {}: {}, {} per value, seed {seed}",
-        G::NAME,
-        policy,
+    let title = format!("{} sweep of {}", G::NAME, policy);
+    let run_line = format!(
+        "{}, {} per value, seed {seed}",
         plural(players as u64, "player"),
         plural(args.games, "game")
     );
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("sweep.csv", csv)];
-    if !args.common.no_charts {
+    if !args.common.no_charts || report_date.is_some() {
         let mut panels = Vec::new();
         if G::has_rounds(opts) {
             panels.push(Panel {
@@ -259,6 +271,8 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
                 points: round_points,
                 reference: None,
                 percent: false,
+                best: Vec::new(),
+                top: None,
             });
         }
         panels.push(Panel {
@@ -271,10 +285,28 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
             points: win_points,
             reference: (players > 1).then(|| (1.0 / players as f64, format!("fair share 1/{players}"))),
             percent: true,
+            best: best.clone(),
+            top: region.as_ref().filter(|_| players > 1).map(|r| r.0),
         });
-        let chart = charts::sweep(&title, &policy, &panels)?;
-        contents.push(("sweep.svg", chart.svg.into_bytes()));
-        contents.push(("sweep.png", chart.png));
+        let chart = charts::sweep(&title, &run_line, &policy, &panels)?;
+        if let Some(date) = &report_date {
+            let page = sweep_page(&SweepStudy {
+                title: &title,
+                run_line: &run_line,
+                conclusion: &conclusion,
+                header: &header_row,
+                rows: &rows,
+                chart: &chart,
+                command: &command,
+                seed,
+                date,
+            });
+            contents.push(("report.html", page.into_bytes()));
+        }
+        if !args.common.no_charts {
+            contents.push(("sweep.svg", chart.svg.into_bytes()));
+            contents.push(("sweep.png", chart.png));
+        }
     }
     let json = serde_json::json!({
         "command": format!("sweep {}", G::NAME),

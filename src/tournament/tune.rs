@@ -1185,10 +1185,9 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         } else {
             format!("candidate number (candidates.csv) of {template}")
         };
-        let title = format!(
-            "{} tune of {}: {}, {}, seed {seed}",
-            G::NAME,
-            template,
+        let title = format!("{} tune of {}", G::NAME, template);
+        let run_line = format!(
+            "{}, {}, seed {seed}",
             plural(players as u64, "player"),
             args.objective
         );
@@ -1201,6 +1200,8 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 points: race_points,
                 reference: None,
                 percent: false,
+                best: Vec::new(),
+                top: None,
             },
             Panel {
                 title: "rounds each candidate stayed in the race".into(),
@@ -1208,10 +1209,12 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 points: round_points,
                 reference: None,
                 percent: false,
+                best: Vec::new(),
+                top: None,
             },
         ];
         panels.retain(|p| !p.points.is_empty());
-        let chart = charts::sweep(&title, &x_label, &panels)?;
+        let chart = charts::sweep(&title, &run_line, &x_label, &panels)?;
         contents.push(("race.svg", chart.svg.into_bytes()));
         contents.push(("race.png", chart.png));
     }
