@@ -15,56 +15,7 @@ use crate::common;
 use common::*;
 
 use serde_json::Value;
-use sim::engine::columns::SeatWins;
 use sim::games::classic_flip::stats::{ClassicStats, LADDER, csv_columns};
-
-/// A traced run: the run line, the events, and the CSV it wrote.
-pub struct Run {
-    pub head: Value,
-    pub events: Vec<Value>,
-    pub csv: String,
-}
-
-/// Plays `args` with a JSON trace and reads each event as it comes (on
-/// two cores the replay keeps up with the run instead of waiting for it);
-/// then the CSV the run wrote.
-pub fn streamed(args: &[&str], mut each: impl FnMut(&Value)) -> String {
-    use std::io::BufRead;
-    let dir = tempfile::tempdir().unwrap();
-    let mut all = args.to_vec();
-    all.extend(["--trace", "--trace-format", "json", "--out", "run.csv"]);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(&all)
-        .current_dir(dir.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let out = std::io::BufReader::with_capacity(1 << 20, child.stdout.take().unwrap());
-    for line in out.lines() {
-        let line = line.unwrap();
-        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
-        each(&v);
-    }
-    assert!(child.wait().unwrap().success());
-    std::fs::read_to_string(dir.path().join("run.csv")).unwrap()
-}
-
-/// Plays `args` with a JSON trace and the CSV written beside it.
-pub fn traced(args: &[&str]) -> Run {
-    let dir = tempfile::tempdir().unwrap();
-    let mut all = args.to_vec();
-    all.extend(["--trace", "--trace-format", "json", "--out", "run.csv"]);
-    let text = ok(&sim(&all, dir.path()));
-    let mut events: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
-        .collect();
-    let head = events.remove(0);
-    assert_eq!(head["event"], "run", "{head}");
-    let csv = std::fs::read_to_string(dir.path().join("run.csv")).unwrap();
-    Run { head, events, csv }
-}
 
 fn num(v: &Value, key: &str) -> u64 {
     v[key].as_u64().unwrap_or_else(|| panic!("{key} in {v}"))
@@ -1066,24 +1017,7 @@ fn compare_csv(head: &Value, csv: &str, acc: &ClassicStats) {
     let n = acc.seats.len();
     assert_eq!(rows.len(), n);
     for (s, row) in rows.iter().enumerate() {
-        let wins = SeatWins::new(s, "", n, acc.games, acc.seats[s].wins).csv_fields();
-        for (k, col) in [
-            "seat",
-            "policy",
-            "players",
-            "games",
-            "wins",
-            "win_rate",
-            "win_rate_ci95_low",
-            "win_rate_ci95_high",
-        ]
-        .iter()
-        .enumerate()
-        {
-            if *col != "policy" {
-                assert_eq!(row[*col], wins[k], "seat {s} {col}");
-            }
-        }
+        assert_seat_wins(row, s, n, acc.games, acc.seats[s].wins);
         assert_eq!(row["seed"], text(head, "seed"), "seat {s}");
         for (col, value) in csv_columns().iter().zip(acc.csv_fields(s)) {
             assert_eq!(row[*col], value, "seat {s} {col}");

@@ -14,11 +14,9 @@
 use std::collections::HashMap;
 
 use crate::common;
-use crate::replay_classic_flip::{streamed, traced};
 use common::*;
 
 use serde_json::Value;
-use sim::engine::columns::SeatWins;
 use sim::games::ib_flip::stats::{IbFlipStats, csv_columns};
 
 fn num(v: &Value, key: &str) -> u64 {
@@ -415,24 +413,7 @@ impl Replayer {
         let n = self.o.players;
         assert_eq!(rows.len(), n);
         for (s, row) in rows.iter().enumerate() {
-            let wins = SeatWins::new(s, "", n, self.acc.games, self.acc.seats[s].wins).csv_fields();
-            for (k, col) in [
-                "seat",
-                "policy",
-                "players",
-                "games",
-                "wins",
-                "win_rate",
-                "win_rate_ci95_low",
-                "win_rate_ci95_high",
-            ]
-            .iter()
-            .enumerate()
-            {
-                if *col != "policy" {
-                    assert_eq!(row[*col], wins[k], "seat {s} {col}");
-                }
-            }
+            assert_seat_wins(row, s, n, self.acc.games, self.acc.seats[s].wins);
             assert_eq!(row["seed"], text(&self.head, "seed"), "seat {s}");
             for (col, value) in csv_columns(n).iter().zip(self.acc.csv_fields(s)) {
                 assert_eq!(row[*col], value, "seat {s} {col}");

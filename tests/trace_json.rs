@@ -39,22 +39,11 @@ struct Traced {
 
 /// Runs `args` with a JSON trace and a CSV.
 fn traced(args: &[&str]) -> Traced {
-    let dir = tempfile::tempdir().unwrap();
-    let mut all = args.to_vec();
-    all.extend(["--trace", "--trace-format", "json", "--out", "x.csv"]);
-    let o = sim(&all, dir.path());
-    let text = ok(&o);
-    let mut lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
-        .collect();
-    let head = lines.remove(0);
-    assert_eq!(head["event"], "run", "{head}");
-    let csv = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
+    let run = crate::common::traced(args);
     Traced {
-        head,
-        events: lines,
-        csv: csv_rows(&csv),
+        head: run.head,
+        events: run.events,
+        csv: csv_rows(&run.csv),
     }
 }
 

@@ -2,6 +2,8 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use std::io::Read;
+
+use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -249,4 +251,82 @@ pub fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
     lines
         .map(|l| head.iter().cloned().zip(l.split(',').map(String::from)).collect())
         .collect()
+}
+
+/// A traced run: the run line, the events, and the CSV it wrote.
+pub struct Run {
+    pub head: Value,
+    pub events: Vec<Value>,
+    pub csv: String,
+}
+
+/// Plays `args` with a JSON trace and reads each event as it comes (on
+/// two cores the replay keeps up with the run instead of waiting for it);
+/// then the CSV the run wrote.
+pub fn streamed(args: &[&str], mut each: impl FnMut(&Value)) -> String {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = args.to_vec();
+    all.extend(["--trace", "--trace-format", "json", "--out", "run.csv"]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(&all)
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = std::io::BufReader::with_capacity(1 << 20, child.stdout.take().unwrap());
+    for line in out.lines() {
+        let line = line.unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        each(&v);
+    }
+    assert!(child.wait().unwrap().success());
+    std::fs::read_to_string(dir.path().join("run.csv")).unwrap()
+}
+
+/// Plays `args` with a JSON trace and the CSV written beside it.
+pub fn traced(args: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = args.to_vec();
+    all.extend(["--trace", "--trace-format", "json", "--out", "run.csv"]);
+    let text = ok(&sim(&all, dir.path()));
+    let mut events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let head = events.remove(0);
+    assert_eq!(head["event"], "run", "{head}");
+    let csv = std::fs::read_to_string(dir.path().join("run.csv")).unwrap();
+    Run { head, events, csv }
+}
+
+/// Checks a seat's row of a run's CSV against the wins a replay counted:
+/// the columns every game shares (seat, players, games, wins, win rate and
+/// its interval; the policy is checked by each replay).
+pub fn assert_seat_wins(
+    row: &std::collections::HashMap<String, String>,
+    seat: usize,
+    players: usize,
+    games: u64,
+    wins: u64,
+) {
+    let want = sim::engine::columns::SeatWins::new(seat, "", players, games, wins).csv_fields();
+    for (k, col) in [
+        "seat",
+        "policy",
+        "players",
+        "games",
+        "wins",
+        "win_rate",
+        "win_rate_ci95_low",
+        "win_rate_ci95_high",
+    ]
+    .iter()
+    .enumerate()
+    {
+        if *col != "policy" {
+            assert_eq!(row[*col], want[k], "seat {seat} {col}");
+        }
+    }
 }
