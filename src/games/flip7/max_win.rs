@@ -215,17 +215,24 @@ impl Tables {
         for (i, &threshold) in THRESHOLDS.iter().enumerate() {
             let mut counts = vec![0u64; MAX_SCORE + 1];
             let mut rng = batch_rng(TABLE_SEED, i as u64);
+            // One line-up for each seat the player takes in turn.
+            let mut recorders: Vec<Recorder> = (0..players)
+                .map(|me| {
+                    let mut seats = vec![*model; players];
+                    seats[me] = Policy::stay_at(threshold);
+                    Recorder {
+                        seats: Seats::new(seats),
+                        me,
+                        asked: Vec::new(),
+                    }
+                })
+                .collect();
             for r in 0..rounds {
                 let me = (r % players as u64) as usize;
-                let mut seats = vec![*model; players];
-                seats[me] = Policy::stay_at(threshold);
-                let mut rec = Recorder {
-                    seats: Seats::new(seats),
-                    me,
-                    asked: Vec::new(),
-                };
+                let rec = &mut recorders[me];
+                rec.asked.clear();
                 table.new_game(&mut rng);
-                table.play_game(&mut rec, &mut Silent, &mut rng);
+                table.play_game(rec, &mut Silent, &mut rng);
                 let score = |s: usize| (table.total(s) as usize).min(MAX_SCORE);
                 counts[score(me)] += 1;
                 for s in (0..players).filter(|&s| s != me) {
@@ -417,7 +424,19 @@ impl Utility<'_> {
 /// endings of each opponent, into `out`.
 fn field_of(tables: &Tables, endings: &[Ending], cdf: &mut Vec<f64>, one: &mut Vec<f64>, out: &mut Dist) {
     out.clear();
-    let width = 4 * SIDE + 2 * MAX_SCORE;
+    // Wide enough for the highest total any opponent can reach (the
+    // distributions are by value, so their last entry is the highest).
+    let top = |total: u32, v: u16, safe: bool| total + tables.finish(v, safe).last().map_or(0, |x| x.0);
+    let highest = endings
+        .iter()
+        .map(|e| match *e {
+            Ending::Fixed(total) => total,
+            Ending::Open { total, v, safe } => top(total, v, safe),
+            Ending::Risky { total, v, .. } => top(total, v, true),
+        })
+        .max()
+        .unwrap_or(0);
+    let width = (highest as usize + 1).min(4 * SIDE + 2 * MAX_SCORE);
     cdf.clear();
     cdf.resize(width, 1.0);
     for e in endings {
