@@ -210,6 +210,45 @@ fn whole_command() -> Command {
                 ),
         )
         .subcommand(
+            Command::new("report")
+                .about(
+                    "Rebuilds report.html (and the charts) of a finished tournament or sweep from the \
+                     files in its folder (its CSVs and study.json), also after sim merge: the same \
+                     bytes the run wrote.",
+                )
+                .arg(
+                    clap::Arg::new("dir")
+                        .value_name("DIR")
+                        .required(true)
+                        .value_parser(clap::value_parser!(std::path::PathBuf))
+                        .help("The study's folder (the --out of sim tournament or sim sweep)"),
+                )
+                .arg(
+                    clap::Arg::new("no-charts")
+                        .long("no-charts")
+                        .action(clap::ArgAction::SetTrue)
+                        .help("Rebuild report.html only, not the SVG and PNG charts"),
+                )
+                .arg(
+                    clap::Arg::new("json")
+                        .long("json")
+                        .action(clap::ArgAction::SetTrue)
+                        .conflicts_with("quiet")
+                        .help("Print the summary as one JSON object on stdout instead of text"),
+                )
+                .arg(
+                    clap::Arg::new("quiet")
+                        .short('q')
+                        .long("quiet")
+                        .action(clap::ArgAction::SetTrue)
+                        .help("Print no summary (errors are still shown; files are still written)"),
+                )
+                .after_help(
+                    "Example:\n  sim tournament flip7 --policies stay-at-20,stay-at-25 --players 2 --games 2K \
+                     --seed 1 --out t --no-report\n  sim report t",
+                ),
+        )
+        .subcommand(
             Command::new("sweep")
                 .about(
                     "Sweep: one run per value of a policy parameter, e.g. --policy \
@@ -237,6 +276,19 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
         Some(("completions", c)) => return Ok(completions(c)?),
         Some(("man", c)) => return Ok(man_pages(c)?),
         Some(("merge", c)) => return merge(c),
+        Some(("report", c)) => {
+            return crate::tournament::study::report(&crate::tournament::study::ReportArgs {
+                dir: c
+                    .get_one::<std::path::PathBuf>("dir")
+                    .cloned()
+                    .unwrap_or_default(),
+                no_charts: c.get_flag("no-charts"),
+                show: crate::engine::run::ShowArgs {
+                    json: c.get_flag("json"),
+                    quiet: c.get_flag("quiet"),
+                },
+            });
+        }
         _ => {}
     }
     let (kind, m) = match m.subcommand() {

@@ -151,17 +151,18 @@ impl Common {
         }
     }
 
-    /// The date `report.html` records (see
+    /// The date `study.json` and `report.html` record (see
     /// [`workbook_time`](crate::report::xlsx::workbook_time):
-    /// `$SOURCE_DATE_EPOCH` when set), as text; `None` with `--no-report`.
-    /// Checked before any game is played.
-    pub fn report_date(&self) -> Result<Option<String>, crate::engine::failure::Failure> {
-        if self.no_report {
-            return Ok(None);
-        }
+    /// `$SOURCE_DATE_EPOCH` when set), as text. Checked before any game is
+    /// played.
+    pub fn study_date(&self) -> Result<String, crate::engine::failure::Failure> {
         crate::report::xlsx::workbook_time()
-            .map(|t| Some(crate::report::xlsx::utc_text(t)))
-            .map_err(|e| crate::engine::failure::Failure::Usage(e.replace("--xlsx workbook", "report.html")))
+            .map(crate::report::xlsx::utc_text)
+            .map_err(|e| {
+                crate::engine::failure::Failure::Usage(
+                    e.replace("--xlsx workbook", "study.json and report.html"),
+                )
+            })
     }
 
     /// Where strategy names are looked up (`--strategies`, the

@@ -19,6 +19,8 @@
 //! - [`sweep`]: a sweep from its options to its files.
 //! - [`tune`]: `sim tune GAME`, a race for the best policy of a family.
 //! - [`page`]: the charts and `report.html` of a tournament or sweep.
+//! - [`study`]: `study.json` beside a study's CSVs, and `sim report DIR`,
+//!   which rebuilds the page and charts from those files.
 //! - [`files`], [`workbook`]: the output files and the spreadsheet.
 
 pub mod analysis;
@@ -30,6 +32,7 @@ pub mod files;
 pub mod page;
 pub mod play;
 pub mod run;
+pub mod study;
 pub mod sweep;
 pub mod tune;
 pub mod workbook;

@@ -2,10 +2,12 @@
 //! built from the analysis (the same code serves a finished run and `sim
 //! report DIR`).
 
-use super::analysis::Report;
+use super::analysis::{Report, best_region};
 use super::console::{and_list, conclusion, crn_sentence};
+use super::study::{StudyFile, SweepPart};
 use crate::engine::run::plural;
-use crate::report::charts::{self, Chart, Forest, Heat, Row};
+use crate::engine::stats::wilson95;
+use crate::report::charts::{self, Chart, Forest, Heat, Panel, Row};
 use crate::report::html::{self, Cell};
 
 /// What a tournament page says about its run besides the analysis.
@@ -28,8 +30,10 @@ pub struct Study<'a> {
     pub seed: u64,
     /// The command line, as run.
     pub command: &'a str,
-    /// When the page was made (`2026-11-26 22:00:00 UTC`).
+    /// When the study was run (`2026-11-26 22:00:00 UTC`).
     pub date: &'a str,
+    /// The `sim` that ran it.
+    pub version: &'a str,
 }
 
 /// The line under each chart's title: size and seed.
@@ -278,11 +282,11 @@ pub fn tournament_page(study: &Study<'_>, report: &Report, standings: &Chart, he
     body.push_str(&html::facts(&[
         ("command", study.command.to_string()),
         ("seed", study.seed.to_string()),
-        ("version", crate::engine::version::SIM_VERSION.to_string()),
+        ("version", study.version.to_string()),
         ("date", study.date.to_string()),
         (
             "files",
-            "standings.csv, pairwise.csv (and the charts as SVG and PNG) beside this page".to_string(),
+            "standings.csv, pairwise.csv and study.json (and the charts as SVG and PNG) beside this page; sim report DIR makes this page again from them".to_string(),
         ),
     ]));
     html::page(
@@ -325,8 +329,10 @@ pub struct SweepStudy<'a> {
     pub command: &'a str,
     /// The seed.
     pub seed: u64,
-    /// When the page was made.
+    /// When the study was run.
     pub date: &'a str,
+    /// The `sim` that ran it.
+    pub version: &'a str,
 }
 
 /// The `report.html` of a sweep: the conclusion, the chart, every value's
@@ -368,12 +374,116 @@ pub fn sweep_page(s: &SweepStudy<'_>) -> String {
     body.push_str(&html::facts(&[
         ("command", s.command.to_string()),
         ("seed", s.seed.to_string()),
-        ("version", crate::engine::version::SIM_VERSION.to_string()),
+        ("version", s.version.to_string()),
         ("date", s.date.to_string()),
         (
             "files",
-            "sweep.csv (and the chart as SVG and PNG) beside this page".to_string(),
+            "sweep.csv and study.json (and the chart as SVG and PNG) beside this page; sim report DIR makes this page again from them".to_string(),
         ),
     ]));
     html::page(s.title, s.run_line, &body)
+}
+
+/// A sweep's chart and page title.
+pub fn sweep_title(game: &str, policy: &str) -> String {
+    format!("{game} sweep of {policy}")
+}
+
+/// The line under a sweep's title: size and seed.
+pub fn sweep_run_line(players: usize, games: u64, seed: u64) -> String {
+    format!(
+        "{}, {} per value, seed {seed}",
+        plural(players as u64, "player"),
+        plural(games, "game")
+    )
+}
+
+/// A sweep's conclusion (its best region, a sentence a line) and its
+/// chart, from its CSV (`header` and `rows` without the run columns) and
+/// what `study.json` adds.
+pub fn sweep_chart(
+    meta: &StudyFile,
+    s: &SweepPart,
+    header: &[String],
+    rows: &[Vec<String>],
+    seed: u64,
+) -> Result<(Vec<String>, Chart), String> {
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("sweep.csv: no column {name}"))
+    };
+    let (games, wins, spec) = (col("games")?, col("wins")?, col("policy")?);
+    if rows.len() != s.values.len() {
+        return Err(format!(
+            "sweep.csv has {} rows for the {} values of study.json",
+            rows.len(),
+            s.values.len()
+        ));
+    }
+    let players = meta.players;
+    let mut win_points = Vec::with_capacity(rows.len());
+    for (row, &x) in rows.iter().zip(&s.values) {
+        let n: u64 = row[games]
+            .parse()
+            .map_err(|_| format!("sweep.csv: games '{}' is not a whole number", row[games]))?;
+        let w: u64 = row[wins]
+            .parse()
+            .map_err(|_| format!("sweep.csv: wins '{}' is not a whole number", row[wins]))?;
+        let (lo, hi) = wilson95(w, n);
+        win_points.push((x, w as f64 / n.max(1) as f64, lo, hi));
+    }
+    let region = best_region(&win_points.iter().map(|q| (q.1, q.2, q.3)).collect::<Vec<_>>());
+    let mut best = vec![false; rows.len()];
+    let mut conclusion = Vec::new();
+    if let Some((top, near)) = region.clone()
+        && players > 1
+    {
+        best[top] = true;
+        for &i in &near {
+            best[i] = true;
+        }
+        conclusion.push(region_sentence(
+            &rows[top][spec],
+            &near.iter().map(|&i| rows[i][spec].clone()).collect::<Vec<_>>(),
+        ));
+    }
+    let mut panels = Vec::new();
+    if let Some(rounds) = &s.round_score {
+        let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
+        panels.push(Panel {
+            title: "mean round score of the swept policy".into(),
+            y_label: "points per round".into(),
+            points: rounds
+                .iter()
+                .zip(&s.values)
+                .map(|(r, &x)| (x, nan(r[0]), nan(r[1]), nan(r[2])))
+                .collect(),
+            reference: None,
+            percent: false,
+            best: Vec::new(),
+            top: None,
+        });
+    }
+    panels.push(Panel {
+        title: if players > 1 {
+            format!("win rate against {}", s.field)
+        } else {
+            "win rate".into()
+        },
+        y_label: "win rate".into(),
+        points: win_points,
+        reference: (players > 1).then(|| (1.0 / players as f64, format!("fair share 1/{players}"))),
+        percent: true,
+        best,
+        top: region.as_ref().filter(|_| players > 1).map(|r| r.0),
+    });
+    let chart = charts::sweep(
+        &sweep_title(&meta.game, &s.policy),
+        &sweep_run_line(players, s.games, seed),
+        &s.policy,
+        &panels,
+    )?;
+    Ok((conclusion, chart))
 }

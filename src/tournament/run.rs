@@ -9,8 +9,8 @@ use super::args::TournamentArgs;
 use super::arrange::arrangements_listed;
 use super::console::{write_conclusion, write_pairwise, write_standings};
 use super::files::{Files, fe};
-use super::page::{Study, head_to_head_chart, standings_chart, tournament_page};
 use super::play::{Tally, play_batches};
+use super::study::{FORMAT, Kind, STUDY_FILE, StudyFile, TournamentPart, rebuild};
 use super::workbook::tournament_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{f6, run_csv_bytes};
@@ -202,6 +202,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
     if !args.common.no_report {
         file_names.push("report.html");
     }
+    file_names.push(STUDY_FILE);
     let job_args = &args.common.job;
     if job_args.shard.is_some() && args.until_ci.is_some() {
         return Err(Failure::Usage(
@@ -210,7 +211,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         ));
     }
     let workbook_time = args.common.workbook_time()?;
-    let report_date = args.common.report_date()?;
+    let study_date = args.common.study_date()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -406,6 +407,36 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         .collect();
     let standings_csv = run_csv_bytes(&header(&STANDINGS_HEADER), &standings_rows, seed)?;
     let pairwise_csv = run_csv_bytes(&header(&PAIRWISE_HEADER), &pair_rows, seed)?;
+    let study_json = StudyFile {
+        format: FORMAT,
+        kind: Kind::Tournament,
+        game: G::NAME.to_string(),
+        sim_version: crate::engine::version::SIM_VERSION.to_string(),
+        command: command.clone(),
+        seed: seed.to_string(),
+        date: study_date,
+        players,
+        tournament: Some(TournamentPart {
+            entrants: names.clone(),
+            policies: specs.clone(),
+            arrangements: arr.seats.len(),
+            has_places: G::has_places(opts),
+            score: G::score_name(opts).map(String::from),
+            units: report.units,
+            batches: report.batches,
+        }),
+        sweep: None,
+    }
+    .to_bytes()?;
+    // The console, the page and the charts all say what the files say:
+    // the analysis read back from them (as `sim report DIR` reads it).
+    let rebuilt = rebuild(
+        &study_json,
+        &[("standings.csv", &standings_csv), ("pairwise.csv", &pairwise_csv)],
+        !args.common.no_charts,
+        !args.common.no_report,
+    )?;
+    let report = rebuilt.report.expect("a tournament's analysis");
 
     // Summary.
     let mut summary = Vec::new();
@@ -451,34 +482,8 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<(), Failure> {
         plural(deals, "deal"),
         plural(arr.seats.len() as u64, "arrangement")
     );
-    let study = Study {
-        game: G::NAME,
-        names: &names,
-        specs: &specs,
-        players,
-        arrangements: arr.seats.len(),
-        has_places: G::has_places(opts),
-        score: G::score_name(opts),
-        seed,
-        command: &command,
-        date: report_date.as_deref().unwrap_or(""),
-    };
-    if !args.common.no_charts || report_date.is_some() {
-        let forest = standings_chart(&study, &report)?;
-        let heat = head_to_head_chart(&study, &report)?;
-        if report_date.is_some() {
-            contents.push((
-                "report.html",
-                tournament_page(&study, &report, &forest, &heat).into_bytes(),
-            ));
-        }
-        if !args.common.no_charts {
-            contents.push(("standings.svg", forest.svg.into_bytes()));
-            contents.push(("standings.png", forest.png));
-            contents.push(("head-to-head.svg", heat.svg.into_bytes()));
-            contents.push(("head-to-head.png", heat.png));
-        }
-    }
+    contents.extend(rebuilt.files);
+    contents.push((STUDY_FILE, study_json));
     let json = serde_json::json!({
         "command": format!("tournament {}", G::NAME),
         "entrants": names,

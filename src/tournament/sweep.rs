@@ -4,11 +4,11 @@
 use std::io::Write;
 use std::time::Instant;
 
-use super::analysis::best_region;
 use super::args::SweepArgs;
 use super::expand::expand;
 use super::files::Files;
-use super::page::{SweepStudy, region_sentence, sweep_page};
+use super::page::sweep_title;
+use super::study::{FORMAT, Kind, STUDY_FILE, StudyFile, SweepPart, rebuild};
 use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{run_csv_bytes, seat_table};
@@ -20,7 +20,6 @@ use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::stats::wilson95;
 use crate::engine::table::{Table, interval, percent};
-use crate::report::charts::{self, Panel};
 use crate::report::xlsx::RunSheet;
 
 /// Runs `sim sweep GAME`.
@@ -84,9 +83,10 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if !args.common.no_report {
         file_names.push("report.html");
     }
+    file_names.push(STUDY_FILE);
     let job_args = &args.common.job;
     let workbook_time = args.common.workbook_time()?;
-    let report_date = args.common.report_date()?;
+    let study_date = args.common.study_date()?;
     // A shard writes only its state file.
     let files = if job_args.shard.is_none() {
         Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
@@ -188,6 +188,44 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     }
     let secs = start.elapsed().as_secs_f64();
     let csv = run_csv_bytes(&header_row, &rows, seed)?;
+    let rounds = G::has_rounds(opts);
+    let finite = |x: f64| x.is_finite().then_some(x);
+    let study_json = StudyFile {
+        format: FORMAT,
+        kind: Kind::Sweep,
+        game: G::NAME.to_string(),
+        sim_version: crate::engine::version::SIM_VERSION.to_string(),
+        command: command.clone(),
+        seed: seed.to_string(),
+        date: study_date,
+        players,
+        tournament: None,
+        sweep: Some(SweepPart {
+            policy: policy.clone(),
+            field: field_word.clone(),
+            games: args.games,
+            values: points.iter().map(|p| p.value).collect(),
+            round_score: rounds.then(|| {
+                results
+                    .iter()
+                    .map(|(_, r)| {
+                        let m = r.round_by_game.estimate();
+                        let (lo, hi) = r.round_by_game.mean_interval().unwrap_or((m, m));
+                        [finite(m), finite(lo), finite(hi)]
+                    })
+                    .collect()
+            }),
+        }),
+    }
+    .to_bytes()?;
+    // The conclusion, the page and the chart say what the files say (as
+    // `sim report DIR` reads them).
+    let rebuilt = rebuild(
+        &study_json,
+        &[("sweep.csv", &csv)],
+        !args.common.no_charts,
+        !args.common.no_report,
+    )?;
 
     let mut summary = Vec::new();
     let _ = writeln!(
@@ -209,23 +247,17 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if let Some(n) = resumed {
         let _ = writeln!(summary, "{n}");
     }
-    let rounds = G::has_rounds(opts);
     let mut table = Table::new();
     table.right("value").right("seat 0 win rate").right("95% CI");
     if rounds {
         table.right("round score");
     }
-    let mut win_points = Vec::new();
-    let mut round_points = Vec::new();
     for (p, (games, r)) in points.iter().zip(&results) {
         let rate = r.wins as f64 / (*games).max(1) as f64;
         let (lo, hi) = wilson95(r.wins, *games);
-        win_points.push((p.value, rate, lo, hi));
         let mut cells = vec![p.text.clone(), percent(rate), interval(lo, hi)];
         if rounds {
             let m = r.round_by_game.estimate();
-            let (lo, hi) = r.round_by_game.mean_interval().unwrap_or((m, m));
-            round_points.push((p.value, m, lo, hi));
             cells.push(match r.round_by_game.stderr() {
                 Some(se) => plus_minus(m, se, 3),
                 None => format!("{m:.3}"),
@@ -234,80 +266,16 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         table.row(cells);
     }
     let _ = summary.write_all(table.render().as_bytes());
-    if !G::has_rounds(opts) {
+    if !rounds {
         let _ = writeln!(summary, "({} is not played in rounds: no round score)", G::NAME);
     }
-    let region = best_region(&win_points.iter().map(|q| (q.1, q.2, q.3)).collect::<Vec<_>>());
-    let mut best = vec![false; points.len()];
-    let mut conclusion = Vec::new();
-    if let Some((top, near)) = region.clone()
-        && players > 1
-    {
-        best[top] = true;
-        for &i in &near {
-            best[i] = true;
-        }
-        let line = region_sentence(
-            &points[top].spec,
-            &near.iter().map(|&i| points[i].spec.clone()).collect::<Vec<_>>(),
-        );
+    for line in &rebuilt.conclusion {
         let _ = writeln!(summary, "{line}");
-        conclusion.push(line);
     }
-
-    let title = format!("{} sweep of {}", G::NAME, policy);
-    let run_line = format!(
-        "{}, {} per value, seed {seed}",
-        plural(players as u64, "player"),
-        plural(args.games, "game")
-    );
+    let title = sweep_title(G::NAME, &policy);
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("sweep.csv", csv)];
-    if !args.common.no_charts || report_date.is_some() {
-        let mut panels = Vec::new();
-        if G::has_rounds(opts) {
-            panels.push(Panel {
-                title: "mean round score of the swept policy".into(),
-                y_label: "points per round".into(),
-                points: round_points,
-                reference: None,
-                percent: false,
-                best: Vec::new(),
-                top: None,
-            });
-        }
-        panels.push(Panel {
-            title: if players > 1 {
-                format!("win rate against {field_word}")
-            } else {
-                "win rate".into()
-            },
-            y_label: "win rate".into(),
-            points: win_points,
-            reference: (players > 1).then(|| (1.0 / players as f64, format!("fair share 1/{players}"))),
-            percent: true,
-            best: best.clone(),
-            top: region.as_ref().filter(|_| players > 1).map(|r| r.0),
-        });
-        let chart = charts::sweep(&title, &run_line, &policy, &panels)?;
-        if let Some(date) = &report_date {
-            let page = sweep_page(&SweepStudy {
-                title: &title,
-                run_line: &run_line,
-                conclusion: &conclusion,
-                header: &header_row,
-                rows: &rows,
-                chart: &chart,
-                command: &command,
-                seed,
-                date,
-            });
-            contents.push(("report.html", page.into_bytes()));
-        }
-        if !args.common.no_charts {
-            contents.push(("sweep.svg", chart.svg.into_bytes()));
-            contents.push(("sweep.png", chart.png));
-        }
-    }
+    contents.extend(rebuilt.files);
+    contents.push((STUDY_FILE, study_json));
     let json = serde_json::json!({
         "command": format!("sweep {}", G::NAME),
         "policy": policy,
