@@ -64,6 +64,171 @@ fn encode_png(rgb: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The PNG canvas: plotters' bitmap backend with text drawn evenly.
+mod even_text {
+    use plotters::prelude::{BitMapBackend, DrawingBackend};
+    use plotters::style::text_anchor::{HPos, VPos};
+    use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
+
+    use super::FONT;
+
+    /// The bundled font, parsed once, for the PNG text.
+    fn glyphs() -> &'static ab_glyph::FontRef<'static> {
+        static PARSED: std::sync::OnceLock<ab_glyph::FontRef<'static>> = std::sync::OnceLock::new();
+        PARSED.get_or_init(|| ab_glyph::FontRef::try_from_slice(FONT).expect("the bundled font parses"))
+    }
+
+    /// The bitmap backend with its own text drawing. Plotters draws bitmap
+    /// text glyph by glyph at `floor(pen)` and leaves out each glyph's left
+    /// side bearing, so letters sit up to a pixel or two off their places
+    /// (`sw ept`, `w in`, a gap in the middle of a long seed). Here every glyph
+    /// is placed at its exact, fractional pen position (advance and kerning,
+    /// as the layout that sized the text measured it) and rasterised there
+    /// with its bearing, anti-aliased. Everything else is the bitmap
+    /// backend's own.
+    pub(super) struct Png<'a>(pub(super) BitMapBackend<'a>);
+
+    type PngError<'a> = DrawingErrorKind<<BitMapBackend<'a> as DrawingBackend>::ErrorType>;
+
+    impl<'a> DrawingBackend for Png<'a> {
+        type ErrorType = <BitMapBackend<'a> as DrawingBackend>::ErrorType;
+
+        fn get_size(&self) -> (u32, u32) {
+            self.0.get_size()
+        }
+
+        fn ensure_prepared(&mut self) -> Result<(), PngError<'a>> {
+            self.0.ensure_prepared()
+        }
+
+        fn present(&mut self) -> Result<(), PngError<'a>> {
+            self.0.present()
+        }
+
+        fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), PngError<'a>> {
+            self.0.draw_pixel(point, color)
+        }
+
+        fn draw_line<S: BackendStyle>(
+            &mut self,
+            from: BackendCoord,
+            to: BackendCoord,
+            style: &S,
+        ) -> Result<(), PngError<'a>> {
+            self.0.draw_line(from, to, style)
+        }
+
+        fn draw_rect<S: BackendStyle>(
+            &mut self,
+            upper_left: BackendCoord,
+            bottom_right: BackendCoord,
+            style: &S,
+            fill: bool,
+        ) -> Result<(), PngError<'a>> {
+            self.0.draw_rect(upper_left, bottom_right, style, fill)
+        }
+
+        fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+            &mut self,
+            path: I,
+            style: &S,
+        ) -> Result<(), PngError<'a>> {
+            self.0.draw_path(path, style)
+        }
+
+        fn draw_circle<S: BackendStyle>(
+            &mut self,
+            center: BackendCoord,
+            radius: u32,
+            style: &S,
+            fill: bool,
+        ) -> Result<(), PngError<'a>> {
+            self.0.draw_circle(center, radius, style, fill)
+        }
+
+        fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+            &mut self,
+            vert: I,
+            style: &S,
+        ) -> Result<(), PngError<'a>> {
+            self.0.fill_polygon(vert, style)
+        }
+
+        fn blit_bitmap(
+            &mut self,
+            pos: BackendCoord,
+            size: (u32, u32),
+            src: &[u8],
+        ) -> Result<(), PngError<'a>> {
+            self.0.blit_bitmap(pos, size, src)
+        }
+
+        fn draw_text<S: BackendTextStyle>(
+            &mut self,
+            text: &str,
+            style: &S,
+            pos: BackendCoord,
+        ) -> Result<(), PngError<'a>> {
+            use ab_glyph::{Font, ScaleFont, point};
+            let color = style.color();
+            if color.alpha == 0.0 {
+                return Ok(());
+            }
+            // Anchored as plotters anchors it, on the box its layout gives.
+            let ((min_x, min_y), (max_x, max_y)) = style
+                .layout_box(text)
+                .map_err(|e| DrawingErrorKind::FontError(Box::new(e)))?;
+            let (width, height) = (max_x - min_x, max_y - min_y);
+            let dx = match style.anchor().h_pos {
+                HPos::Left => 0,
+                HPos::Right => -width,
+                HPos::Center => -width / 2,
+            };
+            let dy = match style.anchor().v_pos {
+                VPos::Top => 0,
+                VPos::Center => -height / 2,
+                VPos::Bottom => -height,
+            };
+            let trans = style.transform();
+            let (w, h) = self.get_size();
+            let size = style.size() as f32;
+            let font = glyphs().as_scaled(size);
+            // The baseline where plotters puts it: half the size below the top.
+            let baseline = size / 2.0;
+            let mut pen = 0.0f32;
+            let mut prev = None;
+            let mut pixels: Vec<(i32, i32, f32)> = Vec::new();
+            for c in text.chars() {
+                let id = font.glyph_id(c);
+                if let Some(p) = prev {
+                    pen += font.kern(p, id);
+                }
+                let glyph = id.with_scale_and_position(font.scale(), point(pen, baseline));
+                if let Some(outline) = font.outline_glyph(glyph) {
+                    let b = outline.px_bounds();
+                    let (bx, by) = (b.min.x as i32, b.min.y as i32);
+                    outline.draw(|x, y, cover| pixels.push((bx + x as i32, by + y as i32, cover)));
+                }
+                pen += font.h_advance(id);
+                prev = Some(id);
+            }
+            for (x, y, cover) in pixels {
+                if cover <= 0.0 {
+                    continue;
+                }
+                let (x, y) = trans.transform(x + dx - min_x, y + dy - min_y);
+                let (x, y) = (pos.0 + x, pos.1 + y);
+                if x >= 0 && x < w as i32 && y >= 0 && y < h as i32 {
+                    self.0.draw_pixel((x, y), color.mix(f64::from(cover.min(1.0))))?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+use even_text::Png;
+
 /// Draws `draw` on an SVG and on a PNG canvas of `w` x `h` pixels.
 fn both(w: u32, h: u32, draw: impl Fn(Canvas<'_>) -> Result<(), String>) -> Result<Chart, String> {
     register_font();
@@ -74,7 +239,7 @@ fn both(w: u32, h: u32, draw: impl Fn(Canvas<'_>) -> Result<(), String>) -> Resu
     }
     let mut rgb = vec![255u8; (w * h * 3) as usize];
     {
-        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        let root = Png(BitMapBackend::with_buffer(&mut rgb, (w, h))).into_drawing_area();
         draw(Canvas::Png(root))?;
     }
     Ok(Chart {
@@ -86,7 +251,7 @@ fn both(w: u32, h: u32, draw: impl Fn(Canvas<'_>) -> Result<(), String>) -> Resu
 /// Either drawing area; plotters' drawing code is generic over backends.
 enum Canvas<'a> {
     Svg(DrawingArea<SVGBackend<'a>, Shift>),
-    Png(DrawingArea<BitMapBackend<'a>, Shift>),
+    Png(DrawingArea<Png<'a>, Shift>),
 }
 
 macro_rules! on_canvas {
@@ -169,8 +334,12 @@ fn draw_panels<DB: DrawingBackend>(
             .x_desc(x_label)
             .y_desc(&p.y_label)
             .light_line_style(RGBColor(240, 240, 240))
-            .x_label_formatter(&|x| {
-                if whole_x { format!("{x:.0}") } else { tick(*x) }
+            // Whole values get whole labels only: no `20 20 21` from ticks
+            // at 20.0 and 20.5.
+            .x_label_formatter(&|x| match whole_x {
+                true if (x - x.round()).abs() < 1e-9 => format!("{x:.0}"),
+                true => String::new(),
+                false => tick(*x),
             })
             .y_label_formatter(&|y| {
                 if percent {
