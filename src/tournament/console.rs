@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::analysis::{Report, best_region, lead};
+use super::analysis::{Report, lead};
 use super::run::median;
 use crate::engine::design::{FEW_UNITS, plus_minus};
 use crate::engine::game::Game;
@@ -105,37 +105,74 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
-/// The conclusion in words, one sentence a line: the best entrant and
-/// those this run cannot tell from it (95% win-rate intervals that
-/// overlap), and the lead of the first over the second in points of win
-/// rate with its interval.
+/// The conclusion in words, one sentence a line: the best entrant (the
+/// highest win rate) and those this run cannot tell from it, then the
+/// lead of the first over the second in points with its interval. Both
+/// sentences use one test, so they never disagree: the paired difference
+/// of win rates over the games two entrants play together, with its 95%
+/// interval from the shared deals ([`lead`]). An entrant is "within" the
+/// best's reach when that interval reaches 0 (or when it has no error).
 pub fn conclusion(names: &[String], report: &Report) -> Vec<String> {
     let st = &report.standings;
-    let pts: Vec<(f64, f64, f64)> = st.iter().map(|s| (s.win_rate, s.win_ci.0, s.win_ci.1)).collect();
     let mut lines = Vec::new();
-    let Some((best, near)) = best_region(&pts) else {
+    let Some(top) = st.first() else {
         return lines;
     };
-    let top = &names[st[best].entrant];
-    let near: Vec<String> = near.iter().map(|&i| names[st[i].entrant].clone()).collect();
+    if !top.win_rate.is_finite() {
+        return lines;
+    }
+    let best = &names[top.entrant];
+    let leads: Vec<Option<(f64, f64, f64)>> =
+        st.iter().map(|s| lead(report, top.entrant, s.entrant)).collect();
+    let near: Vec<String> = st
+        .iter()
+        .zip(&leads)
+        .skip(1)
+        .filter(|(_, l)| l.is_none_or(|(_, lo, _)| lo <= 0.0))
+        .map(|(s, _)| names[s.entrant].clone())
+        .collect();
+    // Which test decides, said in the sentence itself.
+    let test = |each: &str| {
+        format!(
+            "the paired 95% interval of {each} difference in win rate from {best}, over the games played together on the same deals"
+        )
+    };
     lines.push(match near.len() {
-        0 => format!("best: {top}; no other entrant's 95% interval reaches its interval"),
+        _ if st.len() < 2 => format!("best: {best}"),
+        0 if st.len() == 2 => format!(
+            "best: {best}; the other entrant is behind it ({} excludes 0)",
+            test("its")
+        ),
+        0 => format!(
+            "best: {best}; every other entrant is behind it ({} excludes 0)",
+            test("each one's")
+        ),
         1 => format!(
-            "best: {top}; {} is within its interval (its 95% interval overlaps the best's: this run cannot tell them apart)",
-            near[0]
+            "best: {best}; {} cannot be told from it ({} reaches 0)",
+            near[0],
+            test("its")
         ),
         _ => format!(
-            "best: {top}; {} are within its interval (their 95% intervals overlap the best's: this run cannot tell them apart)",
-            and_list(&near)
+            "best: {best}; {} cannot be told from it ({} reaches 0)",
+            and_list(&near),
+            test("each one's")
         ),
     });
     if st.len() >= 2 {
         let (a, b) = (st[0].entrant, st[1].entrant);
-        if let Some((d, lo, hi)) = lead(report, a, b) {
-            lines.push(format!(
-                "{} wins {d:.2} points more often than {} in the games they play together (95% CI {lo:.2} to {hi:.2} points)",
+        if let Some((d, lo, hi)) = leads[1] {
+            let mut line = format!(
+                "{} wins {d:.2} points more often than {} in the games they play together (paired 95% CI {lo:.2} to {hi:.2} points)",
                 names[a], names[b]
-            ));
+            );
+            let holm = report.pairs.iter().find(|p| p.a == a && p.b == b);
+            if lo > 0.0 && holm.is_some_and(|p| !p.significant) {
+                line.push_str(&format!(
+                    "; this pair alone, before Holm's correction: over all {} pairs the head-to-head below does not call it significant",
+                    names.len() * (names.len() - 1) / 2
+                ));
+            }
+            lines.push(line);
         }
     }
     lines
@@ -321,5 +358,141 @@ fn p_text(p: f64) -> String {
         format!("= {p:.1e}")
     } else {
         format!("= {p:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::analysis::{Pair, Standing};
+
+    fn standing(entrant: usize, win_rate: f64, half: f64) -> Standing {
+        Standing {
+            rank: entrant + 1,
+            entrant,
+            games: 1000,
+            wins: (win_rate * 1000.0) as u64,
+            win_rate,
+            win_ci: (win_rate - half, win_rate + half),
+            losses: 0,
+            loss: None,
+            place: None,
+            score: None,
+            rounds: 0,
+            round_score: None,
+            rating: 1500.0,
+            rating_se: f64::NAN,
+            var_crn: f64::NAN,
+            var_independent: f64::NAN,
+        }
+    }
+
+    fn pair(a: usize, b: usize, a_wins: u64, b_wins: u64, diff_var: f64) -> Pair {
+        Pair {
+            a,
+            b,
+            games_together: 1000,
+            a_wins,
+            b_wins,
+            h2h: a_wins as f64 / (a_wins + b_wins) as f64,
+            h2h_ci: (0.0, 1.0),
+            h2h_se: 0.1,
+            p_value: 0.5,
+            p_holm: 0.5,
+            significant: false,
+            diff_var_crn: diff_var,
+            diff_var_independent: diff_var,
+        }
+    }
+
+    /// Three entrants, best first; `wins[e]` of 1000 games together with
+    /// the best, the paired difference's variance `var[e]`.
+    fn report(rates: [f64; 3], half: f64, best_wins: [u64; 2], var: [f64; 2]) -> Report {
+        let mut pairs = Vec::new();
+        for (i, (&w, &v)) in best_wins.iter().zip(&var).enumerate() {
+            let e = i + 1;
+            pairs.push(pair(0, e, w, 400, v));
+            pairs.push(pair(e, 0, 400, w, v));
+        }
+        pairs.push(pair(1, 2, 300, 300, 1e-4));
+        pairs.push(pair(2, 1, 300, 300, 1e-4));
+        Report {
+            standings: (0..3).map(|e| standing(e, rates[e], half)).collect(),
+            pairs,
+            deals: 1000,
+            batches: 1,
+            units: 1000,
+        }
+    }
+
+    fn names() -> Vec<String> {
+        ["a", "b", "c"].map(String::from).to_vec()
+    }
+
+    #[test]
+    fn overlapping_plain_intervals_do_not_make_a_clear_lead_a_tie() {
+        // The plain intervals overlap (±3 points), but the paired
+        // difference of a over b is 5 points ± 1.96: b is behind.
+        let r = report([0.40, 0.38, 0.20], 0.03, [450, 500], [1e-4, 1e-4]);
+        let lines = conclusion(&names(), &r);
+        assert!(
+            lines[0].starts_with("best: a; every other entrant is behind it (the paired 95% interval"),
+            "{lines:?}"
+        );
+        assert!(
+            lines[1].contains("wins 5.00 points more often than b"),
+            "{lines:?}"
+        );
+        assert!(
+            lines[1].contains("paired 95% CI 3.04 to 6.96 points"),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn an_entrant_the_paired_interval_cannot_tell_apart_is_named_with_the_test() {
+        // a over b by 1 point ± 3.9: b cannot be told from a; c is behind.
+        let r = report([0.40, 0.39, 0.20], 0.005, [410, 700], [4e-4, 1e-4]);
+        let lines = conclusion(&names(), &r);
+        assert!(
+            lines[0]
+                .starts_with("best: a; b cannot be told from it (the paired 95% interval of its difference"),
+            "{lines:?}"
+        );
+        assert!(lines[0].contains("reaches 0"), "{lines:?}");
+        assert!(!lines[0].contains(" c "), "{lines:?}");
+        assert!(lines[1].contains("paired 95% CI -2.92 to 4.92"), "{lines:?}");
+    }
+
+    #[test]
+    fn the_best_line_and_the_lead_line_never_disagree() {
+        // Many made-up reports: the second entrant is named as one the
+        // run cannot tell from the best exactly when the lead's interval
+        // reaches 0.
+        let mut x: u64 = 12345;
+        let mut next = |m: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        for _ in 0..2000 {
+            let w1 = 380 + next(80);
+            let w2 = 300 + next(200);
+            let v1 = (1 + next(40)) as f64 * 1e-5;
+            let v2 = (1 + next(40)) as f64 * 1e-5;
+            let half = next(50) as f64 / 1000.0;
+            let r = report([0.4, 0.39, 0.3], half, [w1, w2], [v1, v2]);
+            let lines = conclusion(&names(), &r);
+            let (_, lo, _) = lead(&r, 0, 1).expect("a lead");
+            let tie = lines[0].contains("b cannot be told")
+                || lines[0].contains("b and c cannot")
+                || lines[0].contains("c and b cannot");
+            assert_eq!(tie, lo <= 0.0, "{lines:?}");
+            let ci = lines[1].split("paired 95% CI ").nth(1).expect("an interval");
+            let low: f64 = ci.split(' ').next().unwrap().parse().unwrap();
+            // The interval as printed says the same (to its two decimals).
+            assert!(if tie { low <= 0.0 } else { low >= 0.0 }, "{lines:?}");
+        }
     }
 }
