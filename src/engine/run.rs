@@ -57,6 +57,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_progress: bool,
 
+    /// Do not write the short report.html a run whose seats play different
+    /// policies writes beside its CSV (NAME.report.html for NAME.csv).
+    #[arg(long)]
+    pub no_report: bool,
+
     /// Shards, state files and resuming.
     #[command(flatten)]
     pub job: JobArgs,
@@ -217,6 +222,7 @@ impl RunArgs {
             output,
             summary_to_stderr: csv_on_stdout || json_trace,
             show: self.show,
+            report: None,
         })
     }
 }
@@ -237,12 +243,33 @@ pub struct Session {
     output: Output,
     summary_to_stderr: bool,
     show: ShowArgs,
+    /// The short report.html beside the CSV, when the run writes one.
+    report: Option<Output>,
 }
 
 impl Session {
     /// The path the CSV goes to (none for stdout).
     pub fn path(&self) -> Option<&Path> {
         self.output.path()
+    }
+
+    /// Where the short report.html goes, beside a CSV written to a file
+    /// (`NAME.report.html` for `NAME.csv`); none for stdout or a device.
+    pub fn report_beside(&self) -> Option<PathBuf> {
+        match &self.output {
+            Output::File { path, .. } => {
+                let name = path.file_name()?.to_string_lossy();
+                let stem = name.strip_suffix(".csv").unwrap_or(&name);
+                Some(path.with_file_name(format!("{stem}.report.html")))
+            }
+            _ => None,
+        }
+    }
+
+    /// Checks the report's destination (before any game is played).
+    pub fn prepare_report(&mut self, path: &Path) -> Result<(), String> {
+        self.report = Some(Output::prepare(path, "--out (its report.html)")?);
+        Ok(())
     }
 
     /// Writes the CSV, settles the run's leftover state files, then shows
@@ -252,17 +279,28 @@ impl Session {
     pub fn finish(
         self,
         csv: &[u8],
+        report: Option<Vec<u8>>,
         mut summary: Vec<u8>,
         json: serde_json::Value,
         leftovers: Leftovers,
     ) -> Result<(), String> {
         let to_stderr = self.summary_to_stderr;
-        let written = self.output.commit(csv)?;
-        if let Some(path) = &written {
+        // The CSV and its report: both or neither.
+        let mut items = vec![(self.output, csv)];
+        if let (Some(out), Some(bytes)) = (self.report, report.as_deref()) {
+            items.push((out, bytes));
+        }
+        let mut written = super::output::commit_all(items)?.into_iter();
+        let csv_path = written.next().flatten();
+        let report_path = written.next().flatten();
+        if let Some(path) = &csv_path {
             let _ = writeln!(summary, "CSV: {}", path.display());
         }
+        if let Some(path) = &report_path {
+            let _ = writeln!(summary, "report: {}", path.display());
+        }
         leftovers.settle(&mut summary);
-        let files: Vec<PathBuf> = written.into_iter().collect();
+        let files: Vec<PathBuf> = csv_path.into_iter().chain(report_path).collect();
         if to_stderr && !self.show.quiet {
             ignore_closed_pipe(std::io::stderr().write_all(&summary))
                 .map_err(|e| summary_failed(&format!("cannot write to stderr: {e}"), &files))
@@ -396,11 +434,27 @@ pub fn execute<G: Game>(
         ));
     }
     // A shard writes only its state file.
-    let out = if args.job.shard.is_none() {
+    let mut out = if args.job.shard.is_none() {
         Some(args.prepare_output(&default_name)?)
     } else {
         None
     };
+    // Seats with different policies get a short report.html beside the
+    // CSV (one policy in every seat: the seats differ by their place
+    // alone, and the CSV says all there is). Its date is checked now.
+    let distinct = specs.iter().any(|s| s != &specs[0]);
+    let mut report_date = None;
+    if let Some(session) = out.as_mut()
+        && distinct
+        && !args.no_report
+        && let Some(path) = session.report_beside()
+    {
+        report_date = Some(
+            crate::report::xlsx::workbook_time()
+                .map_err(|e| Failure::Usage(e.replace("--xlsx workbook", "report.html")))?,
+        );
+        session.prepare_report(&path)?;
+    }
 
     // What the run is: the JSON trace's first line and the state file's
     // definition both say it. `table` holds every table option (defaults
@@ -423,6 +477,16 @@ pub fn execute<G: Game>(
     let start = Instant::now();
     let mut note = None;
     let mut played = cfg.games;
+    // The command line the report shows: the job's (the state's when
+    // resumed), or this process's with its seed.
+    let mut command = {
+        let mut words = super::job::run_command();
+        if !words.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+            words.push("--seed".into());
+            words.push(cfg.seed.to_string());
+        }
+        super::job::command_line(&words)
+    };
     let mut leftovers = Leftovers::default();
     let acc = if args.trace {
         let mut stdout = std::io::stdout().lock();
@@ -461,7 +525,13 @@ pub fn execute<G: Game>(
             .as_ref()
             .and_then(Session::path)
             .map(|p| ("--out".to_string(), p.to_path_buf()));
-        job.check_outputs(csv.into_iter().collect())?;
+        let report = out
+            .as_ref()
+            .filter(|_| report_date.is_some())
+            .and_then(Session::report_beside)
+            .map(|p| ("--out (its report.html)".to_string(), p));
+        job.check_outputs(csv.into_iter().chain(report).collect())?;
+        command = job.command_line();
         let pb = runner::progress_bar(cfg.progress, job.games_todo(|b| runner::batch_len(cfg.games, b)));
         let outcome = job.play(0..batches, &mut |ranges| {
             runner::run_ranges(sim, &cfg, ranges, &pb, stop_flag())
@@ -513,9 +583,46 @@ pub fn execute<G: Game>(
         "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
         "seats": table_json(&header, &rows, &["policy"]),
     });
+    let report = match report_date {
+        Some(time) => {
+            let (games, results) = G::seat_results(opts, &acc);
+            let seats: Vec<crate::report::run_page::Seat> = names
+                .iter()
+                .zip(&results)
+                .map(|(n, r)| crate::report::run_page::Seat {
+                    name: n.clone(),
+                    games,
+                    wins: r.wins,
+                })
+                .collect();
+            let session = out.as_ref().expect("a whole run has an output");
+            let csv_name = session
+                .path()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Some(
+                crate::report::run_page::run_page(&crate::report::run_page::RunPage {
+                    game: G::NAME,
+                    players,
+                    games,
+                    seed: cfg.seed,
+                    seats: &seats,
+                    header: &header,
+                    rows: &rows,
+                    command: &command,
+                    date: &crate::report::xlsx::utc_text(time),
+                    version: super::version::SIM_VERSION,
+                    csv: &csv_name,
+                })?
+                .into_bytes(),
+            )
+        }
+        None => None,
+    };
     Ok(out
         .expect("a whole run has an output")
-        .finish(&csv, summary, json, leftovers)?)
+        .finish(&csv, report, summary, json, leftovers)?)
 }
 
 /// Where the state of an interrupted run goes when `--state` is not
