@@ -5,7 +5,10 @@
 #
 # Kinds: a tournament of 2 entrants (flip7), one of 8 with a 70-character
 # spec and a 20-digit seed, one with places (ib-flip, a forest plot with
-# mean place), and a sweep of 30 values.
+# mean place), a sweep of 30 values, the short report of a plain run with
+# two policies, and a page made again by `sim report DIR` from a
+# tournament's files (checked to be the same bytes as the page the
+# tournament wrote).
 #
 # usage: scripts/report-browser-test.sh [OUT_DIR]   (default target/report-browser)
 # Installs Debian's chromium with apt-get when no chromium is found.
@@ -37,6 +40,17 @@ long='stay-at-25+hit-on-second-chance+freeze:self-when-safe+flip-three:leader'
     --out "$out/places" -q --no-progress
 "$SIM" sweep flip7 --policy 'stay-at-{10..39}' --players 4 --games 2000 --seed "$seed" \
     --out "$out/sweep" -q --no-progress
+mkdir -p "$out/run"
+"$SIM" flip7 --players 3 --policy "stay-at-20,ev,$long" --games 5000 --seed "$seed" \
+    --out "$out/run/run.csv" -q --no-progress
+cp "$out/run/run.report.html" "$out/run/report.html"
+cp -r "$out/places" "$out/rebuilt"
+rm "$out/rebuilt/report.html" "$out/rebuilt"/*.svg "$out/rebuilt"/*.png
+"$SIM" report "$out/rebuilt" -q
+if ! cmp -s "$out/places/report.html" "$out/rebuilt/report.html"; then
+    echo "FAIL rebuilt: sim report made another page than the tournament wrote" >&2
+    exit 1
+fi
 
 # Opens file $2 as kind $1: the screenshot, the console log and the hosts
 # the network stack was asked for (one a line, in $out/$1.hosts).
@@ -64,7 +78,7 @@ if [ -z "$(extra_hosts bad)" ] || ! grep -q 'CONSOLE' "$out/bad.log"; then
 fi
 
 fail=0
-for kind in two eight places sweep; do
+for kind in two eight places sweep run rebuilt; do
     page="$out/$kind/report.html"
     if grep -Eq 'https?://' "$page"; then
         echo "FAIL $kind: the page names a web address" >&2
