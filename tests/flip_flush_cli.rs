@@ -78,6 +78,8 @@ fn default_output_name_describes_the_run() {
         files_in(&dir.path().join("results")),
         vec![
             "flip-flush_call-at-0.6+flip-safe+never-call+default_3p_2K_gambling_memory0.5_seed9.csv",
+            // Seats with different policies: the short report beside it.
+            "flip-flush_call-at-0.6+flip-safe+never-call+default_3p_2K_gambling_memory0.5_seed9.report.html",
             "flip-flush_default_4p_2K_seed9.csv",
         ]
     );
