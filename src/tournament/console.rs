@@ -134,8 +134,29 @@ pub fn conclusion(names: &[String], report: &Report) -> Vec<String> {
     // Which test decides, said in the sentence itself.
     let test = |each: &str| {
         format!(
-            "the paired 95% interval of {each} difference in win rate from {best}, over the games played together on the same deals"
+            "the paired 95% interval of {each} difference in win rate from {best}, over the games played together on the same deals,"
         )
+    };
+    // With three or more entrants, "behind" is one comparison at a time:
+    // the head-to-head table's Holm correction may not back every one.
+    let alone = if st.len() > 2 && near.len() + 1 < st.len() {
+        "; each comparison alone, before Holm's correction"
+    } else {
+        ""
+    };
+    let behind: Vec<String> = st
+        .iter()
+        .skip(1)
+        .map(|s| names[s.entrant].clone())
+        .filter(|n| !near.contains(n))
+        .collect();
+    let others = |alone: &str| match alone.is_empty() {
+        true => String::new(),
+        false => format!(
+            "; {} {} behind it (each comparison alone, before Holm's correction)",
+            and_list(&behind),
+            if behind.len() == 1 { "is" } else { "are" }
+        ),
     };
     lines.push(match near.len() {
         _ if st.len() < 2 => format!("best: {best}"),
@@ -144,18 +165,20 @@ pub fn conclusion(names: &[String], report: &Report) -> Vec<String> {
             test("its")
         ),
         0 => format!(
-            "best: {best}; every other entrant is behind it ({} excludes 0)",
+            "best: {best}; every other entrant is behind it ({} excludes 0{alone})",
             test("each one's")
         ),
         1 => format!(
-            "best: {best}; {} cannot be told from it ({} reaches 0)",
+            "best: {best}; {} cannot be told from it ({} reaches 0){}",
             near[0],
-            test("its")
+            test("its"),
+            others(alone)
         ),
         _ => format!(
-            "best: {best}; {} cannot be told from it ({} reaches 0)",
+            "best: {best}; {} cannot be told from it ({} reaches 0){}",
             and_list(&near),
-            test("each one's")
+            test("each one's"),
+            others(alone)
         ),
     });
     if st.len() >= 2 {
