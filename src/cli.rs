@@ -244,8 +244,7 @@ fn whole_command() -> Command {
                         .help("Print no summary (errors are still shown; files are still written)"),
                 )
                 .after_help(
-                    "Example:\n  sim tournament flip7 --policies stay-at-20,stay-at-25 --players 2 --games 2K \
-                     --seed 1 --out t --no-report\n  sim report t",
+                    "Example:\n  sim tournament GAME --policies A,B --seed 1 --out t --no-report\n  sim report t",
                 ),
         )
         .subcommand(
