@@ -225,6 +225,65 @@ mod even_text {
             Ok(())
         }
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use ab_glyph::{Font, ScaleFont};
+        use plotters::prelude::{IntoFont, TextStyle};
+
+        /// Each letter of a row of `l`s is drawn one advance after the
+        /// one before, to a fraction of a pixel (plotters' own bitmap
+        /// text, at each pen position rounded down, is off by up to a
+        /// pixel: this test was checked to fail when the positions are rounded down).
+        #[test]
+        fn letters_sit_one_advance_apart() {
+            super::super::register_font();
+            let (w, h) = (300u32, 40u32);
+            let mut rgb = vec![255u8; (w * h * 3) as usize];
+            let size = 19.0;
+            {
+                let mut png = Png(BitMapBackend::with_buffer(&mut rgb, (w, h)));
+                let style: TextStyle<'_> = ("sans-serif", size).into_font().color(&plotters::style::BLACK);
+                png.draw_text("llllllllllll", &style, (20, 20)).unwrap();
+            }
+            // Ink per column, and the ink-weighted middle of each letter.
+            let ink: Vec<f64> = (0..w as usize)
+                .map(|x| {
+                    (0..h as usize)
+                        .map(|y| 255.0 - f64::from(rgb[(y * w as usize + x) * 3]))
+                        .sum()
+                })
+                .collect();
+            let mut middles = Vec::new();
+            let mut x = 0;
+            while x < ink.len() {
+                if ink[x] > 0.0 {
+                    let start = x;
+                    while x < ink.len() && ink[x] > 0.0 {
+                        x += 1;
+                    }
+                    let total: f64 = ink[start..x].iter().sum();
+                    middles.push((start..x).map(|c| c as f64 * ink[c]).sum::<f64>() / total);
+                }
+                x += 1;
+            }
+            assert_eq!(middles.len(), 12, "twelve separate letters: {middles:?}");
+            let font = glyphs().as_scaled(size as f32);
+            let advance = f64::from(font.h_advance(font.glyph_id('l')));
+            assert!(
+                advance.fract() > 0.1 && advance.fract() < 0.9,
+                "a fractional advance: {advance}"
+            );
+            for pair in middles.windows(2) {
+                let gap = pair[1] - pair[0];
+                assert!(
+                    (gap - advance).abs() < 0.2,
+                    "{gap} apart, the advance is {advance}: {middles:?}"
+                );
+            }
+        }
+    }
 }
 
 use even_text::Png;
