@@ -369,6 +369,7 @@ pub fn sweep_page(s: &SweepStudy<'_>) -> String {
     body.push_str(&html::paragraphs(&[
         "The swept policy plays seat 0 and the field every other seat; every value plays the same deals (common random numbers), so the values differ by their play, not by their luck.".to_string(),
         "Win-rate intervals are 95% Wilson intervals. The best region is the value with the highest win rate and every value whose interval overlaps its interval: this run cannot tell them apart; more games narrow it.".to_string(),
+        "The test is the overlap of each value's own interval: a sweep keeps each value's totals apart, so unlike a tournament it has no paired interval of the difference between two values; the overlap is the cautious test (two values whose intervals barely overlap may still differ).".to_string(),
     ]));
     body.push_str("<h2>Run</h2>\n");
     body.push_str(&html::facts(&[
