@@ -18,6 +18,7 @@
 //! - [`expand`]: `{a..b}` and `{x,y}` expansion of a policy spec.
 //! - [`sweep`]: a sweep from its options to its files.
 //! - [`tune`]: `sim tune GAME`, a race for the best policy of a family.
+//! - [`tune_page`]: the `report.html` page of `sim tune`.
 //! - [`page`]: the charts and `report.html` of a tournament or sweep.
 //! - [`files`], [`workbook`]: the output files and the spreadsheet.
 
@@ -32,4 +33,5 @@ pub mod play;
 pub mod run;
 pub mod sweep;
 pub mod tune;
+pub mod tune_page;
 pub mod workbook;
