@@ -611,7 +611,7 @@ fn games_sentence(s: &Saved) -> String {
         )
     } else {
         format!(
-            "{played}; {needs}: no saving here, the candidates separated so soon that the race alone played {race_share:.1}% of that sweep, and the fresh deals (estimates never used to choose) come on top"
+            "{played}; {needs}: no saving here: the race alone played {race_share:.1}% of that sweep, and the fresh deals (estimates never used to choose) come on top"
         )
     }
 }
@@ -1730,7 +1730,23 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                     },
                     grouped(fresh_batches * BATCH_GAMES)
                 ));
-                if objective == Objective::WinRate && players > 1 {
+                let field_spec = field.policy.to_string();
+                let field_at = (0..n).find(|&c| specs[c] == field_spec);
+                if let Some(f) = field_at.filter(|_| players > 1) {
+                    let own = &combos[f].spec;
+                    conclusion.push(if f == winner {
+                        format!("The field's own policy ({own}) is the winner: no candidate was found better than it.")
+                    } else if let Some(h) = cut_in[f] {
+                        format!("The field's own policy ({own}) was cut by the halving in stage {h}.")
+                    } else if let Some(r) = dropped_in[f] {
+                        format!("The field's own policy ({own}) was dropped in race round {r}: significantly worse than another candidate, at the race's confidence.")
+                    } else if let Some((d, (lo, hi))) = fresh_diff(f) {
+                        format!("The field's own policy ({own}) survived the race; the winner's fresh difference to it is {:+.4} [{:+.4}, {:+.4}]{unit}.", -d, -hi, -lo)
+                    } else {
+                        String::new()
+                    });
+                    conclusion.retain(|l| !l.is_empty());
+                } else if objective == Objective::WinRate && players > 1 {
                     let fair = 100.0 / players as f64;
                     let (verdict, why) = if lo > fair {
                         ("wins more than", "lies wholly above it")
