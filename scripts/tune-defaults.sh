@@ -8,7 +8,8 @@
 #   scripts/tune-defaults.sh [SCALE [GAME...]]
 #
 # SCALE divides every budget and the fresh deals (default 1: the runs of
-# the guides, about 30 min on one core; the docs test uses a large SCALE).
+# the guides, about 8 minutes on one core of the shared 2-core development
+# machine, 2026-11-27, most of it Classic Flip at 4 players).
 # GAME limits the runs to those games (flip7 flip-flush ib-flip
 # classic-flip). THREADS sets --threads (default 1). Writes
 # results/tune-defaults/GAME-Pp/ (candidates.csv, rounds.csv, report.html)
