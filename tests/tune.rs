@@ -357,3 +357,196 @@ fn bad_templates_objectives_and_options_are_refused_before_any_game() {
         &["--out"],
     );
 }
+
+/// A space too large to race whole: `chase:BASE/SLOPE` on the solo round,
+/// where a lone player's chase threshold is BASE whatever the SLOPE, so
+/// every candidate's exact value is its BASE's stay-at value (best 23,
+/// then 22). `--method halving` draws 64 of the 3,131 candidates, halves
+/// them to 8 finalists and races those: on most seeds the winner is
+/// within 0.05 of the best of the whole space, and on nearly every seed
+/// within 0.05 of the best candidate drawn.
+#[test]
+fn halving_finds_a_planted_region_of_a_large_space_on_most_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let exact = exact_values(dir.path());
+    let best = (10..=40)
+        .map(|n| exact[&format!("stay-at-{n}")])
+        .fold(f64::MIN, f64::max);
+    let value = |spec: &str| {
+        let base = spec.trim_start_matches("chase:").split('/').next().unwrap();
+        exact[&format!("stay-at-{base}")]
+    };
+    let (mut near_best, mut near_sample_best) = (0, 0);
+    for seed in 1..=10 {
+        let j = solo_tune(
+            dir.path(),
+            "chase:{10..40}/{0..1..0.01}",
+            seed,
+            &[
+                "--method", "halving", "--margin", "0.05", "--budget", "2M", "--fresh", "2K",
+            ],
+        );
+        assert_eq!(j["method"], "halving");
+        assert_eq!(j["space"], 3131);
+        let rows = j["candidates"].as_array().unwrap();
+        assert_eq!(rows.len(), 64, "seed {seed}");
+        let cut = rows.iter().filter(|r| r["status"] == "cut").count();
+        assert_eq!(cut, 56, "seed {seed}");
+        let sample_best = rows
+            .iter()
+            .map(|r| value(r["policy"].as_str().unwrap()))
+            .fold(f64::MIN, f64::max);
+        let won = value(j["winner"].as_str().unwrap());
+        near_best += usize::from(best - won <= 0.05);
+        near_sample_best += usize::from(sample_best - won <= 0.05);
+    }
+    assert!(
+        near_best >= 8,
+        "within 0.05 of the best on {near_best} seeds of 10"
+    );
+    assert!(
+        near_sample_best >= 9,
+        "within 0.05 of the sample's best on {near_sample_best} seeds of 10"
+    );
+}
+
+/// The halving gives the same files for 1 and 2 threads, and a halving
+/// interrupted mid-stage and resumed writes the files of a whole run.
+#[test]
+fn halving_is_the_same_for_any_threads_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut run = vec![
+        "tune",
+        "flip7",
+        "--policy",
+        "chase:{15..30}/{0..0.5..0.05}",
+        "--method",
+        "halving",
+        "--sample",
+        "40",
+        "--seed",
+        "8",
+    ];
+    run.extend(SOLO);
+    run.extend([
+        "--margin",
+        "0.001",
+        "--budget",
+        "16M",
+        "--fresh",
+        "1K",
+        "--no-charts",
+    ]);
+    let mut first = run.to_vec();
+    first.extend(["--out", "a", "--threads", "1"]);
+    let (code, err) = crate::shards::interrupt(&first, d, std::time::Duration::from_millis(400), "INT");
+    assert_eq!(code, Some(130), "{err}");
+    let text = ok(&sim(&["tune", "flip7", "--resume", "a.state.json"], d));
+    assert!(text.contains("resumed from 1 state file"), "{text}");
+    assert!(
+        text.contains("40 candidates drawn at random from the 176"),
+        "{text}"
+    );
+    let mut whole = run.to_vec();
+    whole.extend(["--out", "b", "--threads", "2"]);
+    ok(&sim(&whole, d));
+    for f in ["candidates.csv", "rounds.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(d.join("a").join(f)).unwrap(),
+            std::fs::read_to_string(d.join("b").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let rounds = csv_rows(&std::fs::read_to_string(d.join("b/rounds.csv")).unwrap());
+    let phases: Vec<&str> = rounds.iter().map(|r| r["phase"].as_str()).collect();
+    assert_eq!(&phases[..3], ["halving", "halving", "halving"], "{phases:?}");
+    assert!(phases[3..].iter().all(|p| *p == "race"), "{phases:?}");
+    assert_eq!(rounds[0]["candidates"], "40");
+    assert_eq!(rounds[2]["survivors"], "8");
+}
+
+/// report.html: written beside the CSV files, self-contained, the
+/// conclusion first; `--json` lists it among the files; `--no-report`
+/// leaves it out. A race that separates its candidates within one round
+/// says that it saved nothing against a sweep, not a share above 100%.
+#[test]
+fn tune_writes_a_self_contained_report_and_says_when_it_saved_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut run = vec!["tune", "flip7", "--policy", "stay-at-{10|23}", "--seed", "2"];
+    run.extend(SOLO);
+    let mut a = run.to_vec();
+    a.extend(["--out", "a"]);
+    let text = ok(&sim(&a, d));
+    assert!(text.contains("no saving here"), "{text}");
+    assert!(!text.contains("tune played"), "{text}");
+    let page = std::fs::read_to_string(d.join("a/report.html")).unwrap();
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    let conclusion = page.find("class=\"conclusion\"").unwrap();
+    assert!(conclusion < page.find("<svg").unwrap());
+    assert!(page[conclusion..].contains("stay-at-23 is the best of the 2 candidates"));
+    for part in ["Every candidate", "Method", "Run", "fresh estimate"] {
+        assert!(page.contains(part), "{part}");
+    }
+    let mut b = run.to_vec();
+    b.extend(["--out", "b", "--json", "--no-charts"]);
+    let j: serde_json::Value = serde_json::from_str(&ok(&sim(&b, d))).unwrap();
+    let files: Vec<&str> = j["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(files.iter().any(|f| f.ends_with("report.html")), "{files:?}");
+    let mut c = run.to_vec();
+    c.extend(["--out", "c", "--no-report"]);
+    ok(&sim(&c, d));
+    assert!(d.join("c/candidates.csv").exists());
+    assert!(!d.join("c/report.html").exists());
+}
+
+/// The methods' refusals name the option that allows what was asked.
+#[test]
+fn large_spaces_and_method_options_are_refused_with_the_way_out() {
+    let base = ["tune", "flip7", "--seed", "1", "--out", "t"];
+    let with = |more: &[&'static str]| -> Vec<&'static str> {
+        let mut v = base.to_vec();
+        v.extend(more);
+        v
+    };
+    refused(
+        &with(&["--policy", "chase:{1..20}/{1..20}"]),
+        &["--policy", "400 candidates", "--method halving", "--sample"],
+    );
+    refused(
+        &with(&["--policy", "stay-at-{20,25}", "--sample", "10"]),
+        &["--sample", "--method halving"],
+    );
+    refused(
+        &with(&["--policy", "stay-at-{20,25}", "--method", "banana"]),
+        &["--method", "banana", "race", "halving"],
+    );
+    refused(
+        &with(&[
+            "--policy",
+            "chase:{1..20}/{1..20}",
+            "--method",
+            "halving",
+            "--sample",
+            "1",
+        ]),
+        &["--sample", "1"],
+    );
+    refused(
+        &with(&[
+            "--policy",
+            "chase:{1..20}/{1..20}",
+            "--method",
+            "halving",
+            "--budget",
+            "100K",
+        ]),
+        &["--budget 100000", "halving of 64 candidates", "smaller --sample"],
+    );
+}

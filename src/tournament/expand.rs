@@ -117,80 +117,117 @@ pub struct Combo {
 pub const TEMPLATE_ACCEPTED: &str = "each {...} group is a range {A..B} or {A..B..STEP}, a list of numbers {X,Y,Z}, \
      or a list of choices {a|b|c}, e.g. 'stay-at-{10..40}' or 'saver+burn-at:{4..16..4}+fix:{low|high}'";
 
-/// Expands every `{...}` group of `template` (any number of them: ranges
-/// and lists of numbers as in [`expand`], and choices `{a|b|c}` of any
-/// text) into every combination, the last group varying fastest. Refuses
-/// a template without a group, an empty group or choice, a brace out of
-/// place, and more than `max` combinations (saying how many it makes).
-pub fn expand_all(template: &str, max: usize) -> Result<Vec<Combo>, String> {
-    // The fixed texts between groups, and each group's values.
-    let mut texts: Vec<String> = Vec::new();
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find(['{', '}']) {
-        if rest[open..].starts_with('}') {
-            return Err(format!("a '}}' without its '{{'; {TEMPLATE_ACCEPTED}"));
-        }
-        let close = rest[open + 1..]
-            .find(['{', '}'])
-            .map(|i| open + 1 + i)
-            .filter(|&i| rest[i..].starts_with('}'))
-            .ok_or_else(|| format!("a '{{' without its '}}' (groups do not nest); {TEMPLATE_ACCEPTED}"))?;
-        let body = rest[open + 1..close].trim();
-        if body.is_empty() {
-            return Err(format!("an empty group {{}}: no candidate; {TEMPLATE_ACCEPTED}"));
-        }
-        let values = if body.contains('|') {
-            let items: Vec<String> = body.split('|').map(|t| t.trim().to_string()).collect();
-            if items.iter().any(String::is_empty) {
-                return Err(format!("'{{{body}}}' has an empty choice; {TEMPLATE_ACCEPTED}"));
+/// A tuning template taken apart: the fixed texts between its groups and
+/// each group's values. Its candidates are numbered from 0 in the order
+/// [`expand_all`] lists them (the last group varying fastest), so that a
+/// space too large to list can still be counted and sampled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    /// The texts before, between and after the groups (one more than the
+    /// groups).
+    texts: Vec<String>,
+    /// Each group's values.
+    groups: Vec<Vec<String>>,
+}
+
+impl Template {
+    /// Reads `template`: any number of `{...}` groups (ranges and lists of
+    /// numbers as in [`expand`], and choices `{a|b|c}` of any text).
+    /// Refuses a template without a group, an empty group or choice, and a
+    /// brace out of place.
+    pub fn parse(template: &str) -> Result<Template, String> {
+        let mut texts: Vec<String> = Vec::new();
+        let mut groups: Vec<Vec<String>> = Vec::new();
+        let mut rest = template;
+        while let Some(open) = rest.find(['{', '}']) {
+            if rest[open..].starts_with('}') {
+                return Err(format!("a '}}' without its '{{'; {TEMPLATE_ACCEPTED}"));
             }
-            items
-        } else {
-            group_texts(body).map_err(|e| format!("{e}; or {{a|b|c}} for choices"))?
-        };
-        texts.push(rest[..open].to_string());
-        groups.push(values);
-        rest = &rest[close + 1..];
+            let close = rest[open + 1..]
+                .find(['{', '}'])
+                .map(|i| open + 1 + i)
+                .filter(|&i| rest[i..].starts_with('}'))
+                .ok_or_else(|| {
+                    format!("a '{{' without its '}}' (groups do not nest); {TEMPLATE_ACCEPTED}")
+                })?;
+            let body = rest[open + 1..close].trim();
+            if body.is_empty() {
+                return Err(format!("an empty group {{}}: no candidate; {TEMPLATE_ACCEPTED}"));
+            }
+            let values = if body.contains('|') {
+                let items: Vec<String> = body.split('|').map(|t| t.trim().to_string()).collect();
+                if items.iter().any(String::is_empty) {
+                    return Err(format!("'{{{body}}}' has an empty choice; {TEMPLATE_ACCEPTED}"));
+                }
+                items
+            } else {
+                group_texts(body).map_err(|e| format!("{e}; or {{a|b|c}} for choices"))?
+            };
+            texts.push(rest[..open].to_string());
+            groups.push(values);
+            rest = &rest[close + 1..];
+        }
+        texts.push(rest.to_string());
+        if groups.is_empty() {
+            return Err(format!(
+                "no {{...}} group, so only one candidate; {TEMPLATE_ACCEPTED}"
+            ));
+        }
+        Ok(Template { texts, groups })
     }
-    texts.push(rest.to_string());
-    if groups.is_empty() {
-        return Err(format!(
-            "no {{...}} group, so only one candidate; {TEMPLATE_ACCEPTED}"
-        ));
+
+    /// How many candidates the template makes (saturating at `u64::MAX`).
+    pub fn count(&self) -> u64 {
+        self.groups
+            .iter()
+            .try_fold(1u64, |n, g| n.checked_mul(g.len() as u64))
+            .unwrap_or(u64::MAX)
     }
-    let count = groups
-        .iter()
-        .try_fold(1usize, |n, g| n.checked_mul(g.len()))
-        .unwrap_or(usize::MAX);
-    if count > max {
-        let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
-        return Err(format!(
-            "makes {count} candidates ({} values multiplied), more than the {max} a race takes; \
-             use fewer values or larger steps",
-            sizes.join(" x ")
-        ));
+
+    /// Each group's number of values, as `40 x 40`.
+    pub fn sizes(&self) -> String {
+        let sizes: Vec<String> = self.groups.iter().map(|g| g.len().to_string()).collect();
+        sizes.join(" x ")
     }
-    let mut out = Vec::with_capacity(count);
-    let mut pick = vec![0usize; groups.len()];
-    for _ in 0..count {
-        let values: Vec<String> = pick.iter().zip(&groups).map(|(&k, g)| g[k].clone()).collect();
-        let mut spec = texts[0].clone();
-        for (v, t) in values.iter().zip(&texts[1..]) {
+
+    /// Candidate number `index` (below [`Template::count`]).
+    pub fn combo(&self, index: u64) -> Combo {
+        let mut pick = vec![0usize; self.groups.len()];
+        let mut rest = index;
+        for (i, g) in self.groups.iter().enumerate().rev() {
+            let n = g.len() as u64;
+            pick[i] = (rest % n) as usize;
+            rest /= n;
+        }
+        let values: Vec<String> = pick
+            .iter()
+            .zip(&self.groups)
+            .map(|(&k, g)| g[k].clone())
+            .collect();
+        let mut spec = self.texts[0].clone();
+        for (v, t) in values.iter().zip(&self.texts[1..]) {
             spec.push_str(v);
             spec.push_str(t);
         }
-        out.push(Combo { spec, values });
-        // The next combination: the last group fastest.
-        for i in (0..groups.len()).rev() {
-            pick[i] += 1;
-            if pick[i] < groups[i].len() {
-                break;
-            }
-            pick[i] = 0;
-        }
+        Combo { spec, values }
     }
-    Ok(out)
+}
+
+/// Expands every `{...}` group of `template` ([`Template::parse`]) into
+/// every combination, the last group varying fastest. Refuses what
+/// [`Template::parse`] refuses, and more than `max` combinations (saying
+/// how many it makes).
+pub fn expand_all(template: &str, max: usize) -> Result<Vec<Combo>, String> {
+    let t = Template::parse(template)?;
+    let count = t.count();
+    if count > max as u64 {
+        return Err(format!(
+            "makes {count} candidates ({} values multiplied), more than the {max} a race takes; \
+             use fewer values or larger steps",
+            t.sizes()
+        ));
+    }
+    Ok((0..count).map(|i| t.combo(i)).collect())
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 //! - [`expand`]: `{a..b}` and `{x,y}` expansion of a policy spec.
 //! - [`sweep`]: a sweep from its options to its files.
 //! - [`tune`]: `sim tune GAME`, a race for the best policy of a family.
+//! - [`tune_page`]: the `report.html` page of `sim tune`.
 //! - [`page`]: the charts and `report.html` of a tournament or sweep.
 //! - [`study`]: `study.json` beside a study's CSVs, and `sim report DIR`,
 //!   which rebuilds the page and charts from those files.
@@ -35,4 +36,5 @@ pub mod run;
 pub mod study;
 pub mod sweep;
 pub mod tune;
+pub mod tune_page;
 pub mod workbook;

@@ -40,8 +40,9 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::args::Common;
-use super::expand::{Combo, expand_all};
+use super::expand::{Combo, Template};
 use super::files::Files;
+use super::tune_page::{TunePage, tune_page};
 use crate::engine::args::{format_count, parse_count};
 use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
@@ -53,6 +54,7 @@ use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{BATCH_GAMES, Simulation};
 use crate::engine::table::Table;
 use crate::report::charts::{self, Panel};
+use crate::report::html::Cell;
 
 /// At most this many candidates race (every pair of survivors keeps its
 /// own sums).
@@ -99,9 +101,40 @@ pub struct TuneArgs<T: Args> {
     #[arg(long, value_name = "DEALS", default_value = "20K", value_parser = parse_count, allow_hyphen_values = true)]
     pub fresh: u64,
 
+    /// How candidates are searched: race (every candidate of the template
+    /// races; at most 200) or halving (a random sample of the template's
+    /// candidates, cut by half on common deals until 8 are left, which
+    /// then race; for spaces too large to race whole).
+    #[arg(long, value_name = "METHOD", default_value = "race", value_enum)]
+    pub method: Method,
+
+    /// With --method halving: how many candidates to draw at random from
+    /// the template (every one when it has no more; 2 to 4096; default 64).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=MAX_SAMPLE as i64))]
+    pub sample: Option<u32>,
+
     #[command(flatten)]
     pub common: Common,
 }
+
+/// How `sim tune` searches the template's candidates.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Every candidate races (at most [`MAX_CANDIDATES`]).
+    Race,
+    /// Successive halving of a random sample, then a race of the
+    /// [`FINALISTS`].
+    Halving,
+}
+
+/// The most candidates `--method halving` may draw.
+pub const MAX_SAMPLE: u32 = 4096;
+
+/// `--sample` when not given.
+pub const DEFAULT_SAMPLE: u32 = 64;
+
+/// The halving cuts the sample down to this many finalists, which race.
+pub const FINALISTS: usize = 8;
 
 fn parse_margin(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -225,6 +258,16 @@ impl Sums {
         }
     }
 
+    /// Sums of each candidate alone, without the pairs (the halving ranks
+    /// by estimates only).
+    fn alone(who: &[usize]) -> Sums {
+        Sums {
+            who: who.to_vec(),
+            cand: vec![Ratio::default(); who.len()],
+            pairs: Vec::new(),
+        }
+    }
+
     fn merge(&mut self, o: &Sums) {
         if o.who.is_empty() {
             return;
@@ -306,6 +349,10 @@ impl Sums {
 /// order: per round, the survivors' sums; and the fresh deals' sums.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TuneTally {
+    /// Halving stage `h`'s sums, without pairs (empty for a stage not
+    /// started, and for `--method race`).
+    #[serde(default)]
+    pub halving: Vec<Sums>,
     /// Round `r`'s sums (empty for a round not started).
     pub rounds: Vec<Sums>,
     /// The survivors on the fresh deals.
@@ -314,6 +361,12 @@ pub struct TuneTally {
 
 impl TuneTally {
     fn merge(&mut self, o: &TuneTally) {
+        if self.halving.len() < o.halving.len() {
+            self.halving.resize(o.halving.len(), Sums::default());
+        }
+        for (a, b) in self.halving.iter_mut().zip(&o.halving) {
+            a.merge(b);
+        }
         if self.rounds.len() < o.rounds.len() {
             self.rounds.resize(o.rounds.len(), Sums::default());
         }
@@ -321,6 +374,19 @@ impl TuneTally {
             a.merge(b);
         }
         self.fresh.merge(&o.fresh);
+    }
+
+    /// Each of `who`'s ratio sums over halving stages `0..=upto` (all of
+    /// whom played them), as sums without pairs.
+    fn halved(&self, upto: usize, who: &[usize]) -> Sums {
+        let mut out = Sums::alone(who);
+        for h in &self.halving[..=upto] {
+            for (i, c) in who.iter().enumerate() {
+                let p = h.who.iter().position(|w| w == c).expect("played");
+                out.cand[i].merge(&h.cand[p]);
+            }
+        }
+        out
     }
 
     /// The sums of `who` over rounds `0..=upto` (all of whom played them).
@@ -388,6 +454,187 @@ pub fn pair_z(alpha: f64, k: usize) -> f64 {
     z_upper(alpha / (2.0 * m))
 }
 
+/// `k` distinct candidate numbers below `count` drawn at random from
+/// `seed` (all of them when `count <= k`), in increasing order (Floyd's
+/// algorithm: every set of `k` is equally likely).
+pub fn sample_indices(count: u64, k: u64, seed: u64) -> Vec<u64> {
+    use rand::{RngExt, SeedableRng};
+    if count <= k {
+        return (0..count).collect();
+    }
+    // A stream of its own, apart from every batch's.
+    let mut rng = crate::engine::rng::SimRng::seed_from_u64(crate::engine::rng::splitmix64(
+        seed ^ 0x7475_6e65_5f73_616d,
+    ));
+    let mut chosen = std::collections::BTreeSet::new();
+    for j in count - k..count {
+        let t = rng.random_range(0..=j);
+        if !chosen.insert(t) {
+            chosen.insert(j);
+        }
+    }
+    chosen.into_iter().collect()
+}
+
+/// The halving's plan, fixed before any game: stage `h` plays
+/// `batches[h]` batches (from batch `start[h]`) with `kept[h]` candidates
+/// and keeps `kept[h + 1]` of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Halving {
+    kept: Vec<usize>,
+    start: Vec<u64>,
+    batches: Vec<u64>,
+}
+
+impl Halving {
+    /// The plan for `n` candidates, spending at most `share` games in
+    /// equal parts per stage, `games_per_batch` games per candidate and
+    /// batch; `None` when a stage cannot pay for one batch per candidate.
+    /// No stage when `n` is at most [`FINALISTS`].
+    fn plan(n: usize, share: u64, games_per_batch: u64) -> Option<Halving> {
+        let mut kept = vec![n];
+        while *kept.last().expect("one") > FINALISTS {
+            let k = *kept.last().expect("one");
+            kept.push(k.div_ceil(2).max(FINALISTS));
+        }
+        let stages = kept.len() - 1;
+        let mut plan = Halving {
+            kept,
+            ..Halving::default()
+        };
+        let mut next = 0u64;
+        for h in 0..stages {
+            let b = share / stages as u64 / (plan.kept[h] as u64 * games_per_batch);
+            if b == 0 {
+                return None;
+            }
+            plan.start.push(next);
+            plan.batches.push(b);
+            next += b;
+        }
+        Some(plan)
+    }
+
+    fn stages(&self) -> usize {
+        self.batches.len()
+    }
+
+    /// The batches of every stage together.
+    fn units(&self) -> u64 {
+        self.batches.iter().sum()
+    }
+
+    /// The games of every stage together.
+    fn games(&self, games_per_batch: u64) -> u64 {
+        (0..self.stages())
+            .map(|h| self.kept[h] as u64 * self.batches[h] * games_per_batch)
+            .sum()
+    }
+
+    /// The fewest games `--budget` must allow for `n` candidates: one batch
+    /// per candidate in every stage, twice over (the halving spends at
+    /// most half).
+    fn least_budget(n: usize, games_per_batch: u64) -> u64 {
+        let mut k = n;
+        let mut stages = 0u64;
+        while k > FINALISTS {
+            k = k.div_ceil(2).max(FINALISTS);
+            stages += 1;
+        }
+        2 * stages * n as u64 * games_per_batch
+    }
+}
+
+/// The games a run played and what a sweep of equal confidence needs, for
+/// the console's comparison.
+struct Saved {
+    halving: u64,
+    race: u64,
+    fresh: u64,
+    stop: Stop,
+    survivors: usize,
+    sweep_deals: u64,
+    sweep_games: u64,
+    candidates: usize,
+    halved: bool,
+}
+
+/// The console's line on the games played against a sweep of equal
+/// confidence: a saving only where there is one to claim.
+fn games_sentence(s: &Saved) -> String {
+    let total = s.halving + s.race + s.fresh;
+    if s.halved {
+        return format!(
+            "games: halving {} + race {} + fresh {} = {}; no sweep to compare: the halving cut candidates by their estimates, without a test",
+            grouped(s.halving),
+            grouped(s.race),
+            grouped(s.fresh),
+            grouped(total)
+        );
+    }
+    let played = format!(
+        "games: race {} + fresh {} = {}",
+        grouped(s.race),
+        grouped(s.fresh),
+        grouped(total)
+    );
+    if s.stop == Stop::Budget {
+        let separated = if s.sweep_games > 0 {
+            format!(
+                "; a sweep of equal confidence would need more than the {} deals for each of the {} candidates ({} games) that its drops alone need, and more again to separate the survivors",
+                grouped(s.sweep_deals),
+                s.candidates,
+                grouped(s.sweep_games)
+            )
+        } else {
+            "; it dropped no candidate, so no sweep of equal confidence can be sized from it".to_string()
+        };
+        return format!(
+            "{played}; the race was stopped by its budget before it separated its {} survivors{separated}",
+            s.survivors
+        );
+    }
+    if s.sweep_games == 0 {
+        return played;
+    }
+    let needs = format!(
+        "a sweep of equal confidence needs about {} ({} deals for each of the {} candidates)",
+        grouped(s.sweep_games),
+        grouped(s.sweep_deals),
+        s.candidates
+    );
+    let race_share = 100.0 * s.race as f64 / s.sweep_games as f64;
+    if total <= s.sweep_games {
+        format!(
+            "{played}; {needs}: tune played {:.1}% of that, the race alone {race_share:.1}%",
+            100.0 * total as f64 / s.sweep_games as f64
+        )
+    } else {
+        format!(
+            "{played}; {needs}: no saving here: the race alone played {race_share:.1}% of that sweep, and the fresh deals (estimates never used to choose) come on top"
+        )
+    }
+}
+
+/// The method, in a few sentences, for the report page.
+fn method_paragraphs(halved: bool, margin: f64, objective: &str, unit: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if halved {
+        out.push(format!(
+            "Halving: candidates were drawn at random (by the seed) from the template's space; every one played the same deals, and after each stage the better half by estimate went on (never fewer than {FINALISTS}), each stage playing twice the deals of the one before. The halving has no test: a candidate close to the cut can be lost to chance, and candidates never drawn are not compared at all."
+        ));
+    }
+    out.push(format!(
+        "Race: every candidate {}played the same deals, in every seat in turn against the field (common random numbers), the deals doubling each round. After each round every pair of survivors got an interval on its difference in {objective} (the cluster-robust errors of the tournaments, Bonferroni over the pairs, the error level spread over the rounds so that all intervals of all rounds hold together with probability at least 95%), and a candidate significantly worse than another was dropped. The race stopped when one was left, when no survivor could be more than {margin}{unit} better than the leader, or when the budget was spent.",
+        if halved { "left after the halving " } else { "" }
+    ));
+    out.push(
+        "Fresh estimates: the survivors then played deals the race never used; their estimates and 95% intervals (each on its own, not simultaneous) have no winner's curse. The race's own estimates in the candidates table are biased upwards for the winner and are kept for the record."
+            .to_string(),
+    );
+    out
+}
+
 /// One round of the race, as rounds.csv shows it.
 #[derive(Clone, Debug)]
 struct RoundRow {
@@ -423,17 +670,28 @@ impl Stop {
     }
 }
 
+/// Which part of the run a batch belongs to, and so where its sums go.
+#[derive(Clone, Copy, Debug)]
+enum Phase {
+    /// A halving stage (each candidate's sums only).
+    Halving(usize),
+    /// A race round.
+    Race(usize),
+    /// The fresh deals of the survivors.
+    Fresh,
+}
+
 /// Plays batches `batches` with candidates `who` (`sims[c][s]`: candidate
 /// `c` in seat `s`), each deal's results of a candidate summed over its
-/// seats, and returns their sums (put in round `round`, or the fresh sums
-/// when `round` is `None`) and the ranges played.
+/// seats, and returns their sums (put where `phase` says) and the ranges
+/// played.
 #[allow(clippy::too_many_arguments)]
 fn play_batches<G: Game>(
     opts: &G::Options,
     sims: &[Vec<G::Sim>],
     objective: Objective,
     who: &[usize],
-    round: Option<usize>,
+    phase: Phase,
     seed: u64,
     batches: &[Range<u64>],
     pool: &rayon::ThreadPool,
@@ -442,14 +700,26 @@ fn play_batches<G: Game>(
 ) -> Result<(TuneTally, Vec<Range<u64>>), String> {
     let wrap = |s: Sums| {
         let mut t = TuneTally::default();
-        match round {
-            Some(r) => {
+        match phase {
+            Phase::Halving(h) => {
+                t.halving = vec![Sums::default(); h + 1];
+                t.halving[h] = s;
+            }
+            Phase::Race(r) => {
                 t.rounds = vec![Sums::default(); r + 1];
                 t.rounds[r] = s;
             }
-            None => t.fresh = s,
+            Phase::Fresh => t.fresh = s,
         }
         t
+    };
+    let with_pairs = !matches!(phase, Phase::Halving(_));
+    let empty = || {
+        if with_pairs {
+            Sums::new(who)
+        } else {
+            Sums::alone(who)
+        }
     };
     let (sums, done) = pool.install(|| {
         batches
@@ -457,14 +727,14 @@ fn play_batches<G: Game>(
             .flat_map(|r| r.clone().into_par_iter())
             .map(|b| {
                 if stop.load(Ordering::Relaxed) {
-                    return Ok::<_, String>((Sums::new(who), Vec::new()));
+                    return Ok::<_, String>((empty(), Vec::new()));
                 }
-                let s = play_one::<G>(opts, sims, objective, who, seed, b)?;
+                let s = play_one::<G>(opts, sims, objective, who, with_pairs, seed, b)?;
                 bar.inc(BATCH_GAMES * (who.len() * G::players(opts)) as u64);
                 Ok((s, std::iter::once(b..b + 1).collect()))
             })
             .try_reduce(
-                || (Sums::new(who), Vec::new()),
+                || (empty(), Vec::new()),
                 |(mut a, mut da), (b, db)| {
                     a.merge(&b);
                     da.extend(db);
@@ -475,12 +745,14 @@ fn play_batches<G: Game>(
     Ok((wrap(sums), crate::engine::state::normalize(done)))
 }
 
-/// Batch `b` for candidates `who`.
+/// Batch `b` for candidates `who` (with the sums of every pair when
+/// `with_pairs`).
 fn play_one<G: Game>(
     opts: &G::Options,
     sims: &[Vec<G::Sim>],
     objective: Objective,
     who: &[usize],
+    with_pairs: bool,
     seed: u64,
     b: u64,
 ) -> Result<Sums, String> {
@@ -516,7 +788,11 @@ fn play_one<G: Game>(
         }
     }
     // Units: runs of deals joined while some game carries over.
-    let mut sums = Sums::new(who);
+    let mut sums = if with_pairs {
+        Sums::new(who)
+    } else {
+        Sums::alone(who)
+    };
     let mut ux = vec![0i64; k];
     let mut ug = vec![0i64; k];
     for d in 0..n {
@@ -529,6 +805,9 @@ fn play_one<G: Game>(
         }
         for i in 0..k {
             sums.cand[i].add(ux[i], ug[i]);
+            if !with_pairs {
+                continue;
+            }
             for j in i + 1..k {
                 sums.pairs[pair(i, j, k)].add(ux[i], ug[i], ux[j], ug[j]);
             }
@@ -584,9 +863,34 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         .policy
         .clone()
         .ok_or_else(|| Failure::Usage("give the family of policies with --policy TEMPLATE".into()))?;
-    let combos: Vec<Combo> = expand_all(&template, MAX_CANDIDATES)
+    let space = Template::parse(&template)
         .map_err(|e| format!("--policy '{template}': {e}"))
         .usage()?;
+    let space_size = space.count();
+    if args.sample.is_some() && args.method != Method::Halving {
+        return Err(Failure::Usage(
+            "--sample: only --method halving draws a sample; the race (--method race, the default) races every candidate"
+                .into(),
+        ));
+    }
+    let seed = args.common.seed.unwrap_or_else(rand::random);
+    let sample_size = args.sample.unwrap_or(DEFAULT_SAMPLE);
+    let combos: Vec<Combo> = match args.method {
+        Method::Race if space_size > MAX_CANDIDATES as u64 => {
+            return Err(Failure::Usage(format!(
+                "--policy '{template}': makes {space_size} candidates ({} values multiplied), more than \
+                 the {MAX_CANDIDATES} the race (--method race, the default) takes; use fewer values or \
+                 larger steps, or --method halving to race the best of a random sample of them \
+                 (--sample N, default {DEFAULT_SAMPLE})",
+                space.sizes()
+            )));
+        }
+        Method::Race => (0..space_size).map(|i| space.combo(i)).collect(),
+        Method::Halving => sample_indices(space_size, u64::from(sample_size), seed)
+            .into_iter()
+            .map(|i| space.combo(i))
+            .collect(),
+    };
     if combos.len() < 2 {
         return Err(Failure::Usage(format!(
             "--policy '{template}' makes one candidate: nothing to choose between; give a group of \
@@ -660,27 +964,49 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let scale = objective.scale();
     let margin = args.margin / scale;
     let games_per_batch = BATCH_GAMES * players as u64;
-    let first_round = n as u64 * games_per_batch;
-    if args.budget < first_round {
+    // The halving (none for the race, or for a sample of at most
+    // FINALISTS) spends at most half the budget; the race the rest.
+    let halving = match args.method {
+        Method::Race => Halving {
+            kept: vec![n],
+            ..Halving::default()
+        },
+        Method::Halving => Halving::plan(n, args.budget / 2, games_per_batch).ok_or_else(|| {
+            Failure::Usage(format!(
+                "--budget {}: the halving of {n} candidates plays at least one batch of {BATCH_GAMES} deals \
+                 per candidate and {} in each stage, and may spend half the budget: give at least {} games, \
+                 or a smaller --sample",
+                args.budget,
+                plural(players as u64, "seat"),
+                grouped(Halving::least_budget(n, games_per_batch))
+            ))
+        })?,
+    };
+    let halving_games = halving.games(games_per_batch);
+    let race_budget = args.budget - halving_games;
+    let finalists = *halving.kept.last().expect("one");
+    let first_round = finalists as u64 * games_per_batch;
+    if race_budget < first_round {
         return Err(Failure::Usage(format!(
-            "--budget {}: the first round alone plays {} ({n} candidates, {BATCH_GAMES} deals, {}); give at least that",
+            "--budget {}: the first round alone plays {} ({finalists} candidates, {BATCH_GAMES} deals, {}); give at least that",
             args.budget,
             plural(first_round, "game"),
             plural(players as u64, "seat")
         )));
     }
     // The race never plays more batches than the budget pays for with two
-    // candidates; its batch numbers end at a round's end past that.
-    let most = (args.budget / (2 * games_per_batch)).max(1);
+    // candidates; its batch numbers end at a round's end past that. Its
+    // batches follow the halving's.
+    let race_start = halving.units();
+    let most = (race_budget / (2 * games_per_batch)).max(1);
     let mut race_rounds = 1usize;
     while round_batches(race_rounds).0 < most {
         race_rounds += 1;
     }
-    let race_units = round_batches(race_rounds).0;
+    let race_units = race_start + round_batches(race_rounds).0;
     let fresh_batches = args.fresh.div_ceil(BATCH_GAMES);
     let units = race_units + fresh_batches;
 
-    let seed = args.common.seed.unwrap_or_else(rand::random);
     let threads = args.common.threads();
     let mut parts = vec![
         "tune".to_string(),
@@ -692,6 +1018,9 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     }
     parts.push(format!("{players}p"));
     parts.push(args.objective.clone());
+    if args.method == Method::Halving {
+        parts.push(format!("halving{sample_size}"));
+    }
     parts.extend(G::variants(opts).into_iter().map(|v| v.file));
     parts.push(format!("seed{seed}"));
     let out_dir = args.common.out_dir(&parts);
@@ -699,6 +1028,10 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     if !args.common.no_charts {
         file_names.extend(["race.svg", "race.png"]);
     }
+    if !args.common.no_report {
+        file_names.push("report.html");
+    }
+    let report_date = args.common.report_date()?;
     let files = Files::prepare(&out_dir, &file_names, None)?;
     let job_args = &args.common.job;
     let definition = serde_json::json!({
@@ -713,6 +1046,8 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         "budget": args.budget,
         "margin": args.margin.to_string(),
         "fresh": args.fresh,
+        "method": format!("{:?}", args.method).to_lowercase(),
+        "sample": sample_size,
         "seed": seed.to_string(),
     });
     let mut job: Job<TuneTally> = Job::start(
@@ -732,37 +1067,29 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let start = Instant::now();
     let bar = crate::engine::runner::progress_bar(args.common.progress(), args.budget);
     let mut who: Vec<usize> = (0..n).collect();
+    let mut cut_in: Vec<Option<usize>> = vec![None; n];
+    let mut halving_deals_of: Vec<u64> = vec![0; n];
+    let mut halving_estimate: Vec<f64> = vec![f64::NAN; n];
     let mut dropped_in: Vec<Option<usize>> = vec![None; n];
     let mut games_of: Vec<u64> = vec![0; n];
+    let mut stage_rows: Vec<RoundRow> = Vec::new();
     let mut rows: Vec<RoundRow> = Vec::new();
     let mut used = 0u64;
     let mut deals_total = 0u64;
-    let mut stop = None;
-    let mut last_z = f64::NAN;
-    let mut r = 0usize;
-    let played = loop {
-        if stop.is_some() {
-            break Ok(());
-        }
-        let k = who.len() as u64;
-        let (first, full) = round_batches(r);
-        let afford = (args.budget - used) / (k * games_per_batch);
-        let count = full.min(afford);
-        if count == 0 || r >= race_rounds {
-            stop = Some(Stop::Budget);
-            if let Some(last) = rows.last_mut() {
-                last.stop = Stop::Budget.word().to_string();
-            }
-            break Ok(());
-        }
+    // The halving: each stage plays its batches with the candidates left,
+    // then keeps the best of them by their estimates over every stage so
+    // far (the lower candidate number on a tie).
+    let mut halved = Ok(());
+    for h in 0..halving.stages() {
         let current = who.clone();
+        let (first, count) = (halving.start[h], halving.batches[h]);
         let mut play = |ranges: &[Range<u64>]| {
             play_batches::<G>(
                 opts,
                 &sims,
                 objective,
                 &current,
-                Some(r),
+                Phase::Halving(h),
                 seed,
                 ranges,
                 &pool,
@@ -771,52 +1098,131 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             )
         };
         if let Err(e) = job.play(first..first + count, &mut play) {
-            break Err(e);
+            halved = Err(e);
+            break;
         }
-        let games = count * k * games_per_batch;
+        let games = count * who.len() as u64 * games_per_batch;
         used += games;
-        deals_total += count * BATCH_GAMES;
         for &c in &who {
             games_of[c] += count * games_per_batch;
+            halving_deals_of[c] += count * BATCH_GAMES;
         }
-        let alpha = round_alpha(ALPHA, r);
-        let z = pair_z(alpha, who.len());
-        last_z = z;
-        let sums = job.tally().cumulative(r, &who);
-        let (drop, within) = decide(&sums, sign, z, margin);
-        let lead = leader(&sums, sign);
-        let gone: Vec<usize> = drop.iter().map(|&i| who[i]).collect();
+        let sums = job.tally().halved(h, &who);
+        let mut order: Vec<usize> = (0..who.len()).collect();
+        order.sort_by(|&a, &b| {
+            (sign * sums.estimate(b))
+                .total_cmp(&(sign * sums.estimate(a)))
+                .then(who[a].cmp(&who[b]))
+        });
+        for (i, &c) in who.iter().enumerate() {
+            halving_estimate[c] = sums.estimate(i);
+        }
+        let keep = halving.kept[h + 1];
+        let mut gone: Vec<usize> = order[keep..].iter().map(|&i| who[i]).collect();
+        gone.sort_unstable();
         for &c in &gone {
-            dropped_in[c] = Some(r);
+            cut_in[c] = Some(h);
         }
-        let row = RoundRow {
+        stage_rows.push(RoundRow {
             deals: count * BATCH_GAMES,
-            deals_total,
+            deals_total: halving_deals_of[who[order[0]]],
             candidates: who.len(),
             games,
             games_total: used,
-            alpha,
-            z,
+            alpha: f64::NAN,
+            z: f64::NAN,
             dropped: gone.clone(),
-            leader: who[lead],
-            leader_estimate: sums.estimate(lead),
-            survivors: who.len() - gone.len(),
+            leader: who[order[0]],
+            leader_estimate: sums.estimate(order[0]),
+            survivors: keep,
             stop: String::new(),
-        };
+        });
         who.retain(|c| !gone.contains(c));
-        rows.push(row);
-        if who.len() == 1 {
-            stop = Some(Stop::OneLeft);
-        } else if within {
-            stop = Some(Stop::Margin);
-        } else if count < full {
-            stop = Some(Stop::Budget);
+    }
+    let halving_deals = halving.units() * BATCH_GAMES;
+    let mut stop = None;
+    let mut last_z = f64::NAN;
+    let mut r = 0usize;
+    let played = halved.and_then(|()| {
+        loop {
+            if stop.is_some() {
+                break Ok(());
+            }
+            let k = who.len() as u64;
+            let (first, full) = round_batches(r);
+            let first = race_start + first;
+            let afford = (args.budget - used) / (k * games_per_batch);
+            let count = full.min(afford);
+            if count == 0 || r >= race_rounds {
+                stop = Some(Stop::Budget);
+                if let Some(last) = rows.last_mut() {
+                    last.stop = Stop::Budget.word().to_string();
+                }
+                break Ok(());
+            }
+            let current = who.clone();
+            let mut play = |ranges: &[Range<u64>]| {
+                play_batches::<G>(
+                    opts,
+                    &sims,
+                    objective,
+                    &current,
+                    Phase::Race(r),
+                    seed,
+                    ranges,
+                    &pool,
+                    &bar,
+                    stop_flag(),
+                )
+            };
+            if let Err(e) = job.play(first..first + count, &mut play) {
+                break Err(e);
+            }
+            let games = count * k * games_per_batch;
+            used += games;
+            deals_total += count * BATCH_GAMES;
+            for &c in &who {
+                games_of[c] += count * games_per_batch;
+            }
+            let alpha = round_alpha(ALPHA, r);
+            let z = pair_z(alpha, who.len());
+            last_z = z;
+            let sums = job.tally().cumulative(r, &who);
+            let (drop, within) = decide(&sums, sign, z, margin);
+            let lead = leader(&sums, sign);
+            let gone: Vec<usize> = drop.iter().map(|&i| who[i]).collect();
+            for &c in &gone {
+                dropped_in[c] = Some(r);
+            }
+            let row = RoundRow {
+                deals: count * BATCH_GAMES,
+                deals_total,
+                candidates: who.len(),
+                games,
+                games_total: used,
+                alpha,
+                z,
+                dropped: gone.clone(),
+                leader: who[lead],
+                leader_estimate: sums.estimate(lead),
+                survivors: who.len() - gone.len(),
+                stop: String::new(),
+            };
+            who.retain(|c| !gone.contains(c));
+            rows.push(row);
+            if who.len() == 1 {
+                stop = Some(Stop::OneLeft);
+            } else if within {
+                stop = Some(Stop::Margin);
+            } else if count < full {
+                stop = Some(Stop::Budget);
+            }
+            if let Some(s) = stop {
+                rows.last_mut().expect("a round").stop = s.word().to_string();
+            }
+            r += 1;
         }
-        if let Some(s) = stop {
-            rows.last_mut().expect("a round").stop = s.word().to_string();
-        }
-        r += 1;
-    };
+    });
     // The winner: the leader of the survivors on the race's deals.
     let race_rounds_played = rows.len();
     let final_sums = if race_rounds_played > 0 {
@@ -836,7 +1242,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 &sims,
                 objective,
                 &current,
-                None,
+                Phase::Fresh,
                 seed,
                 ranges,
                 &pool,
@@ -849,6 +1255,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     bar.finish_and_clear();
     played?;
     let resumed = job.resumed_note();
+    let command = job.command_line();
     let (tally, leftovers) = job.into_tally();
     let secs = start.elapsed().as_secs_f64();
     let fresh_games = fresh_batches * games_per_batch * survivors.len() as u64;
@@ -861,7 +1268,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let z_sweep = pair_z(ALPHA, n);
     let mut sweep_deals: f64 = 0.0;
     for (c, dropped) in dropped_in.iter().enumerate() {
-        if c == winner {
+        if c == winner || cut_in[c].is_some() {
             continue;
         }
         let (upto, gap_of): (usize, Box<dyn Fn(f64) -> f64>) = match *dropped {
@@ -882,7 +1289,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     }
     let sweep_deals = (sweep_deals.ceil() as u64).div_ceil(BATCH_GAMES) * BATCH_GAMES;
     let sweep_games = sweep_deals * n as u64 * players as u64;
-    let same_deals_games = deals_total * n as u64 * players as u64;
+    let same_deals_games = (halving_deals + deals_total) * n as u64 * players as u64;
 
     // candidates.csv
     let groups = combos.first().map_or(0, |c| c.values.len());
@@ -891,6 +1298,9 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     header.extend(
         [
             "status",
+            "cut_in_stage",
+            "halving_deals",
+            "halving_estimate",
             "dropped_in_round",
             "race_deals",
             "race_games",
@@ -934,9 +1344,10 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let mut race_points = Vec::with_capacity(n);
     let mut round_points = Vec::with_capacity(n);
     let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
+    let stages = halving.stages();
     for (c, combo) in combos.iter().enumerate() {
         let last = dropped_in[c].unwrap_or(race_rounds_played.saturating_sub(1));
-        let (est, se) = if race_rounds_played > 0 {
+        let (est, se) = if race_rounds_played > 0 && cut_in[c].is_none() {
             let s = tally.cumulative(last, &[c]);
             (s.cand[0].estimate(), s.cand[0].stderr().unwrap_or(f64::NAN))
         } else {
@@ -944,6 +1355,8 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         };
         let status = if c == winner {
             "winner"
+        } else if cut_in[c].is_some() {
+            "cut"
         } else if dropped_in[c].is_none() {
             "survivor"
         } else {
@@ -951,16 +1364,37 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         };
         let fe = fresh_est(c);
         let fd = fresh_diff(c);
-        let race_deals = games_of[c] / players as u64;
+        let race_games = games_of[c] - halving_deals_of[c] * players as u64;
+        let race_deals = race_games / players as u64;
+        let in_race = cut_in[c].is_none();
         let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
         row.extend(combo.values.iter().cloned());
         row.extend([
             status.to_string(),
+            cut_in[c].map_or(String::new(), |h| h.to_string()),
+            if stages > 0 {
+                halving_deals_of[c].to_string()
+            } else {
+                String::new()
+            },
+            if stages > 0 {
+                f6(halving_estimate[c] * scale)
+            } else {
+                String::new()
+            },
             dropped_in[c].map_or(String::new(), |r| r.to_string()),
-            race_deals.to_string(),
-            games_of[c].to_string(),
-            f6(est * scale),
-            f6(se * scale),
+            if in_race {
+                race_deals.to_string()
+            } else {
+                String::new()
+            },
+            if in_race {
+                race_games.to_string()
+            } else {
+                String::new()
+            },
+            if in_race { f6(est * scale) } else { String::new() },
+            if in_race { f6(se * scale) } else { String::new() },
             if fe.is_some() {
                 (fresh_batches * BATCH_GAMES).to_string()
             } else {
@@ -985,8 +1419,14 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             (c + 1) as f64
         };
         // A point without an estimate is left out, a band without an
-        // error drawn as the point (plotters cannot place NaN).
-        if est.is_finite() {
+        // error drawn as the point (plotters cannot place NaN); a candidate
+        // the halving cut shows its halving estimate, without a band.
+        if !in_race {
+            let e = halving_estimate[c] * scale;
+            if e.is_finite() {
+                race_points.push((x, e, e, e));
+            }
+        } else if est.is_finite() {
             let h = crate::engine::stats::Z95 * se;
             let (lo, hi) = if h.is_finite() {
                 (est - h, est + h)
@@ -995,13 +1435,17 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             };
             race_points.push((x, est * scale, lo * scale, hi * scale));
         }
-        let rounds_in = (last + 1) as f64;
+        let rounds_in = match cut_in[c] {
+            Some(h) => (h + 1) as f64,
+            None => (stages + last + 1) as f64,
+        };
         round_points.push((x, rounds_in, 0.0, rounds_in));
     }
     let cand_csv = run_csv_bytes(&header, &cand_rows, seed)?;
 
     // rounds.csv
     let round_header: Vec<String> = [
+        "phase",
         "round",
         "deals",
         "deals_total",
@@ -1019,19 +1463,28 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     ]
     .map(String::from)
     .to_vec();
-    let round_rows: Vec<Vec<String>> = rows
+    let phases = stage_rows
         .iter()
         .enumerate()
-        .map(|(r, w)| {
+        .map(|(h, w)| ("halving", h, w))
+        .chain(rows.iter().enumerate().map(|(r, w)| ("race", r, w)));
+    let round_rows: Vec<Vec<String>> = phases
+        .map(|(phase, r, w)| {
+            let tested = phase == "race";
             vec![
+                phase.to_string(),
                 r.to_string(),
                 w.deals.to_string(),
                 w.deals_total.to_string(),
                 w.candidates.to_string(),
                 w.games.to_string(),
                 w.games_total.to_string(),
-                format!("{:.6e}", w.alpha),
-                f6(w.z),
+                if tested {
+                    format!("{:.6e}", w.alpha)
+                } else {
+                    String::new()
+                },
+                if tested { f6(w.z) } else { String::new() },
                 w.dropped.len().to_string(),
                 w.dropped
                     .iter()
@@ -1071,8 +1524,31 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             "each candidate plays every seat in turn against {field_word}; every candidate plays the same deals (common random numbers)"
         );
     }
-    if let Some(note) = resumed {
+    if let Some(note) = &resumed {
         let _ = writeln!(summary, "{note}");
+    }
+    let halving_used: u64 = stage_rows.iter().map(|w| w.games).sum();
+    let race_used = used - halving_used;
+    let mut halving_line = None;
+    if stages > 0 {
+        let line = format!(
+            "halving: {} drawn at random from the {} of the template; {} on {} deals, {} games, cut them to {finalists} finalists by their estimates (no test)",
+            plural(n as u64, "candidate"),
+            grouped(space_size),
+            plural(stages as u64, "stage"),
+            grouped(halving_deals),
+            grouped(halving_used),
+        );
+        let line = if space_size <= n as u64 {
+            line.replace(
+                &format!("drawn at random from the {} of the template", grouped(space_size)),
+                "(every one of the template)",
+            )
+        } else {
+            line
+        };
+        let _ = writeln!(summary, "{line}");
+        halving_line = Some(line);
     }
     let how = match stop {
         Stop::OneLeft => "one candidate left".to_string(),
@@ -1082,18 +1558,24 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         ),
         Stop::Budget => format!("the budget of {} games is spent", format_count(args.budget)),
     };
-    let _ = writeln!(
-        summary,
+    let race_line = format!(
         "race: {} on {} deals, {} games; stopped because {how}",
         plural(race_rounds_played as u64, "round"),
         grouped(deals_total),
-        grouped(used),
+        grouped(race_used),
     );
-    let _ = writeln!(
-        summary,
-        "{} left of {n}; chance that the best was dropped or the stop is wrong: at most {ALPHA} (simultaneous intervals, last z {last_z:.2})",
+    let _ = writeln!(summary, "{race_line}");
+    let of_whom = if stages > 0 {
+        format!("{finalists} finalists")
+    } else {
+        n.to_string()
+    };
+    let confidence_line = format!(
+        "{} left of {of_whom}; chance that the best{} was dropped or the stop is wrong: at most {ALPHA} (simultaneous intervals, last z {last_z:.2})",
         plural(survivors.len() as u64, "survivor"),
+        if stages > 0 { " finalist" } else { "" },
     );
+    let _ = writeln!(summary, "{confidence_line}");
     let mut table = Table::new();
     table
         .left("candidate")
@@ -1128,6 +1610,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         grouped(fresh_batches * games_per_batch)
     );
     let _ = summary.write_all(table.render().as_bytes());
+    let mut winner_line = None;
     if let Some((_, (lo, hi))) = fresh_est(winner) {
         let inside: Vec<&str> = survivors
             .iter()
@@ -1140,8 +1623,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         } else {
             format!(" ({})", specs[winner])
         };
-        let _ = writeln!(
-            summary,
+        let line = format!(
             "winner: {}{resolved}; survivors within its fresh interval: {}",
             combos[winner].spec,
             if inside.is_empty() {
@@ -1150,36 +1632,38 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 inside.join(", ")
             }
         );
+        let _ = writeln!(summary, "{line}");
+        winner_line = Some(line);
     }
-    if stop == Stop::Budget {
-        let _ = writeln!(
-            summary,
-            "games: race {} + fresh {}; no sweep to compare: a race stopped by its budget left its survivors unresolved",
-            grouped(used),
-            grouped(fresh_games)
-        );
-    } else if sweep_games > 0 {
-        let _ = writeln!(
-            summary,
-            "games: race {} + fresh {} = {}; a sweep of equal confidence needs about {} ({} deals for each of the {n} candidates): tune played {:.1}% of that, the race alone {:.1}%",
-            grouped(used),
-            grouped(fresh_games),
-            grouped(used + fresh_games),
-            grouped(sweep_games),
-            grouped(sweep_deals),
-            100.0 * (used + fresh_games) as f64 / sweep_games as f64,
-            100.0 * used as f64 / sweep_games as f64
-        );
-    }
-    let _ = writeln!(
-        summary,
-        "a sweep giving every candidate the race's {} deals would play {} games",
-        grouped(deals_total),
-        grouped(same_deals_games)
-    );
+    let games_line = games_sentence(&Saved {
+        halving: halving_used,
+        race: race_used,
+        fresh: fresh_games,
+        stop,
+        survivors: survivors.len(),
+        sweep_deals,
+        sweep_games,
+        candidates: n,
+        halved: stages > 0,
+    });
+    let _ = writeln!(summary, "{games_line}");
+    let same_line = if stages > 0 {
+        format!(
+            "a sweep giving each of the {n} sampled candidates the finalists' {} deals would play {} games",
+            grouped(halving_deals + deals_total),
+            grouped(same_deals_games)
+        )
+    } else {
+        format!(
+            "a sweep giving every candidate the race's {} deals would play {} games",
+            grouped(deals_total),
+            grouped(same_deals_games)
+        )
+    };
+    let _ = writeln!(summary, "{same_line}");
 
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
-    if !args.common.no_charts {
+    if !args.common.no_charts || report_date.is_some() {
         let x_label = if single_number {
             template.clone()
         } else {
@@ -1193,9 +1677,12 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         );
         let mut panels = vec![
             Panel {
-                title:
+                title: if stages > 0 {
+                    "estimate when last played: race (95%, not corrected) or halving (dot only); fresh estimates in candidates.csv"
+                } else {
                     "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
-                        .into(),
+                }
+                .into(),
                 y_label: args.objective.clone(),
                 points: race_points,
                 reference: None,
@@ -1204,8 +1691,13 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 top: None,
             },
             Panel {
-                title: "rounds each candidate stayed in the race".into(),
-                y_label: "rounds".into(),
+                title: if stages > 0 {
+                    "halving stages and race rounds each candidate stayed"
+                } else {
+                    "rounds each candidate stayed in the race"
+                }
+                .into(),
+                y_label: if stages > 0 { "stages + rounds" } else { "rounds" }.into(),
                 points: round_points,
                 reference: None,
                 percent: false,
@@ -1215,8 +1707,137 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         ];
         panels.retain(|p| !p.points.is_empty());
         let chart = charts::sweep(&title, &run_line, &x_label, &panels)?;
-        contents.push(("race.svg", chart.svg.into_bytes()));
-        contents.push(("race.png", chart.png));
+        if let Some(date) = &report_date {
+            let mut conclusion = Vec::new();
+            if let Some((e, (lo, hi))) = fresh_est(winner) {
+                let what = if objective == Objective::WinRate {
+                    format!("a win rate of {e:.2}% [{lo:.2}%, {hi:.2}%]")
+                } else {
+                    format!("{} {e:.4} [{lo:.4}, {hi:.4}]", args.objective)
+                };
+                let of = if stages > 0 {
+                    format!("the {finalists} finalists of {n} candidates drawn from {template}",)
+                } else {
+                    format!("the {n} candidates of {template}")
+                };
+                conclusion.push(format!(
+                    "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.",
+                    combos[winner].spec,
+                    if players > 1 {
+                        format!(" against {field_word}")
+                    } else {
+                        String::new()
+                    },
+                    grouped(fresh_batches * BATCH_GAMES)
+                ));
+                let field_spec = field.policy.to_string();
+                let field_at = (0..n).find(|&c| specs[c] == field_spec);
+                if let Some(f) = field_at.filter(|_| players > 1) {
+                    let own = &combos[f].spec;
+                    conclusion.push(if f == winner {
+                        format!("The field's own policy ({own}) is the winner: no candidate was found better than it.")
+                    } else if let Some(h) = cut_in[f] {
+                        format!("The field's own policy ({own}) was cut by the halving in stage {h}.")
+                    } else if let Some(r) = dropped_in[f] {
+                        format!("The field's own policy ({own}) was dropped in race round {r}: significantly worse than another candidate, at the race's confidence.")
+                    } else if let Some((d, (lo, hi))) = fresh_diff(f) {
+                        format!("The field's own policy ({own}) survived the race; the winner's fresh difference to it is {:+.4} [{:+.4}, {:+.4}]{unit}.", -d, -hi, -lo)
+                    } else {
+                        String::new()
+                    });
+                    conclusion.retain(|l| !l.is_empty());
+                } else if objective == Objective::WinRate && players > 1 {
+                    let fair = 100.0 / players as f64;
+                    let (verdict, why) = if lo > fair {
+                        ("wins more than", "lies wholly above it")
+                    } else if hi < fair {
+                        ("wins less than", "lies wholly below it")
+                    } else {
+                        ("cannot be told from", "contains it")
+                    };
+                    conclusion.push(format!(
+                        "Against {field_word} it {verdict} the fair share of {fair:.1}% of {players} players: its interval {why}."
+                    ));
+                }
+            }
+            let others: Vec<&str> = survivors
+                .iter()
+                .filter(|&&c| c != winner)
+                .map(|&c| combos[c].spec.as_str())
+                .collect();
+            conclusion.push(if others.is_empty() {
+                "No other candidate survived the race.".to_string()
+            } else {
+                format!(
+                    "The race could not separate it from {} (in the table below, with their fresh differences to the winner).",
+                    others.join(", ")
+                )
+            });
+            conclusion.extend(halving_line.iter().cloned());
+            conclusion.push(race_line.clone());
+            conclusion.push(confidence_line.clone());
+            if let Some(w) = &winner_line {
+                conclusion.push(w.clone());
+            }
+            conclusion.push(games_line.clone());
+            let survivors_header = [
+                "candidate",
+                "status",
+                "fresh estimate",
+                "95% low",
+                "95% high",
+                "vs winner",
+                "95% low",
+                "95% high",
+            ];
+            let survivor_rows: Vec<Vec<Cell>> = survivors
+                .iter()
+                .map(|&c| {
+                    let fe = fresh_est(c);
+                    let fd = fresh_diff(c);
+                    let num = |v: Option<f64>, signed: bool| match v {
+                        Some(x) if signed => Cell::number(format!("{x:+.4}"), x),
+                        Some(x) => Cell::number(format!("{x:.4}"), x),
+                        None => Cell::text("-"),
+                    };
+                    vec![
+                        Cell::text(combos[c].spec.clone()),
+                        Cell::text(if c == winner { "winner" } else { "survivor" }),
+                        num(fe.map(|v| v.0), false),
+                        num(fe.map(|v| v.1.0), false),
+                        num(fe.map(|v| v.1.1), false),
+                        num(fd.map(|v| v.0), true),
+                        num(fd.map(|v| v.1.0), true),
+                        num(fd.map(|v| v.1.1), true),
+                    ]
+                })
+                .collect();
+            let method = method_paragraphs(stages > 0, args.margin, &args.objective, unit);
+            let page = tune_page(TunePage {
+                title: &title,
+                run_line: &run_line,
+                conclusion: &conclusion,
+                survivors_header: &survivors_header,
+                survivors: survivor_rows,
+                chart_svg: &chart.svg,
+                header: &header,
+                rows: &cand_rows,
+                method: &method,
+                command: &command,
+                seed,
+                date,
+                files: if args.common.no_charts {
+                    "candidates.csv and rounds.csv beside this page"
+                } else {
+                    "candidates.csv, rounds.csv and the race chart (race.svg, race.png) beside this page"
+                },
+            });
+            contents.push(("report.html", page.into_bytes()));
+        }
+        if !args.common.no_charts {
+            contents.push(("race.svg", chart.svg.into_bytes()));
+            contents.push(("race.png", chart.png));
+        }
     }
     let json = serde_json::json!({
         "command": format!("tune {}", G::NAME),
@@ -1230,7 +1851,10 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         "sim_version": crate::engine::version::SIM_VERSION,
         "stop": stop.word(),
         "rounds": race_rounds_played,
-        "race_games": used,
+        "method": format!("{:?}", args.method).to_lowercase(),
+        "space": space_size,
+        "halving_games": halving_used,
+        "race_games": race_used,
         "fresh_games": fresh_games,
         "sweep_games": sweep_games,
         "winner": combos[winner].spec,

@@ -111,7 +111,7 @@ const CATALOGUE: &[PolicySection] = &[
         &[
             PolicyDoc {
                 spec: "lowest",
-                does: "(default) the lowest playable rank in the game order, every copy; always reveals when stuck",
+                does: "the lowest playable rank in the game order, every copy; always reveals when stuck",
             },
             PolicyDoc {
                 spec: "random",
@@ -131,7 +131,7 @@ const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "finisher",
-                does: "lowest, planning its last cards so that it never finishes illegally when it can avoid it",
+                does: "(default) lowest, planning its last cards so that it never finishes illegally when it can avoid it",
             },
             PolicyDoc {
                 spec: "counter",
@@ -165,7 +165,7 @@ const CATALOGUE: &[PolicySection] = &[
 impl Game for IbFlip {
     const NAME: &'static str = "ib-flip";
     const ABOUT: &'static str = "IB-Flip: shed your cards through powers and flips; finish first, and legally.";
-    const DEFAULT_POLICY: &'static str = "lowest";
+    const DEFAULT_POLICY: &'static str = "finisher";
     const PLAYERS: std::ops::RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (e.g. lowest, saver+burn-at:8, counter+fix:stack; see --list-policies), \
