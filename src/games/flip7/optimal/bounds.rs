@@ -2,7 +2,7 @@
 //! prophet bound, and the quick bounds [`decide`](super::decide) tries
 //! before any search ([`Look`]).
 
-use super::state::{NUMBERS, numbers_in};
+use super::state::{Base, NUMBERS, numbers_in};
 use crate::games::flip7::cards::{FLIP_THREE, FREEZE, KINDS, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand};
 
@@ -40,6 +40,22 @@ pub(super) struct Prophet {
     pub(super) top: u32,
     /// Bound of the expected Flip 7 bonus.
     pub(super) bonus: f64,
+}
+
+impl Prophet {
+    /// The prophet bound of a decision state with number sum `sum` and
+    /// combination of modifiers `m` of `base`.
+    #[inline]
+    pub(super) fn value(&self, base: &Base, sum: u16, m: usize) -> f64 {
+        let k = base.times2_left[m];
+        (f64::from(sum)
+            + self.numbers
+            + f64::from(u32::from(sum) + self.top) * f64::from((1u32 << k) - 1) * self.one)
+            * base.mult[m]
+            + base.plus_f[m]
+            + f64::from(base.plus_left[m]) * self.one
+            + self.bonus
+    }
 }
 
 /// The modifier-free parts of an upper bound of a state's value, for
@@ -263,6 +279,18 @@ impl Look {
         value.min(f64::from(self.best()))
     }
 
+    /// An upper bound of the value of hitting now: the prophet's, less
+    /// the score it keeps when the very next card busts (the player who
+    /// hits loses it).
+    fn prophet_hit(&self) -> f64 {
+        let prophet = self.prophet();
+        if self.sc {
+            prophet
+        } else {
+            prophet - f64::from(self.banked()) * f64::from(self.busts) / f64::from(self.total)
+        }
+    }
+
     /// Hitting once and then staying: a lower bound of the value of hitting
     /// (a Flip Three counts 0).
     pub(super) fn hit_then_stay(&self) -> f64 {
@@ -300,7 +328,8 @@ impl Look {
             self.total - self.busts
         };
         if depth == 0 {
-            return f64::from(self.best()) * f64::from(safe) / f64::from(self.total);
+            let crude = f64::from(self.best()) * f64::from(safe) / f64::from(self.total);
+            return crude.min(self.prophet_hit());
         }
         let banked = f64::from(self.banked());
         let mut acc = 0.0;

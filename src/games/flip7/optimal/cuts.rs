@@ -27,7 +27,7 @@ pub(super) const LEVELS: [(u8, u8, bool); 3] = [(1, 2, true), (2, 2, false), (3,
 impl Search<'_> {
     /// The modifier-free parts of the prophet bound of decision part `p`
     /// (see [`prophet_bound`]).
-    fn prophet(&self, p: &Part) -> Prophet {
+    pub(super) fn prophet(&self, p: &Part) -> Prophet {
         let b = &self.memo.base;
         prophet_bound(
             b.avail & !p.mask,
@@ -155,16 +155,17 @@ impl Search<'_> {
                     let best = ((u32::from(p.sum) + top) << (b.times2_at[m] + k))
                         + u32::from(b.plus_at[m] + b.plus_left[m])
                         + bonus;
-                    let value = (f64::from(p.sum)
-                        + pr.numbers
-                        + f64::from(u32::from(p.sum) + pr.top) * f64::from((1u32 << k) - 1) * pr.one)
-                        * b.mult[m]
-                        + b.plus_f[m]
-                        + f64::from(b.plus_left[m]) * pr.one
-                        + pr.bonus;
-                    let value = value.min(f64::from(best));
+                    let value = pr.value(b, p.sum, m).min(f64::from(best));
                     if decides {
-                        value.max(banked)
+                        // Staying, or hitting: the prophet's value less the
+                        // score it keeps when the next card busts.
+                        let cards = others + b.mods_left[m];
+                        let hit = if p.sc || cards == 0 {
+                            value
+                        } else {
+                            value - banked * f64::from(p.busts) / f64::from(cards)
+                        };
+                        hit.max(banked)
                     } else if p.sc {
                         value
                     } else {

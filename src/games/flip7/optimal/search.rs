@@ -1,7 +1,7 @@
 //! The search over one root: the successors of a hand part by the next
 //! card, and each block of values computed from its successors' blocks.
 
-use super::bounds::best_numbers;
+use super::bounds::{Prophet, best_numbers};
 use super::cuts::Cut;
 use super::memo::Memo;
 use super::state::{MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
@@ -160,6 +160,7 @@ impl Search<'_> {
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
         let (top, bonus) = best_numbers(b.avail & !p.mask, p.count);
+        let mut pr: Option<Prophet> = None;
         (0..b.size).all(|m| {
             let banked = b.banked(p.sum, m);
             let total = others + b.mods_left[m];
@@ -172,7 +173,13 @@ impl Search<'_> {
                     let best = ((u32::from(p.sum) + top) << (b.times2_at[m] + b.times2_left[m]))
                         + u32::from(b.plus_at[m] + b.plus_left[m])
                         + bonus;
-                    f64::from(best) * f64::from(total - bust) / f64::from(total) <= banked + TIE
+                    if f64::from(best) * f64::from(total - bust) / f64::from(total) <= banked + TIE {
+                        return true;
+                    }
+                    // Hitting: the prophet's value less what it keeps when
+                    // the next card busts.
+                    let value = pr.get_or_insert_with(|| self.prophet(p)).value(b, p.sum, m);
+                    value - banked * f64::from(bust) / f64::from(total) <= banked + TIE
                 }
             }
         })
