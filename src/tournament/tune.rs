@@ -1031,7 +1031,11 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     if !args.common.no_report {
         file_names.push("report.html");
     }
-    let report_date = args.common.report_date()?;
+    let report_date = if args.common.no_report {
+        None
+    } else {
+        Some(args.common.study_date()?)
+    };
     let files = Files::prepare(&out_dir, &file_names, None)?;
     let job_args = &args.common.job;
     let definition = serde_json::json!({
