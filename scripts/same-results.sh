@@ -2,9 +2,11 @@
 # Checks that two sim binaries give the same results: a fixed list of runs
 # (each game, several policies and player counts, traces, a tournament, a
 # sweep, solve), every CSV byte and every line of the readable trace
-# compared. Timing lines (games/s, seconds) are the only lines left out,
-# and the sim_version column that ends every CSV row of a run (it names
-# the build, so two builds always differ there).
+# compared, and the report pages and study.json of tournaments and sweeps.
+# Timing lines (games/s, seconds) are the only lines left out, with the
+# sim_version column that ends every CSV row of a run and the version and
+# output folder the pages record (they name the build and the folder, so
+# two builds always differ there).
 #
 # usage: scripts/same-results.sh OLD_BIN NEW_BIN
 #    or: scripts/same-results.sh --record BIN DIR   (write the outputs only)
@@ -56,14 +58,24 @@ record() {
             sed -i 's/,[^,]*$//' "$f"
         fi
     done
+    # Nor are the build's version and the output folder that the report
+    # pages and study.json record with the command line (their date is
+    # fixed by SOURCE_DATE_EPOCH below).
+    local version
+    version=$("$bin" --version | sed 's/^sim //')
+    find "$out" -name 'report.html' -o -name 'study.json' | while read -r f; do
+        sed -i -e "s#$out#OUT#g" -e "s#$version#VERSION#g" "$f"
+    done
 }
 
 if [ "${1:-}" = "--record" ]; then
+    export SOURCE_DATE_EPOCH=0
     record "$2" "$3"
     exit 0
 fi
 
 old=$1 new=$2
+export SOURCE_DATE_EPOCH=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 record "$old" "$work/old"
