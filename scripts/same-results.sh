@@ -19,8 +19,8 @@ record() {
     mkdir -p "$out"
     # A plain run: its CSV.
     csv() { n=$((n + 1)); "$bin" "$@" --no-progress --out "$out/run$n.csv" >/dev/null; }
-    # A traced run: the play-by-play on stdout, minus the timing line and the CSV path.
-    trace() { n=$((n + 1)); "$bin" "$@" --out "$out/run$n.csv" | grep -v -e 'games/s' -e '^CSV: ' >"$out/run$n.trace"; }
+    # A traced run: the play-by-play on stdout, minus the timing line and the CSV and report paths.
+    trace() { n=$((n + 1)); "$bin" "$@" --out "$out/run$n.csv" | grep -v -e 'games/s' -e '^CSV: ' -e '^report: ' >"$out/run$n.trace"; }
     # A tournament or sweep: every CSV of its folder.
     folder() { n=$((n + 1)); "$bin" "$@" --no-charts --out "$out/run$n" >/dev/null; }
 
