@@ -255,14 +255,27 @@ fn flip7_obvious_decisions() {
 /// values naming them and what is accepted.
 #[test]
 fn flip7_specs_parse_and_refuse_bad_values() {
-    for spec in ["ismcts:100", "ismcts:5+playout:ev", "ismcts:7+playout:stay-at-20+freeze:most-cards"] {
+    for spec in [
+        "ismcts:100",
+        "ismcts:5+playout:ev",
+        "ismcts:7+playout:stay-at-20+freeze:most-cards",
+    ] {
         assert_eq!(Policy::parse(spec).unwrap().to_string(), spec);
     }
-    assert_eq!(Policy::parse("ismcts:9+playout:stay-at-25").unwrap().to_string(), "ismcts:9");
+    assert_eq!(
+        Policy::parse("ismcts:9+playout:stay-at-25").unwrap().to_string(),
+        "ismcts:9"
+    );
     for (bad, says) in [
-        ("ismcts:0", "N must be a whole number from 1 to 1000000 (ismcts:N)"),
+        (
+            "ismcts:0",
+            "N must be a whole number from 1 to 1000000 (ismcts:N)",
+        ),
         ("ismcts:abc", "'ismcts:abc': N must be a whole number"),
-        ("ismcts:10+playout:peek", "the playout RULE 'peek' must be a rule cheap to simulate"),
+        (
+            "ismcts:10+playout:peek",
+            "the playout RULE 'peek' must be a rule cheap to simulate",
+        ),
         ("ev+playout:ev", "playout:RULE is a choice of ismcts:N only"),
         ("ismcts:3+playout:ev+playout:ev", "playout is chosen twice"),
     ] {
