@@ -818,6 +818,7 @@ page_tests! {
     cluster => "docs/cluster.md",
     reproducibility => "docs/reproducibility.md",
     performance => "docs/performance.md",
+    search => "docs/search.md",
     testing_the_docs => "docs/testing-the-docs.md",
     rules_flip7 => "docs/rules/flip7.md",
     rules_flip_flush => "docs/rules/flip-flush.md",

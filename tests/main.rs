@@ -26,6 +26,7 @@ mod ib_flip_cli;
 mod ib_flip_policies;
 mod ib_flip_rules;
 mod intervals;
+mod ismcts;
 mod library;
 mod parsers_prop;
 mod provenance;

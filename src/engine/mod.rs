@@ -6,6 +6,8 @@
 //! - [`runner`]: fixed batches, one random stream per batch, threads.
 //! - [`observe`]: observers of a game and the trace writer.
 //! - [`custom`]: policies written as code by a user of the library.
+//! - [`ismcts`]: information-set Monte Carlo tree search over any game
+//!   that describes its decisions ([`ismcts::Search`]).
 //! - [`failure`]: why a command failed, and its exit code.
 //! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
@@ -22,6 +24,7 @@ pub mod custom;
 pub mod design;
 pub mod failure;
 pub mod game;
+pub mod ismcts;
 pub mod job;
 pub mod observe;
 pub mod output;

@@ -5,6 +5,7 @@
 //! - [`policies`]: Hit-or-Stay rules and action-card choices.
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
+//! - [`search`]: Flip 7 through the engine's search interface (`ismcts:N`).
 //! - [`optimal`], [`solve`], [`solve_command`]: the exact round optimum,
 //!   the exact solo solver and `sim flip7 solve`.
 //!
@@ -16,6 +17,7 @@ pub mod max_win;
 pub mod optimal;
 pub mod policies;
 pub mod rules;
+pub mod search;
 pub mod solve;
 pub mod solve_command;
 pub mod stats;

@@ -16,6 +16,7 @@ use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, T
 use super::optimal;
 use super::Flip7;
 use crate::engine::custom::{self, Custom, Decision, User};
+use crate::engine::ismcts;
 use crate::engine::game::{Game, PolicyDoc, PolicySection};
 use super::rules::{Chooser, FLIP7_BONUS, FLIP7_CARDS, MAX_PLAYERS, Silent, Status, TARGET, Table};
 use super::stats::Flip7Stats;
@@ -82,6 +83,11 @@ pub enum Rule {
     /// game, with the opponents modelled as playing MODEL; see
     /// [`super::max_win`].
     MaxWin(Model),
+    /// `ismcts:N` (`+playout:RULE`): information-set Monte Carlo tree search
+    /// with N iterations per Hit-or-Stay decision, RULE (a [`Model`],
+    /// `stay-at-25` unless given) playing every seat below the tree; see
+    /// [`super::search`].
+    Ismcts(&'static Searched),
     /// A user policy's Hit-or-Stay rule, written as code and registered by
     /// the program ([`crate::cli::Builder::policy`]); it sees a
     /// [`PlayerView`].
@@ -140,6 +146,7 @@ impl Model {
             Rule::Chase { base, slope } => Model::Chase { base, slope },
             Rule::OptimalRound
             | Rule::Rollout(_)
+            | Rule::Ismcts(_)
             | Rule::StayAtRandom { .. }
             | Rule::Peek
             | Rule::MaxWin(_)
@@ -272,6 +279,50 @@ pub const SAFE_FLIP_THREE: f64 = 0.15;
 /// Stay, with `stay-at-ROLLOUT_BASE` and the default choices for every seat.
 pub const ROLLOUT_BASE: u16 = 25;
 
+/// What `ismcts:N` (`+playout:RULE`) says: kept once per process and
+/// pointed to, so that a rule stays two words.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Searched {
+    /// Iterations per decision.
+    pub n: u32,
+    /// The rule every seat plays below the tree.
+    pub playout: Model,
+}
+
+/// The playout rule of `ismcts:N` unless `+playout:RULE` is given: the
+/// game's default policy, `stay-at-25`.
+pub const DEFAULT_PLAYOUT: Model = Model::StayAt(25);
+
+/// `rule` (which must be `ismcts:N`) with `+playout:RULE` of spec `spec`.
+fn with_playout(spec: &str, rule: Rule, playout: &str) -> Result<Rule, String> {
+    let Rule::Ismcts(&Searched { n, playout: was }) = rule else {
+        return Err(format!("'{spec}': playout:RULE is a choice of ismcts:N only"));
+    };
+    if was != DEFAULT_PLAYOUT {
+        return Err(format!("'{spec}': playout is chosen twice"));
+    }
+    let model = Rule::parse(playout.trim()).ok().and_then(Model::of).ok_or_else(|| {
+        format!(
+            "'{spec}': the playout RULE '{}' must be a rule cheap to simulate: stay-at-N, cards-N, \
+             bust-prob:P, ev, endgame:N, stay-at-numbers-N or chase:BASE/SLOPE (ismcts:N+playout:RULE)",
+            playout.trim()
+        )
+    })?;
+    Ok(Rule::Ismcts(intern(Searched { n, playout: model })))
+}
+
+/// The one `'static` copy of `searched` (made once per distinct spec).
+pub fn intern(searched: Searched) -> &'static Searched {
+    static MADE: std::sync::Mutex<Vec<&'static Searched>> = std::sync::Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = made.iter().find(|m| ***m == searched) {
+        return m;
+    }
+    let m: &'static Searched = Box::leak(Box::new(searched));
+    made.push(m);
+    m
+}
+
 /// Largest K accepted by `rollout:K`.
 pub const MAX_ROLLOUTS: u32 = 100_000;
 
@@ -334,6 +385,7 @@ pub const CATALOGUE: &[PolicySection] = &[
                 spec: "rollout:K",
                 does: "plays K imagined continuations after Hit and after Stay (stay-at-25 for everyone) and picks what wins more (1 <= K <= 100000; slow)",
             },
+            ismcts::DOC,
             PolicyDoc {
                 spec: "stay-at-numbers-N",
                 does: "stay once the number cards alone add up to N or more (modifiers and x2 ignored)",
@@ -368,6 +420,13 @@ pub const CATALOGUE: &[PolicySection] = &[
                 does: "every Freeze and Flip Three to seat SEAT (0-based) while it is in the round and is not you; otherwise the freeze and flip-three choices",
             },
         ],
+    ),
+    (
+        "+playout:RULE (added to ismcts:N)",
+        &[PolicyDoc {
+            spec: "playout:RULE",
+            does: "every seat plays RULE below the search tree (stay-at-N, cards-N, bust-prob:P, ev, endgame:N, stay-at-numbers-N or chase:BASE/SLOPE; default stay-at-25)",
+        }],
     ),
     (
         "+freeze:CHOICE (where a Freeze goes)",
@@ -433,7 +492,7 @@ pub const CATALOGUE: &[PolicySection] = &[
 /// Spec forms accepted by [`Policy::parse`], for error messages.
 pub const ACCEPTED: &str = "RULE[+hit-on-second-chance][+freeze:CHOICE][+flip-three:CHOICE][+second-chance:CHOICE][+target:SEAT] \
                             with RULE one of stay-at-N, cards-N, bust-prob:P, ev, endgame:N, optimal-round, rollout:K, \
-                            stay-at-numbers-N, chase:BASE/SLOPE, stay-at-random:LO..HI, max-win:MODEL, peek \
+                            ismcts:N, stay-at-numbers-N, chase:BASE/SLOPE, stay-at-random:LO..HI, max-win:MODEL, peek \
                             (see sim flip7 --list-policies)";
 
 fn choice<T: Copy>(what: &str, word: &str, options: &[(&str, T)]) -> Result<T, String> {
@@ -538,6 +597,14 @@ impl Rule {
                 )),
             };
         }
+        if let Some(n) = ismcts::parse_iterations(spec) {
+            return n.map(|n| {
+                Rule::Ismcts(intern(Searched {
+                    n,
+                    playout: DEFAULT_PLAYOUT,
+                }))
+            });
+        }
         if let Some(model) = spec.strip_prefix("max-win:") {
             let rule = Rule::parse(model).map_err(|e| format!("'{spec}': MODEL: {e}"))?;
             return Model::of(rule).map(Rule::MaxWin).ok_or_else(|| {
@@ -583,6 +650,10 @@ impl Policy {
         })?);
         let mut seen = Vec::new();
         for part in parts {
+            if let Some(rule) = part.trim().strip_prefix("playout:") {
+                p.rule = with_playout(spec, p.rule, rule)?;
+                continue;
+            }
             if part.trim() == "hit-on-second-chance" {
                 if p.hit_on_second_chance {
                     return Err(format!("'{spec}': hit-on-second-chance is given twice"));
@@ -593,7 +664,7 @@ impl Policy {
             let (key, value) = part.trim().split_once(':').ok_or_else(|| {
                 format!(
                     "'{spec}': '{part}' is not a choice; expected hit-on-second-chance, freeze:CHOICE, \
-                     flip-three:CHOICE, second-chance:CHOICE or target:SEAT"
+                     flip-three:CHOICE, second-chance:CHOICE, target:SEAT or (after ismcts:N) playout:RULE"
                 )
             })?;
             if seen.contains(&key) {
@@ -666,7 +737,7 @@ impl Policy {
 
     /// Whether the policy draws random numbers of its own (`rollout:K`).
     pub fn is_random(&self) -> bool {
-        matches!(self.rule, Rule::Rollout(_))
+        matches!(self.rule, Rule::Rollout(_) | Rule::Ismcts(_))
     }
 
     /// Whether the policy draws a value for each game
@@ -692,6 +763,7 @@ impl fmt::Display for Rule {
             Rule::Endgame(n) => write!(f, "endgame:{n}"),
             Rule::OptimalRound => write!(f, "optimal-round"),
             Rule::Rollout(k) => write!(f, "rollout:{k}"),
+            Rule::Ismcts(s) => write!(f, "ismcts:{}", s.n),
             Rule::StayAtNumbers(n) => write!(f, "stay-at-numbers-{n}"),
             Rule::Chase { base, slope } => {
                 write!(f, "chase:{}/{}", decimal(*base), decimal(*slope))
@@ -710,6 +782,11 @@ impl fmt::Display for Rule {
 impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.rule)?;
+        if let Rule::Ismcts(&Searched { playout, .. }) = self.rule
+            && playout != DEFAULT_PLAYOUT
+        {
+            write!(f, "+playout:{}", playout.rule())?;
+        }
         if self.hit_on_second_chance {
             write!(f, "+hit-on-second-chance")?;
         }
@@ -737,6 +814,7 @@ pub struct Scratch {
     lookahead: Option<Box<Table>>,
     rng: SimRng,
     max_win: super::max_win::Scratch,
+    search: super::search::SearchScratch,
 }
 
 impl Scratch {
@@ -747,6 +825,7 @@ impl Scratch {
             lookahead: None,
             rng: SimRng::seed_from_u64(seed),
             max_win: Default::default(),
+            search: Default::default(),
         }
     }
 }
@@ -796,6 +875,10 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
             optimal::hits(t, seat, memo)
         }
         Rule::Rollout(k) => rollout_hits(t, seat, k, scratch),
+        Rule::Ismcts(s) => {
+            let seed = scratch.rng.next_u64();
+            super::search::hits(t, seat, s.n, s.playout, seed, &mut scratch.search)
+        }
         Rule::StayAtNumbers(n) => t.hand(seat).number_sum < n,
         Rule::Chase { base, slope } => u64::from(t.hand(seat).banked()) * 1000 < chase_threshold(t, seat, base, slope),
         // Outside a simulation no game has drawn a threshold: LO.
@@ -1685,10 +1768,13 @@ mod tests {
                     .replace("BASE/SLOPE", "25/0.1")
                     .replace("LO..HI", "20..30")
                     .replace(":SEAT", ":1")
-                    .replace(":MODEL", ":stay-at-25");
+.replace(":MODEL", ":stay-at-25")
+                    .replace(":RULE", ":ev");
                 // The parts added to a rule are tried on one.
                 let spec = if ["hit-on-second-chance", "target:1"].contains(&spec.as_str()) {
                     format!("ev+{spec}")
+                } else if spec == "playout:ev" {
+                    format!("ismcts:4+{spec}")
                 } else {
                     spec
                 };
