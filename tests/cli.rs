@@ -48,12 +48,12 @@ fn default_output_goes_to_results_with_a_descriptive_name() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         files_in(&dir.path().join("results")),
-        vec!["flip7_stay-at-25_3p_2K_seed9.csv"]
+        vec!["flip7_stay-at-28_3p_2K_seed9.csv"]
     );
     let stdout = String::from_utf8(o.stdout).unwrap();
     assert!(stdout.contains("seed 9"), "{stdout}");
     assert!(
-        stdout.contains("CSV: results/flip7_stay-at-25_3p_2K_seed9.csv"),
+        stdout.contains("CSV: results/flip7_stay-at-28_3p_2K_seed9.csv"),
         "{stdout}"
     );
 }

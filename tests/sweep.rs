@@ -31,7 +31,8 @@ fn rows_are_the_normal_runs_seat_zero_rows() {
     let lines: Vec<&str> = sweep.lines().collect();
     assert_eq!(lines.len(), 4);
     for (k, value) in ["20", "25", "30"].iter().enumerate() {
-        let spec = format!("stay-at-{value},stay-at-25,stay-at-25");
+        // The field: the default, stay-at-28.
+        let spec = format!("stay-at-{value},stay-at-28,stay-at-28");
         let csv = format!("run{value}.csv");
         ok(&sim(
             &[

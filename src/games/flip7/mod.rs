@@ -78,7 +78,7 @@ fn without_kinds<S: serde::Serializer>(w: &Option<Without>, s: S) -> Result<S::O
 impl Game for Flip7 {
     const NAME: &'static str = "flip7";
     const ABOUT: &'static str = "Flip 7: press your luck to 200 points.";
-    const DEFAULT_POLICY: &'static str = "stay-at-25";
+    const DEFAULT_POLICY: &'static str = "stay-at-28";
     const PLAYERS: std::ops::RangeInclusive<usize> = 1..=MAX_PLAYERS;
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (RULE[+hit-on-second-chance][+freeze:C][+flip-three:C][+second-chance:C][+target:SEAT]; \
