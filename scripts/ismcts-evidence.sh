@@ -27,7 +27,8 @@ sim=${SIM:-target/release/sim}
 out=results/ismcts
 mkdir -p "$out"
 
-# GAME DEFAULT STRONGEST, one line per game that has ismcts:N.
+# GAME DEFAULT STRONGEST, one line per game that has ismcts:N (Flip 7: the
+# default when the figures of docs/search.md were measured, stay-at-25).
 games="flip7 stay-at-25 max-win"
 
 # Deals for N: DEALS for 100, a tenth per tenfold N, at least 20.

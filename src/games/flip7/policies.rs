@@ -290,7 +290,8 @@ pub struct Searched {
 }
 
 /// The playout rule of `ismcts:N` unless `+playout:RULE` is given: the
-/// game's default policy, `stay-at-25`.
+/// default policy when its figures were measured, `stay-at-25` (the
+/// default policy is `stay-at-28` since; see docs/search.md).
 pub const DEFAULT_PLAYOUT: Model = Model::StayAt(25);
 
 /// `rule` (which must be `ismcts:N`) with `+playout:RULE` of spec `spec`.
