@@ -69,6 +69,17 @@ impl Cell {
             number: value.is_finite().then_some(value),
         }
     }
+
+    /// The cells of a CSV row: a field that reads as a number sorts as one.
+    pub fn from_csv(fields: &[String]) -> Vec<Cell> {
+        fields
+            .iter()
+            .map(|c| match c.parse::<f64>() {
+                Ok(v) => Cell::number(c.clone(), v),
+                Err(_) => Cell::text(c.clone()),
+            })
+            .collect()
+    }
 }
 
 /// A table whose columns sort when their heading is clicked.

@@ -155,18 +155,7 @@ pub fn run_page(p: &RunPage<'_>) -> Result<String, String> {
     )?;
     body.push_str(&html::inline_svg(&chart.svg));
     body.push_str("<h2>Every column</h2>\n<div class=\"wide\">\n");
-    let all: Vec<Vec<Cell>> = p
-        .rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|c| match c.parse::<f64>() {
-                    Ok(v) => Cell::number(c.clone(), v),
-                    Err(_) => Cell::text(c.clone()),
-                })
-                .collect()
-        })
-        .collect();
+    let all: Vec<Vec<Cell>> = p.rows.iter().map(|r| Cell::from_csv(r)).collect();
     let header: Vec<&str> = p.header.iter().map(String::as_str).collect();
     body.push_str(&html::sortable_table(&header, &all));
     body.push_str("</div>\n<h2>Method</h2>\n");

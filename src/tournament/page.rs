@@ -353,15 +353,7 @@ pub fn sweep_page(s: &SweepStudy<'_>) -> String {
     let rows: Vec<Vec<Cell>> = s
         .rows
         .iter()
-        .map(|r| {
-            r.iter()
-                .skip(1)
-                .map(|c| match c.parse::<f64>() {
-                    Ok(v) => Cell::number(c.clone(), v),
-                    Err(_) => Cell::text(c.clone()),
-                })
-                .collect()
-        })
+        .map(|r| Cell::from_csv(r.get(1..).unwrap_or_default()))
         .collect();
     body.push_str("<div class=\"wide\">\n");
     body.push_str(&html::sortable_table(&header, &rows));

@@ -51,18 +51,7 @@ pub fn tune_page(p: TunePage<'_>) -> String {
     }
     body.push_str("<h2>Every candidate</h2>\n");
     let header: Vec<&str> = p.header.iter().map(String::as_str).collect();
-    let rows: Vec<Vec<Cell>> = p
-        .rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|c| match c.parse::<f64>() {
-                    Ok(v) => Cell::number(c.clone(), v),
-                    Err(_) => Cell::text(c.clone()),
-                })
-                .collect()
-        })
-        .collect();
+    let rows: Vec<Vec<Cell>> = p.rows.iter().map(|r| Cell::from_csv(r)).collect();
     body.push_str("<div class=\"wide\">\n");
     body.push_str(&html::sortable_table(&header, &rows));
     body.push_str("</div>\n<h2>Method</h2>\n");
