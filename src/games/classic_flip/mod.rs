@@ -286,7 +286,7 @@ const CATALOGUE: &[PolicySection] = &[
 impl Game for ClassicFlip {
     const NAME: &'static str = "classic-flip";
     const ABOUT: &'static str = "Classic Flip: collect five of a kind, call Flip!, bluff and challenge.";
-    const DEFAULT_POLICY: &'static str = "caller:100";
+    const DEFAULT_POLICY: &'static str = "collector";
     const PLAYERS: std::ops::RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
     const POLICY_HELP: &'static str = "Policy for every seat, or a comma-separated list with one per seat. \
         Each is a spec (parts joined by +, e.g. caller:40+sheriff:0.3, thief+bluffer:9; see --list-policies), \
