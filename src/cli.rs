@@ -189,20 +189,7 @@ fn whole_command() -> Command {
                         .value_parser(clap::value_parser!(std::path::PathBuf))
                         .help("The state files, one per shard, in any order"),
                 )
-                .arg(
-                    clap::Arg::new("json")
-                        .long("json")
-                        .action(clap::ArgAction::SetTrue)
-                        .conflicts_with("quiet")
-                        .help("Print the summary as one JSON object on stdout instead of text"),
-                )
-                .arg(
-                    clap::Arg::new("quiet")
-                        .short('q')
-                        .long("quiet")
-                        .action(clap::ArgAction::SetTrue)
-                        .help("Print no summary (errors are still shown; files are still written)"),
-                )
+                .args(summary_args())
                 .after_help(
                     "The state files are kept: they are the shards' results.\n\n\
                      Example:\n  for k in 1 2 3 4; do sim flip7 --games 10M --seed 1 --shard $k/4 --state s$k.json & done; wait\n  \
@@ -229,20 +216,7 @@ fn whole_command() -> Command {
                         .action(clap::ArgAction::SetTrue)
                         .help("Rebuild report.html only, not the SVG and PNG charts"),
                 )
-                .arg(
-                    clap::Arg::new("json")
-                        .long("json")
-                        .action(clap::ArgAction::SetTrue)
-                        .conflicts_with("quiet")
-                        .help("Print the summary as one JSON object on stdout instead of text"),
-                )
-                .arg(
-                    clap::Arg::new("quiet")
-                        .short('q')
-                        .long("quiet")
-                        .action(clap::ArgAction::SetTrue)
-                        .help("Print no summary (errors are still shown; files are still written)"),
-                )
+                .args(summary_args())
                 .after_help(
                     "Example:\n  sim tournament GAME --policies A,B --seed 1 --out t --no-report\n  sim report t",
                 ),
@@ -680,4 +654,20 @@ fn man_pages(m: &ArgMatches) -> Result<(), String> {
         listed.push_str(&format!("wrote {}\n", p.display()));
     }
     run::print(listed.as_bytes())
+}
+
+/// `--json` and `-q/--quiet`, the summary options of `sim merge` and `sim report`.
+fn summary_args() -> [clap::Arg; 2] {
+    [
+        clap::Arg::new("json")
+            .long("json")
+            .action(clap::ArgAction::SetTrue)
+            .conflicts_with("quiet")
+            .help("Print the summary as one JSON object on stdout instead of text"),
+        clap::Arg::new("quiet")
+            .short('q')
+            .long("quiet")
+            .action(clap::ArgAction::SetTrue)
+            .help("Print no summary (errors are still shown; files are still written)"),
+    ]
 }
