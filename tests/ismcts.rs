@@ -4,13 +4,14 @@
 //! runs repeat on any number of threads, and that it makes the obvious
 //! decisions.
 
+use sim::engine::game::Game;
 use sim::engine::ismcts::{Descent, Search, Tree, search, share_win};
 use sim::engine::rng::{Draw, SimRng, Stacked, batch_rng};
 use sim::engine::runner::{RunConfig, run};
-use sim::games::flip7::Flip7Sim;
 use sim::games::flip7::cards::{Card, Deck, SECOND_CHANCE, Without, composition};
 use sim::games::flip7::policies::{Policy, Seats};
 use sim::games::flip7::rules::{Chooser, Rules, Silent, Table};
+use sim::games::flip7::{Flip7, Flip7Sim};
 
 /// True with chance `p` (in millionths).
 fn chance(rng: &mut SimRng, p: f64) -> bool {
@@ -184,7 +185,7 @@ fn flip7_runs_repeat_on_any_number_of_threads() {
 /// and hitting while it has flipped fewer than `hits1` cards, seat 0
 /// hitting until it has flipped `before` cards; then seat 0's next
 /// Hit-or-Stay is asked of `spec`.
-fn flip7_decision(top: &[Card], hits1: u8, before: u8, spec: &str) -> bool {
+fn flip7_decision(top: &[Card], hits1: u8, before: u8, single_round: bool, spec: &str) -> bool {
     struct Script {
         hits1: u8,
         before: u8,
@@ -215,7 +216,7 @@ fn flip7_decision(top: &[Card], hits1: u8, before: u8, spec: &str) -> bool {
     let mut t = Table::new(Rules {
         players: 2,
         composition: comp,
-        single_round: false,
+        single_round,
     });
     t.set_deck(Deck::stacked(comp, top));
     let mut asked = Seats::new(vec![Policy::parse(spec).unwrap(); 2]);
@@ -231,23 +232,27 @@ fn flip7_decision(top: &[Card], hits1: u8, before: u8, spec: &str) -> bool {
 }
 
 /// Flip 7: with five high numbers in front (50 points, more than half the
-/// unseen cards bust it) the search stays; with a Second Chance (nothing
-/// can bust it) and 33 points, where `stay-at-25` stays, it hits.
+/// unseen cards bust it) the search stays; in a one-round game, holding a
+/// Second Chance (nothing can bust it) and 33 points against an opponent
+/// who has 35 and stays next, where the playout rule stays, it hits: a
+/// Stay loses.
 #[test]
 fn flip7_obvious_decisions() {
     // Deal: seat 1 then seat 0 (the dealer, last); then passes, seat 1 first.
     // Seat 1: 3, then stays. Seat 0: 12, 11, 10, 9, 8.
     let high = [3, 12, 11, 10, 9, 8];
     assert!(
-        !flip7_decision(&high, 1, 5, "ismcts:1000"),
+        !flip7_decision(&high, 1, 5, false, "ismcts:1000"),
         "stays on 50 with a likely bust"
     );
-    // Seat 1: 3, 2, 4, 6, 1 (still in). Seat 0: 12, 11, Second Chance, 10.
-    let safe = [3, 12, 2, 11, 4, SECOND_CHANCE, 6, 10, 1];
-    assert!(!flip7_decision(&safe, 5, 4, "stay-at-25"));
+    // Seat 1: 9, 8, 7, 6, 5 (35 points). Seat 0: 12, 11, Second Chance, 10 (33).
+    let behind = [9, 12, 8, 11, 7, SECOND_CHANCE, 6, 10, 5];
+    for playout in ["stay-at-25", "stay-at-28"] {
+        assert!(!flip7_decision(&behind, 5, 4, true, playout), "{playout} stays");
+    }
     assert!(
-        flip7_decision(&safe, 5, 4, "ismcts:1000"),
-        "hits when no card can bust it"
+        flip7_decision(&behind, 5, 4, true, "ismcts:1000"),
+        "hits when a Stay loses and no card can bust it"
     );
 }
 
@@ -263,7 +268,14 @@ fn flip7_specs_parse_and_refuse_bad_values() {
         assert_eq!(Policy::parse(spec).unwrap().to_string(), spec);
     }
     assert_eq!(
-        Policy::parse("ismcts:9+playout:stay-at-25").unwrap().to_string(),
+        Policy::parse("ismcts:9+playout:stay-at-28").unwrap().to_string(),
+        "ismcts:9"
+    );
+    // The playout rule by default is the game's default policy.
+    assert_eq!(
+        Policy::parse(&format!("ismcts:9+playout:{}", <Flip7 as Game>::DEFAULT_POLICY))
+            .unwrap()
+            .to_string(),
         "ismcts:9"
     );
     for (bad, says) in [
@@ -278,6 +290,10 @@ fn flip7_specs_parse_and_refuse_bad_values() {
         ),
         ("ev+playout:ev", "playout:RULE is a choice of ismcts:N only"),
         ("ismcts:3+playout:ev+playout:ev", "playout is chosen twice"),
+        (
+            "ismcts:3+playout:stay-at-28+playout:ev",
+            "playout is chosen twice",
+        ),
     ] {
         let e = Policy::parse(bad).unwrap_err();
         assert!(e.contains(says), "{bad}: {e}");

@@ -290,18 +290,14 @@ pub struct Searched {
 }
 
 /// The playout rule of `ismcts:N` unless `+playout:RULE` is given: the
-/// default policy when its figures were measured, `stay-at-25` (the
-/// default policy is `stay-at-28` since; see docs/search.md).
-pub const DEFAULT_PLAYOUT: Model = Model::StayAt(25);
+/// game's default policy, `stay-at-28` (a test checks they agree).
+pub const DEFAULT_PLAYOUT: Model = Model::StayAt(28);
 
 /// `rule` (which must be `ismcts:N`) with `+playout:RULE` of spec `spec`.
 fn with_playout(spec: &str, rule: Rule, playout: &str) -> Result<Rule, String> {
-    let Rule::Ismcts(&Searched { n, playout: was }) = rule else {
+    let Rule::Ismcts(&Searched { n, .. }) = rule else {
         return Err(format!("'{spec}': playout:RULE is a choice of ismcts:N only"));
     };
-    if was != DEFAULT_PLAYOUT {
-        return Err(format!("'{spec}': playout is chosen twice"));
-    }
     let model = Rule::parse(playout.trim()).ok().and_then(Model::of).ok_or_else(|| {
         format!(
             "'{spec}': the playout RULE '{}' must be a rule cheap to simulate: stay-at-N, cards-N, \
@@ -652,6 +648,10 @@ impl Policy {
         let mut seen = Vec::new();
         for part in parts {
             if let Some(rule) = part.trim().strip_prefix("playout:") {
+                if seen.contains(&"playout") {
+                    return Err(format!("'{spec}': playout is chosen twice"));
+                }
+                seen.push("playout");
                 p.rule = with_playout(spec, p.rule, rule)?;
                 continue;
             }
