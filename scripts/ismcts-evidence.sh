@@ -7,16 +7,18 @@
 #
 # DEALS (default 1000) deals for N = 100, a tenth of them per tenfold N
 # (at least MIN_DEALS, default 20). PLAYERS (default 2) players at the
-# tournaments' tables; GAMES (default: all) the games to play, e.g.
-# GAMES="flip7 ib-flip". Prints two Markdown tables: ismcts's win rate with its 95%
-# interval against each opponent, and its milliseconds per decision (the
+# tournaments' tables; ISMCTS_GAMES (default: all) the games to play,
+# e.g. ISMCTS_GAMES="flip7 ib-flip". Prints two Markdown tables: ismcts's
+# win rate with its 95% interval against each opponent, and its milliseconds per decision (the
 # median of three timed runs of `sim GAME --threads 1`; decisions counted
 # as the rounds times the cards a round of the ismcts seat, each card but
 # the dealt one a Hit and a Stay to end the round: about one decision a
-# card). Files go to results/ismcts/: each run's folder, evidence.csv and
-# timing.csv (the two tables as CSV), and strength.svg, the chart of
-# ismcts's win rate against N (log scale), one line per game and opponent,
-# with the 95% intervals and the fair share (1 / players) marked.
+# card; IB-Flip: the seat's turns but its face-down cards, a play, reveal
+# or pick-up each). Files go to results/ismcts/: each run's folder,
+# evidence.csv and timing.csv (the two tables as CSV), and strength.svg,
+# the chart of ismcts's win rate against N (log scale), one line per game
+# and opponent, with the 95% intervals and the fair share (1 / players)
+# marked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deals="${1:-1000}"
@@ -34,9 +36,10 @@ out=results/ismcts
 mkdir -p "$out"
 
 # GAME DEFAULT STRONGEST, one line per game.
-games="flip7 stay-at-28 max-win"
-if [ -n "${GAMES:-}" ]; then
-    games=$(echo "$games" | awk -v keep=" $GAMES " 'index(keep, " " $1 " ")')
+games="flip7 stay-at-28 max-win
+ib-flip finisher rollout:8"
+if [ -n "${ISMCTS_GAMES:-}" ]; then
+    games=$(echo "$games" | awk -v keep=" $ISMCTS_GAMES " 'index(keep, " " $1 " ")')
 fi
 
 # Deals for N: DEALS for 100, a tenth per tenfold N, at least MIN_DEALS.
@@ -61,6 +64,9 @@ decisions() {
         flip7)
             awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
                 $col["seat"] == 0 { print $col["rounds"] * $col["mean_cards_per_round"] }' "$2" ;;
+        ib-flip)
+            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                $col["seat"] == 0 { print $col["games"] * $col["mean_turns"] - $col["facedown_tries"] }' "$2" ;;
     esac
 }
 

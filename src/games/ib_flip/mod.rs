@@ -5,6 +5,7 @@
 //! - [`rules`]: one game, generic over decisions, observers and the random
 //!   source; the [`rules::View`] a player decides from.
 //! - [`policies`]: the play rules and fixing choices, parsed from specs.
+//! - [`search`]: the game through the engine's search interface (`ismcts:N`).
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
 //!
@@ -16,6 +17,7 @@
 pub mod cards;
 pub mod policies;
 pub mod rules;
+pub mod search;
 pub mod stats;
 pub mod trace;
 
@@ -27,6 +29,7 @@ use self::rules::{DEFAULT_MOVE_CAP, MAX_PLAYERS, MIN_PLAYERS, Rules, Table};
 use self::stats::IbFlipStats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
+use crate::engine::ismcts;
 use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::SimRng;
 use crate::engine::run::seat_policies;
@@ -141,7 +144,16 @@ const CATALOGUE: &[PolicySection] = &[
                 spec: "rollout:K",
                 does: "K determinized playouts per playable rank (worlds consistent with what it knows); best mean place",
             },
+            ismcts::DOC,
         ],
+    ),
+    (
+        "+playout:RULE (added to ismcts:N)",
+        &[PolicyDoc {
+            spec: "playout:RULE",
+            does: "every seat plays RULE below the search tree (random, lowest, saver, attacker, finisher or counter; \
+                   saver takes +burn-at:T; default finisher)",
+        }],
     ),
     (
         "Fixing (+fix:CHOICE, with any play rule)",

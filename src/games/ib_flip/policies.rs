@@ -7,11 +7,17 @@
 //! SPEC   = PLAY ("+" OPTION)*
 //! PLAY   = "random" | "lowest" | "saver" | "attacker" | "finisher" | "counter"
 //!        | "rollout:" K                      (K playouts per candidate, 1..=1000)
+//!        | "ismcts:" N                       (N iterations per decision, 1..=1000000)
 //! OPTION = "burn-at:" T                      (saver only; T = 1..=52 cards)
 //!        | "fix:" ("strong" | "keep" | "stack")   (fixing; default strong)
+//!        | "playout:" RULE                   (ismcts only; RULE one of random,
+//!                                             lowest, saver, attacker, finisher,
+//!                                             counter; default finisher)
 //! ```
 //!
-//! Printed back (Display) in that order, `fix:strong` left out.
+//! Printed back (Display) in that order, `fix:strong` and
+//! `playout:finisher` left out. After `ismcts:N+playout:saver`, a
+//! `burn-at:T` goes with the playout's `saver`.
 //!
 //! # Play rules
 //!
@@ -48,6 +54,12 @@
 //!   and everybody plays `lowest` to the end (at most 1,000 more moves; a
 //!   stalemate counts as the middle place); plays the rank with the best
 //!   mean place. The same K worlds are used for every rank.
+//! - `ismcts:N`: information-set Monte Carlo tree search (see
+//!   [`super::search`] and `docs/search.md`): N iterations at each of its
+//!   turns with a choice, every seat playing the playout rule (`finisher`
+//!   unless `+playout:RULE`) below the tree. Its fixing is its `fix:`
+//!   choice, its add-ons the playout rule's, its face-down cards from the
+//!   first slot.
 //!
 //! Every policy avoids flipping the 8s (playing the 8 that makes four) when
 //! another play exists, and turns face-down cards from the first slot
@@ -70,10 +82,12 @@ use super::rules::{Action, Chooser, End, Silent, View, Zone};
 use super::IbFlip;
 use crate::engine::custom::{self, Custom, Decision, User};
 use crate::engine::game::Game;
+use crate::engine::ismcts;
 use crate::engine::rng::{Draw, SimRng};
 
 /// Spec forms accepted, for error messages.
 pub const ACCEPTED: &str = "random, lowest, saver, saver+burn-at:T, attacker, finisher, counter, rollout:K, \
+     ismcts:N (optionally +playout:RULE, RULE one of random, lowest, saver, attacker, finisher, counter), \
      each optionally +fix:strong|keep|stack (e.g. saver+burn-at:8+fix:stack)";
 
 /// How a policy chooses its plays.
@@ -99,6 +113,36 @@ pub enum Play {
         /// Playouts per candidate.
         k: u16,
     },
+    /// `ismcts:N` (`+playout:RULE`): information-set Monte Carlo tree
+    /// search; see [`super::search`].
+    Ismcts(&'static Searched),
+}
+
+/// What `ismcts:N` (`+playout:RULE`) says: kept once per process and
+/// pointed to, so that a [`Play`] stays small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// Iterations per decision.
+    pub n: u32,
+    /// The policy every seat plays below the tree (its fixing unused: a
+    /// search starts after fixing).
+    pub playout: Policy,
+}
+
+/// The playout rule of `ismcts:N` unless `+playout:RULE` is given: the
+/// game's default policy.
+pub const DEFAULT_PLAYOUT: Play = Play::Finisher;
+
+/// The one `'static` copy of `searched` (made once per distinct spec).
+fn intern(searched: Searched) -> &'static Searched {
+    static MADE: std::sync::Mutex<Vec<&'static Searched>> = std::sync::Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = made.iter().find(|m| ***m == searched) {
+        return m;
+    }
+    let m: &'static Searched = Box::leak(Box::new(searched));
+    made.push(m);
+    m
 }
 
 /// When `saver` burns (with one 10, or by completing a set).
@@ -245,7 +289,14 @@ impl Policy {
         let spec = spec.trim();
         let mut parts = spec.split('+').map(str::trim);
         let head = parts.next().unwrap_or("");
+        // `ismcts:N`: `play` is its playout rule until the end.
+        let searched = match ismcts::parse_iterations(head) {
+            Some(n) => Some(n.map_err(|e| format!("{e}; accepted: {ACCEPTED}"))?),
+            None => None,
+        };
+        let mut playout_given = false;
         let mut play = match head {
+            _ if searched.is_some() => DEFAULT_PLAYOUT,
             "random" => Play::Random,
             "lowest" => Play::Lowest,
             "saver" => Play::Saver { burn_at: None },
@@ -285,6 +336,27 @@ impl Policy {
                     }
                     _ => return Err(format!("'{part}' in '{spec}' goes with saver only; accepted: {ACCEPTED}")),
                 }
+            } else if let Some(rule) = part.strip_prefix("playout:") {
+                if searched.is_none() {
+                    return Err(format!("'{spec}': playout:RULE is a choice of ismcts:N only; accepted: {ACCEPTED}"));
+                }
+                if std::mem::replace(&mut playout_given, true) {
+                    return Err(format!("'{spec}': playout is chosen twice; accepted: {ACCEPTED}"));
+                }
+                play = match rule.trim() {
+                    "random" => Play::Random,
+                    "lowest" => Play::Lowest,
+                    "saver" => Play::Saver { burn_at: None },
+                    "attacker" => Play::Attacker,
+                    "finisher" => Play::Finisher,
+                    "counter" => Play::Counter,
+                    other => {
+                        return Err(format!(
+                            "'{spec}': the playout RULE '{other}' must be a rule cheap to simulate: random, lowest, \
+                             saver, attacker, finisher or counter (ismcts:N+playout:RULE)"
+                        ));
+                    }
+                };
             } else if let Some(f) = part.strip_prefix("fix:") {
                 let f = match f {
                     "strong" => Fix::Strong,
@@ -304,6 +376,10 @@ impl Policy {
                 return Err(format!("unknown part '{shown}' in policy '{spec}'; accepted: {ACCEPTED}"));
             }
         }
+        if let Some(n) = searched {
+            let playout = Policy { play, fix: Fix::Strong };
+            play = Play::Ismcts(intern(Searched { n, playout }));
+        }
         Ok(Policy {
             play,
             fix: fix.unwrap_or(Fix::Strong),
@@ -312,7 +388,7 @@ impl Policy {
 
     /// Whether every decision is a function of the view (no random numbers).
     pub fn deterministic(&self) -> bool {
-        !matches!(self.play, Play::Random | Play::Rollout { .. })
+        !matches!(self.play, Play::Random | Play::Rollout { .. } | Play::Ismcts(_))
     }
 
     /// The face-up cards this policy fixes to.
@@ -348,6 +424,9 @@ impl Policy {
 
     /// The action on a turn with a hand or face-up cards.
     pub fn act<D: Draw>(&self, v: &View<'_>, d: &mut D) -> Action {
+        if let Play::Ismcts(s) = self.play {
+            return super::search::act(v, s, d);
+        }
         let legal = v.legal();
         if legal == 0 {
             return if v.zone(v.seat()) == Zone::Hand && v.draw_count() > 0 {
@@ -369,6 +448,7 @@ impl Policy {
             Play::Attacker => attacker(v, safe(v, legal)),
             Play::Finisher => finisher(v, safe(v, legal)),
             Play::Counter => counter(v, finish_guard(v, safe(v, legal))),
+            Play::Ismcts(_) => unreachable!("searched above"),
             Play::Rollout { k } => {
                 let cands = safe(v, legal);
                 if cands.count_ones() == 1 {
@@ -387,6 +467,7 @@ impl Policy {
     /// How many drawn cards of `rank` to add.
     pub fn add_on<D: Draw>(&self, v: &View<'_>, rank: Rank, avail: u8, d: &mut D) -> u8 {
         match self.play {
+            Play::Ismcts(s) => s.playout.add_on(v, rank, avail, d),
             Play::Random => d.below(u32::from(avail) + 1) as u8,
             Play::Saver { .. } | Play::Counter if matches!(rank, TWO | TEN) => 0,
             _ => {
@@ -458,7 +539,7 @@ fn lowest_rank(m: u16) -> Rank {
 }
 
 /// Drops the 8 when one more 8 flips the 8s (and something else is legal).
-fn safe(v: &View<'_>, legal: u16) -> u16 {
+pub(super) fn safe(v: &View<'_>, legal: u16) -> u16 {
     if legal & (1 << EIGHT) == 0 {
         return legal;
     }
@@ -474,7 +555,7 @@ fn safe(v: &View<'_>, legal: u16) -> u16 {
 
 /// The number of cards of `r` to play: every copy, except one 2 or 10 for
 /// the savers and never the 8 that makes four.
-fn count_for(v: &View<'_>, r: Rank, play: Play) -> u8 {
+pub(super) fn count_for(v: &View<'_>, r: Rank, play: Play) -> u8 {
     let avail = held(v, r).count_ones();
     let mut n = avail;
     if matches!(play, Play::Saver { .. } | Play::Counter) && matches!(r, TWO | TEN) {
@@ -768,6 +849,12 @@ impl fmt::Display for Policy {
             Play::Finisher => write!(f, "finisher")?,
             Play::Counter => write!(f, "counter")?,
             Play::Rollout { k } => write!(f, "rollout:{k}")?,
+            Play::Ismcts(s) => {
+                write!(f, "ismcts:{}", s.n)?;
+                if s.playout.play != DEFAULT_PLAYOUT {
+                    write!(f, "+playout:{}", s.playout)?;
+                }
+            }
         }
         match self.fix {
             Fix::Strong => Ok(()),

@@ -1586,6 +1586,12 @@ impl<'a> View<'a> {
     pub fn seat(&self) -> usize {
         self.seat
     }
+    /// The same table as player `seat` sees it: for a search, which plays
+    /// every seat of a determinization and keys its tree by what its own
+    /// player sees at every one of those decisions.
+    pub(super) fn as_seen_by(&self, seat: usize) -> View<'a> {
+        View { t: self.t, seat }
+    }
     /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.t.rules
