@@ -11,8 +11,8 @@
 # median of three timed runs of `sim GAME --threads 1`; decisions counted
 # as the rounds times the cards a round of the ismcts seat, each card but
 # the dealt one a Hit and a Stay to end the round: about one decision a
-# card). Files go to results/ismcts/. Only the games that implement
-# ismcts:N are listed (Flip 7 so far).
+# card; Flip-Flush: one decision a turn). Files go to results/ismcts/.
+# Only the games that implement ismcts:N are listed; ONLY=GAME runs one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deals="${1:-1000}"
@@ -29,7 +29,21 @@ mkdir -p "$out"
 
 # GAME DEFAULT STRONGEST, one line per game that has ismcts:N (Flip 7: the
 # default when the figures of docs/search.md were measured, stay-at-25).
-games="flip7 stay-at-25 max-win"
+games="flip7 stay-at-25 max-win
+flip-flush default counter"
+# ONLY=GAME plays that game's line alone.
+[ -z "${ONLY:-}" ] || games=$(echo "$games" | awk -v g="$ONLY" '$1 == g')
+
+# Decisions of seat 0 in the CSV $2 of a run of game $1: Flip 7 counts its
+# rounds times its cards a round (about one decision a card), Flip-Flush
+# its turns (one decision a turn; a pass, rare, counted as one).
+decisions() {
+    case "$1" in
+        flip-flush) count='$col["games"] * $col["mean_turns"]' ;;
+        *) count='$col["rounds"] * $col["mean_cards_per_round"]' ;;
+    esac
+    awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next } \$col[\"seat\"] == 0 { print $count }" "$2"
+}
 
 # Deals for N: DEALS for 100, a tenth per tenfold N, at least 20.
 deals_for() {
@@ -72,10 +86,8 @@ echo "$games" | while read -r game default _; do
             "$sim" "$game" --players 2 --policy "ismcts:$n,$default" --games "$g" --seed "$k" --threads 1 \
                 --no-progress -q --out "$out/time-$game-$n-$k.csv" > /dev/null
             end=$(date +%s.%N)
-            awk -F, -v a="$start" -v b="$end" '
-                NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-                $col["seat"] == 0 { print 1000 * (b - a) / ($col["rounds"] * $col["mean_cards_per_round"]) }
-            ' "$out/time-$game-$n-$k.csv"
+            awk -v a="$start" -v b="$end" -v d="$(decisions "$game" "$out/time-$game-$n-$k.csv")" \
+                'BEGIN { print 1000 * (b - a) / d }'
         done | sort -g | sed -n 2p | awk -v game="$game" -v n="$n" '{ printf "| %s | %s | %.2f | %.0f |\n", game, n, $1, 1000 / $1 }'
     done
 done
