@@ -5,7 +5,7 @@
 //! # Spec grammar
 //!
 //! ```text
-//! SPEC  = "default" | PART ("+" PART)*
+//! SPEC  = "default" | PART ("+" PART)* | "ismcts:" N ["+playout:" SPEC]
 //! PART  = CALL | READ | STEP
 //! CALL  = "call-at:" P ["/" P] | "never-call" | "sure-only"  (at most one)
 //! READ  = "read:" Q | "worlds:" K ["/" Q] | "count"      (at most one)
@@ -16,7 +16,8 @@
 //!
 //! Parts not given are the default policy's: its call rule, its model of
 //! the opponents, its steps. `count` asks for counted chances (no model).
-//! `default` is [`DEFAULT_SPEC`].
+//! `default` is [`DEFAULT_SPEC`]. `ismcts:N` is the search of
+//! [`super::search`], with the default policy or `SPEC` below its tree.
 //!
 //! # Odds
 //!
