@@ -321,3 +321,78 @@ fn ismcts_makes_the_obvious_decisions() {
         "the sure Flush, not the guess"
     );
 }
+
+/// A determinization (`View::determinize` from a world of
+/// `Problem::uniform_world`) is a valid table that keeps everything the
+/// player sees and puts the world's cards where the world says: the other
+/// hands, and the cards of the Places the player did not see.
+#[test]
+fn a_determinization_keeps_what_the_player_sees_and_deals_the_world() {
+    use sim::games::flip_flush::worlds::Problem;
+    let mut checked = 0;
+    for g in 0..30u64 {
+        let players = 2 + (g % 3) as usize;
+        let memory = [MEMORY_ONE, 500_000, 0][(g % 3) as usize];
+        let mut t = Table::new(Rules {
+            players,
+            gambling: g % 2 == 0,
+            memory,
+        });
+        let mut rng = batch_rng(g, 3);
+        t.new_game(&mut rng);
+        let mut seats = Seats::new(vec![Policy::default_policy(); players]);
+        for turn in 0..40 {
+            let seat = turn % players;
+            if !t.is_alive(seat) || (t.hand(seat) == 0 && t.grid().masks().1 == 0) {
+                continue;
+            }
+            let v = t.view(seat);
+            let p = Problem::from_view(&v, 0, &[0; 9], 100_000);
+            let mut cards = vec![0; p.events.len()];
+            let mut hands = vec![0; players];
+            p.uniform_world(&mut rng, &mut cards, &mut hands);
+            let w = v.determinize(&cards, &hands, &mut rng);
+            w.check_invariants()
+                .unwrap_or_else(|e| panic!("game {g}, turn {turn}: {e}"));
+            let wv = w.view(seat);
+            assert_eq!(
+                (
+                    wv.hand(),
+                    wv.unseen(),
+                    wv.up_code(),
+                    wv.down(),
+                    wv.known(),
+                    wv.history_len()
+                ),
+                (
+                    v.hand(),
+                    v.unseen(),
+                    v.up_code(),
+                    v.down(),
+                    v.known(),
+                    v.history_len()
+                )
+            );
+            for i in 0..v.history_len() {
+                assert_eq!(wv.history(i), v.history(i), "move {i} as seat {seat} saw it");
+            }
+            for s in (0..players).filter(|&s| s != seat && t.is_alive(s)) {
+                assert_eq!(w.hand(s), hands[s], "seat {s}'s hand is the world's");
+            }
+            let mut place = 0;
+            for i in 0..w.log_len() {
+                let e = w.log_entry(i);
+                if !e.flip {
+                    assert_eq!(e.card, Some(cards[place]), "Place {place} holds the world's card");
+                    place += 1;
+                }
+            }
+            checked += 1;
+            let mv = seats.choose(&v, &mut rng);
+            if t.apply(seat, mv, &mut Silent, &mut rng).is_some() {
+                break;
+            }
+        }
+    }
+    assert!(checked > 300, "{checked} positions");
+}
