@@ -13,8 +13,8 @@
 # median of three timed runs of `sim GAME --threads 1`; decisions counted
 # as the rounds times the cards a round of the ismcts seat, each card but
 # the dealt one a Hit and a Stay to end the round: about one decision a
-# card; IB-Flip: the seat's turns but its face-down cards, a play, reveal
-# or pick-up each). Files go to results/ismcts/: each run's folder,
+# card; Flip-Flush: its turns, one decision a turn; IB-Flip: the seat's
+# turns but its face-down cards, a play, reveal or pick-up each). Files go to results/ismcts/: each run's folder,
 # evidence.csv and timing.csv (the two tables as CSV), and strength.svg,
 # the chart of ismcts's win rate against N (log scale), one line per game
 # and opponent, with the 95% intervals and the fair share (1 / players)
@@ -37,6 +37,7 @@ mkdir -p "$out"
 
 # GAME DEFAULT STRONGEST, one line per game.
 games="flip7 stay-at-28 max-win
+flip-flush default counter
 ib-flip finisher rollout:8"
 if [ -n "${ISMCTS_GAMES:-}" ]; then
     games=$(echo "$games" | awk -v keep=" $ISMCTS_GAMES " 'index(keep, " " $1 " ")')
@@ -64,6 +65,9 @@ decisions() {
         flip7)
             awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
                 $col["seat"] == 0 { print $col["rounds"] * $col["mean_cards_per_round"] }' "$2" ;;
+        flip-flush)
+            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                $col["seat"] == 0 { print $col["games"] * $col["mean_turns"] }' "$2" ;;
         ib-flip)
             awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
                 $col["seat"] == 0 { print $col["games"] * $col["mean_turns"] - $col["facedown_tries"] }' "$2" ;;

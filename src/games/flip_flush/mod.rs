@@ -20,6 +20,7 @@
 pub mod cards;
 pub mod policies;
 pub mod rules;
+pub mod search;
 pub mod stats;
 pub mod trace;
 pub mod worlds;
@@ -30,6 +31,7 @@ use self::policies::{Policy, Seats};
 use self::rules::{MAX_PLAYERS, MEMORY_ONE, MIN_PLAYERS, Rules, Table};
 use self::stats::FlipFlushStats;
 use self::trace::Trace;
+use crate::engine::ismcts;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::{SimRng, next_game_seed, seeded_game_rng};
@@ -160,6 +162,16 @@ const CATALOGUE: &[PolicySection] = &[
             PolicyDoc {
                 spec: "place-hot",
                 does: "put a card of the demanded suit on a hot cell, to flip and call it next turn",
+            },
+        ],
+    ),
+    (
+        "Search (instead of the parts above)",
+        &[
+            ismcts::DOC,
+            PolicyDoc {
+                spec: "ismcts:N+playout:SPEC",
+                does: "every seat plays the policy SPEC (a whole spec, the rest of the text) below the search tree (default: default)",
             },
         ],
     ),

@@ -5,7 +5,7 @@
 //! # Spec grammar
 //!
 //! ```text
-//! SPEC  = "default" | PART ("+" PART)*
+//! SPEC  = "default" | PART ("+" PART)* | "ismcts:" N ["+playout:" SPEC]
 //! PART  = CALL | READ | STEP
 //! CALL  = "call-at:" P ["/" P] | "never-call" | "sure-only"  (at most one)
 //! READ  = "read:" Q | "worlds:" K ["/" Q] | "count"      (at most one)
@@ -16,7 +16,8 @@
 //!
 //! Parts not given are the default policy's: its call rule, its model of
 //! the opponents, its steps. `count` asks for counted chances (no model).
-//! `default` is [`DEFAULT_SPEC`].
+//! `default` is [`DEFAULT_SPEC`]. `ismcts:N` is the search of
+//! [`super::search`], with the default policy or `SPEC` below its tree.
 //!
 //! # Odds
 //!
@@ -127,6 +128,7 @@ use std::fmt;
 
 use super::cards::{ALL_CELLS, CELLS, Card, CardSet, LINES, LINES_THROUGH, SUITS, suit, suit_set};
 use super::rules::{Chooser, MEMORY_ONE, Move, View};
+use super::search::Searched;
 use super::worlds::Problem;
 use super::FlipFlush;
 use crate::engine::custom::{self, Custom, Decision, User};
@@ -253,6 +255,9 @@ pub struct Policy {
     pub model: Model,
     steps: [Step; MAX_STEPS],
     len: u8,
+    /// `ismcts:N` (`+playout:SPEC`): every move is searched
+    /// ([`super::search`]); the other fields are then the playout's.
+    pub search: Option<&'static Searched>,
 }
 
 impl Policy {
@@ -266,6 +271,15 @@ impl Policy {
             model: Model::Count,
             steps: s,
             len: steps.len() as u8,
+            search: None,
+        }
+    }
+
+    /// The policy `ismcts:N` (`+playout:SPEC`) of `searched`.
+    pub fn searching(searched: &'static Searched) -> Policy {
+        Policy {
+            search: Some(searched),
+            ..searched.playout
         }
     }
 
@@ -289,6 +303,9 @@ impl Policy {
         let spec = spec.trim();
         if spec == "default" {
             return Policy::parse(DEFAULT_SPEC);
+        }
+        if let Some(searched) = super::search::parse(spec) {
+            return searched;
         }
         let mut call = None;
         let mut read = None;
@@ -389,6 +406,9 @@ impl Policy {
     /// The move of the player whose view is `v`.
     #[inline]
     pub fn choose<D: Draw>(&self, v: &View<'_>, d: &mut D) -> Move {
+        if let Some(s) = self.search {
+            return super::search::choose(v, s, d);
+        }
         // Leading place-random steps need no odds: try them first.
         let steps = self.steps();
         let mut first = 0;
@@ -549,6 +569,13 @@ fn millionths(p: u32) -> String {
 
 impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(s) = self.search {
+            write!(f, "ismcts:{}", s.n)?;
+            if s.playout != Policy::default_policy() {
+                write!(f, "+playout:{}", s.playout)?;
+            }
+            return Ok(());
+        }
         match self.call {
             Call::At(p) => write!(f, "call-at:{}", millionths(p))?,
             Call::Split(p, q) => write!(f, "call-at:{}/{}", millionths(p), millionths(q))?,

@@ -734,6 +734,15 @@ impl Table {
         for (&a, &b) in from.iter().zip(&to) {
             perm[usize::from(a)] = b;
         }
+        self.relabel(&perm)
+    }
+
+    /// A copy of this table with every card `c` replaced by `perm[c]`
+    /// wherever it lies (hands, face-down cells, memories, removed cards,
+    /// knocked-out hands, the history, the undealt rest): `perm` moves only
+    /// cards nobody in particular has seen ([`Table::redeal_hidden`],
+    /// [`View::determinize`]).
+    fn relabel(&self, perm: &[Card; 64]) -> Table {
         let map_set = |set: CardSet| super::cards::cards_of(set).fold(0u64, |m, c| m | 1 << perm[usize::from(c)]);
         let mut t = self.clone();
         for i in 0..CELLS {
@@ -1046,5 +1055,85 @@ impl View<'_> {
     pub fn unseen_by_suit(&self) -> [u32; SUITS] {
         let u = self.unseen();
         std::array::from_fn(|s| (u & suit_set(s)).count_ones())
+    }
+
+    /// A full table consistent with this view (a determinization, for the
+    /// search `ismcts:N`), built from what this player knows and the world
+    /// given, never from the cards it has not seen: `places[i]` is the card
+    /// of the game's Place number `i` (in the order of the history; read
+    /// only for the Places whose card this player did not see), `hands[s]`
+    /// the hand of every other seat now (a knocked-out seat: the hand it
+    /// dropped); the unseen cards left over are the undealt rest. Each
+    /// card of the world must be one this player has not seen. With a
+    /// `--memory` strictly between 0 and 1, which of their Places the other
+    /// players remember is drawn anew from `d` (with full or no memory it
+    /// is public). It is this player's turn in the copy.
+    pub fn determinize<D: Draw>(&self, places: &[Card], hands: &[CardSet], d: &mut D) -> Table {
+        let t = self.t;
+        let unseen = self.unseen();
+        let mut perm: [Card; 64] = std::array::from_fn(|c| c as Card);
+        let mut pair = |from: CardSet, to: CardSet| {
+            debug_assert_eq!(from.count_ones(), to.count_ones(), "a world slot of the wrong size");
+            for (a, b) in super::cards::cards_of(from).zip(super::cards::cards_of(to)) {
+                perm[usize::from(a)] = b;
+            }
+        };
+        let mut used: CardSet = 0;
+        let mut place = 0;
+        for i in 0..t.log_len() {
+            let e = t.log_entry(i);
+            if e.flip {
+                continue;
+            }
+            let c = e.card.expect("the log holds every card");
+            if unseen >> c & 1 != 0 {
+                debug_assert!(unseen >> places[place] & 1 != 0, "a world card the player has seen");
+                pair(1 << c, 1 << places[place]);
+                used |= 1 << places[place];
+            }
+            place += 1;
+        }
+        let mut dropped: CardSet = 0;
+        for (s, &h) in hands.iter().enumerate().take(t.players()) {
+            if s == self.seat {
+                continue;
+            }
+            if t.is_alive(s) {
+                pair(t.hands[s], h);
+            } else {
+                dropped |= h;
+            }
+            used |= h;
+        }
+        pair(t.dropped, dropped);
+        pair(t.deck.remaining(), unseen & !used);
+        let mut w = t.relabel(&perm);
+        w.next = self.seat;
+        let p = t.rules.memory;
+        if p != 0 && p != MEMORY_ONE {
+            let mut last = 0u16;
+            for s in 0..t.players() {
+                if s != self.seat {
+                    w.mem_cards[s] = 0;
+                }
+            }
+            for i in 0..w.log_len() {
+                let e = w.log_entry(i);
+                if e.flip || e.seat == self.seat {
+                    continue;
+                }
+                let kept = d.below(MEMORY_ONE) < p;
+                last = (last & !(1 << e.cell)) | u16::from(kept) << e.cell;
+                if kept {
+                    w.mem_cards[e.seat] |= 1 << e.card.expect("the log holds every card");
+                }
+            }
+            for s in 0..t.players() {
+                if s != self.seat {
+                    w.mem_cells[s] = w.placed_by[s] & w.down & last;
+                }
+            }
+        }
+        w
     }
 }

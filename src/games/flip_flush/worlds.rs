@@ -43,6 +43,7 @@
 
 use super::cards::{CELLS, Card, CardSet, SUITS, suit, suit_set};
 use super::rules::{HAND_SIZE as HAND, MEMORY_ONE, View};
+use crate::engine::rng::Draw;
 
 /// Most Places in a game (every card of six hands).
 const MAX_EVENTS: usize = HAND * 6;
@@ -227,6 +228,28 @@ impl Problem {
             };
         }
         w
+    }
+
+    /// A world drawn uniformly, before any evidence (for the search's
+    /// determinizations, which weigh it with [`Problem::world_weight`]):
+    /// `cards[i]` the card of event `i` (a seen one as it was, else dealt
+    /// from the pool) and `hands[s]` each hand now (the player's own as it
+    /// is, the others dealt from what is left of the pool), shuffled by `d`.
+    pub fn uniform_world<D: Draw>(&self, d: &mut D, cards: &mut [Card], hands: &mut [CardSet]) {
+        let mut pool = [0 as Card; 64];
+        let mut len = 0;
+        for c in super::cards::cards_of(self.pool) {
+            pool[len] = c;
+            len += 1;
+        }
+        d.shuffle(&mut pool[..len]);
+        let mut next = pool[..len].iter().copied();
+        for (c, e) in cards.iter_mut().zip(&self.events) {
+            *c = e.card.unwrap_or_else(|| next.next().expect("the pool holds every unseen Place"));
+        }
+        for (h, &(known, n)) in hands.iter_mut().zip(&self.hands) {
+            *h = known.unwrap_or_else(|| next.by_ref().take(n as usize).fold(0, |m, c| m | 1 << c));
+        }
     }
 
     /// The chance of each target, in units of `one`, from `k` worlds drawn
