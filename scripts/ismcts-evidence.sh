@@ -11,8 +11,10 @@
 # median of three timed runs of `sim GAME --threads 1`; decisions counted
 # as the rounds times the cards a round of the ismcts seat, each card but
 # the dealt one a Hit and a Stay to end the round: about one decision a
-# card). Files go to results/ismcts/. Only the games that implement
-# ismcts:N are listed (Flip 7 so far).
+# card; in Classic Flip the turns of the ismcts seat, each with a start
+# decision, discards, challenges, Blocks and picks on top). Files go to
+# results/ismcts/. Only the games that implement ismcts:N are listed;
+# ISMCTS_GAMES (names, space-separated) plays only those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deals="${1:-1000}"
@@ -29,7 +31,11 @@ mkdir -p "$out"
 
 # GAME DEFAULT STRONGEST, one line per game that has ismcts:N (Flip 7: the
 # default when the figures of docs/search.md were measured, stay-at-25).
-games="flip7 stay-at-25 max-win"
+games="flip7 stay-at-25 max-win
+classic-flip collector counter"
+if [ -n "${ISMCTS_GAMES:-}" ]; then
+    games=$(echo "$games" | awk -v want=" $ISMCTS_GAMES " 'index(want, " " $1 " ")')
+fi
 
 # Deals for N: DEALS for 100, a tenth per tenfold N, at least 20.
 deals_for() {
@@ -72,9 +78,12 @@ echo "$games" | while read -r game default _; do
             "$sim" "$game" --players 2 --policy "ismcts:$n,$default" --games "$g" --seed "$k" --threads 1 \
                 --no-progress -q --out "$out/time-$game-$n-$k.csv" > /dev/null
             end=$(date +%s.%N)
-            awk -F, -v a="$start" -v b="$end" '
+            awk -F, -v a="$start" -v b="$end" -v game="$game" '
                 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-                $col["seat"] == 0 { print 1000 * (b - a) / ($col["rounds"] * $col["mean_cards_per_round"]) }
+                $col["seat"] == 0 {
+                    d = game == "classic-flip" ? $col["turns"] : $col["rounds"] * $col["mean_cards_per_round"]
+                    print 1000 * (b - a) / d
+                }
             ' "$out/time-$game-$n-$k.csv"
         done | sort -g | sed -n 2p | awk -v game="$game" -v n="$n" '{ printf "| %s | %s | %.2f | %.0f |\n", game, n, $1, 1000 / $1 }'
     done
