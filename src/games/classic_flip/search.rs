@@ -91,7 +91,21 @@ impl Ask {
             v.into_iter().map(f).collect()
         }
         match (self, first) {
-            (Ask::Start, Fixed::Start(f)) => all(rollout::first_then(f, start_options(v, &Wants::of(v))), Fixed::Start),
+            (Ask::Start, Fixed::Start(f)) => {
+                // Pruned: a community card is taken only if it scores for
+                // the player (a wild, Any, 2X, or of the rank it collects).
+                let wants = Wants::of(v);
+                let com = v.community();
+                let scores = |s: &Start| match *s {
+                    Start::Community(slot) => {
+                        let c = com[usize::from(slot)];
+                        bit(c) & (WILD | TWO_X_CARDS) != 0 || rank(c) == Some(wants.target())
+                    }
+                    _ => true,
+                };
+                let options = start_options(v, &wants).into_iter().filter(scores);
+                all(rollout::first_then(f, options), Fixed::Start)
+            }
             (Ask::Challenge, Fixed::Challenge(f)) => all(rollout::challenge_options(f, v), Fixed::Challenge),
             (Ask::Discard { limit }, Fixed::Discard(f)) => {
                 all(rollout::discard_options(f, &collector_rule(p), v, limit, d), Fixed::Discard)
