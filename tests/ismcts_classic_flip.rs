@@ -484,13 +484,14 @@ fn ismcts_picks_the_card_that_wins_the_game_where_collector_takes_the_2x() {
 
 #[test]
 fn ismcts_blocks_a_take_aimed_at_its_any_with_the_block_card() {
-    // Seat 1 holds four Kings, Any and a Draw/Block: an unblocked Take
-    // would take the Any; blocking with the Any gives it away as surely.
+    // Seat 1, at 190 points, holds four Kings, Any and a Draw/Block: five
+    // Kings doubled twice, the game once it calls. An unblocked Take would
+    // take the Any; blocking with the Any gives it away as surely.
     let t = two_hands(
         cards(&["Draw/Take", "R2", "B5"]),
         cards(&["Draw/Block", "Any", "RK", "BK", "PK", "GK"]),
         ["R3", "B4", "P6"],
-        [0, 0],
+        [0, 190],
     );
     for seed in [1, 2] {
         assert_eq!(

@@ -4,7 +4,7 @@
 //! # Spec grammar
 //!
 //! ```text
-//! SPEC = PART ("+" PART)*          every part at most once
+//! SPEC = PART ("+" PART)* | SEARCH   every part at most once
 //! PART = "collector" | "random" | "counter" | "rollout:" K     the play rule (default collector)
 //!      | "thief"                                                action-card use (default plain)
 //!      | "caller:" S                                            call timing (default caller:10)
@@ -13,6 +13,7 @@
 //!      | "no-deny"                                              never take a community card
 //!      | "wild-any"                                             never play Any as an action
 //!      | "bluff-prior:" B                                       the sheriff's prior share of bluffers (default 1)
+//! SEARCH = "ismcts:" N ("+bluff-prior:" B)? ("+playout:" SPEC)?   a search player; SPEC: the rest
 //! ```
 //!
 //! Action-card use, call timing, bluffing and challenging are separate
@@ -77,6 +78,15 @@
 //!   hand it sees) and the cards taken from the penalty discards (every
 //!   pair) are decided the same way, each playout picking the turn up at
 //!   the decision ([`super::rollout`]). Forced discards as `collector`.
+//! - `ismcts:N`: information-set Monte Carlo tree search
+//!   ([`crate::engine::ismcts`]) at every decision it has a choice in
+//!   (starts, calls included; challenges; end-of-turn discards; Blocks;
+//!   Take picks; penalty pick-ups), N iterations each, in worlds sampled
+//!   from what it knows (weighted by the bluff history with
+//!   `bluff-prior:B`), every seat playing `+playout:SPEC` (default
+//!   `collector`; a spec with `collector` or `random` as its play rule)
+//!   below the tree ([`super::search`]). It takes no other part; its
+//!   forced discards after a challenge are the playout policy's.
 //!
 //! # The other parts
 //!

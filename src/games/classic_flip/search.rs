@@ -18,7 +18,12 @@
 //! seat asked of the search's descent while it is in the tree: starts
 //! (the call included), hand challenges, end-of-turn discards, Blocks,
 //! Take picks and penalty pick-ups, each among the candidates `rollout:K`
-//! considers ([`super::rollout`]), the playout policy's own answer first.
+//! considers ([`super::rollout`]), the playout policy's own answer first,
+//! except that a start takes a community card only when it scores for
+//! the player (a wild, Any, 2X, or of the rank it collects): with every
+//! community card a candidate, N = 100 won 32% of two-player games
+//! against `collector`, the search spreading its few iterations over
+//! takes that hardly change the chance to win.
 //! Below the tree every seat plays the playout policy (`collector`, the
 //! game's default, unless `+playout:SPEC`). A win is 1, anything else 0
 //! (a game stopped by the game cap has no winner).
