@@ -1094,7 +1094,7 @@ impl Policy {
     pub(super) fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
         let hand = v.hand();
         let n = v.hand_size(v.seat());
-        if self.base == Base::Random {
+        if matches!(self.base, Base::Random) {
             let mut h = hand;
             let mut out = 0;
             loop {
@@ -1143,7 +1143,7 @@ impl Policy {
     #[inline]
     fn challenge_choice(&self, v: &View<'_>) -> Option<usize> {
         let over = challengeable(v);
-        if self.base == Base::Random || over == 0 {
+        if matches!(self.base, Base::Random) || over == 0 {
             return None;
         }
         self.challenge_among(v, over)
@@ -1325,7 +1325,7 @@ impl Chooser for Policy {
             _ => {}
         }
         let h = v.known(target);
-        if self.base == Base::Random {
+        if matches!(self.base, Base::Random) {
             return nth(h, d.below(count(h)));
         }
         let wants = Wants::of(v);
@@ -1342,7 +1342,7 @@ impl Chooser for Policy {
         if b == 0 {
             return None;
         }
-        if self.base == Base::Random && d.below(2) == 0 {
+        if matches!(self.base, Base::Random) && d.below(2) == 0 {
             return None;
         }
         Some(b.trailing_zeros() as Card)
@@ -1368,7 +1368,7 @@ impl Chooser for Policy {
             _ => {}
         }
         let out = self.keep_discard(v, limit, forced, d);
-        if self.base == Base::Counter {
+        if matches!(self.base, Base::Counter) {
             return super::counter::discard(v, limit, forced, out);
         }
         out
@@ -1380,7 +1380,7 @@ impl Chooser for Policy {
             Base::Ismcts(s) => return super::search::take_penalty(self, s, v, pile, d),
             _ => {}
         }
-        if self.base == Base::Random {
+        if matches!(self.base, Base::Random) {
             let k = d.below(3.min(count(pile) + 1));
             return cards_of(pile).take(k as usize).fold(0, |m, c| m | bit(c));
         }
