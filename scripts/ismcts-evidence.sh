@@ -14,7 +14,11 @@
 # as the rounds times the cards a round of the ismcts seat, each card but
 # the dealt one a Hit and a Stay to end the round: about one decision a
 # card; Flip-Flush: its turns, one decision a turn; IB-Flip: the seat's
-# turns but its face-down cards, a play, reveal or pick-up each). Files go to results/ismcts/: each run's folder,
+# turns but its face-down cards, a play, reveal or pick-up each; Classic
+# Flip: the seat's turns, each a start decision with discards, challenges,
+# Blocks and picks on top, so a turn may hold more than one decision).
+# Classic Flip times a tenth of the games (its playouts are about ten
+# times as long). Files go to results/ismcts/: each run's folder,
 # evidence.csv and timing.csv (the two tables as CSV), and strength.svg,
 # the chart of ismcts's win rate against N (log scale), one line per game
 # and opponent, with the 95% intervals and the fair share (1 / players)
@@ -38,7 +42,8 @@ mkdir -p "$out"
 # GAME DEFAULT STRONGEST, one line per game.
 games="flip7 stay-at-28 max-win
 flip-flush default counter
-ib-flip finisher rollout:8"
+ib-flip finisher rollout:8
+classic-flip collector counter"
 if [ -n "${ISMCTS_GAMES:-}" ]; then
     games=$(echo "$games" | awk -v keep=" $ISMCTS_GAMES " 'index(keep, " " $1 " ")')
 fi
@@ -68,6 +73,9 @@ decisions() {
         flip-flush)
             awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
                 $col["seat"] == 0 { print $col["games"] * $col["mean_turns"] }' "$2" ;;
+        classic-flip)
+            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                $col["seat"] == 0 { print $col["turns"] }' "$2" ;;
         ib-flip)
             awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
                 $col["seat"] == 0 { print $col["games"] * $col["mean_turns"] - $col["facedown_tries"] }' "$2" ;;
@@ -103,7 +111,8 @@ echo "| game | N | ms per decision (median of 3) | decisions per second |"
 echo "|---|---|---|---|"
 echo "$games" | while read -r game default _; do
     for n in "${ns[@]}"; do
-        g=$(awk -v n="$n" 'BEGIN { x = int(20000 / n); print (x < 4 ? 4 : x) }')
+        # Games timed: 20,000 / N (at least 4); a tenth of that in Classic Flip.
+        g=$(awk -v n="$n" -v game="$game" 'BEGIN { x = int((game == "classic-flip" ? 2000 : 20000) / n); print (x < 4 ? 4 : x) }')
         ms=$(for k in 1 2 3; do
             start=$(date +%s.%N)
             "$sim" "$game" --players 2 --policy "ismcts:$n,$default" --games "$g" --seed "$k" --threads 1 \

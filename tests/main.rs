@@ -27,6 +27,7 @@ mod ib_flip_policies;
 mod ib_flip_rules;
 mod intervals;
 mod ismcts;
+mod ismcts_classic_flip;
 mod ismcts_flip_flush;
 mod ismcts_ib_flip;
 mod library;

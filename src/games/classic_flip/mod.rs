@@ -6,6 +6,8 @@
 //! - [`rules`]: one game, generic over decisions, observers and the random
 //!   source; the [`rules::View`] a player decides from.
 //! - [`policies`]: the policies, parsed from composable specs.
+//! - [`rollout`] and [`search`]: `rollout:K` and `ismcts:N`, which decide
+//!   by playing the game on in sampled worlds.
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
 //! - [`score_command`]: `sim classic-flip score CARDS...`.
@@ -21,6 +23,7 @@ pub mod policies;
 pub mod rollout;
 pub mod rules;
 pub mod score_command;
+pub mod search;
 pub mod stats;
 pub mod trace;
 
@@ -32,6 +35,7 @@ use self::rules::{DEFAULT_ROUND_CAP, MAX_PLAYERS, MIN_PLAYERS, Rules, Table};
 use self::stats::ClassicStats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
+use crate::engine::ismcts;
 use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::SimRng;
 use crate::engine::run::seat_policies;
@@ -232,7 +236,15 @@ const CATALOGUE: &[PolicySection] = &[
                 spec: "rollout:K",
                 does: "K determinized playouts of the round per start option, call, challenge, end-of-turn discard, Block, Take pick and penalty pick (worlds consistent with what it knows)",
             },
+            ismcts::DOC,
         ],
+    ),
+    (
+        "+playout:SPEC (last part of ismcts:N; +bluff-prior:B weights its worlds)",
+        &[PolicyDoc {
+            spec: "playout:SPEC",
+            does: "every seat plays SPEC below the search tree (collector or random as its play rule, with any other parts; default collector); the rest of the spec is SPEC",
+        }],
     ),
     (
         "Action-card use (+thief)",

@@ -4,7 +4,7 @@
 //! # Spec grammar
 //!
 //! ```text
-//! SPEC = PART ("+" PART)*          every part at most once
+//! SPEC = PART ("+" PART)* | SEARCH   every part at most once
 //! PART = "collector" | "random" | "counter" | "rollout:" K     the play rule (default collector)
 //!      | "thief"                                                action-card use (default plain)
 //!      | "caller:" S                                            call timing (default caller:10)
@@ -13,6 +13,7 @@
 //!      | "no-deny"                                              never take a community card
 //!      | "wild-any"                                             never play Any as an action
 //!      | "bluff-prior:" B                                       the sheriff's prior share of bluffers (default 1)
+//! SEARCH = "ismcts:" N ("+bluff-prior:" B)? ("+playout:" SPEC)?   a search player; SPEC: the rest
 //! ```
 //!
 //! Action-card use, call timing, bluffing and challenging are separate
@@ -77,6 +78,15 @@
 //!   hand it sees) and the cards taken from the penalty discards (every
 //!   pair) are decided the same way, each playout picking the turn up at
 //!   the decision ([`super::rollout`]). Forced discards as `collector`.
+//! - `ismcts:N`: information-set Monte Carlo tree search
+//!   ([`crate::engine::ismcts`]) at every decision it has a choice in
+//!   (starts, calls included; challenges; end-of-turn discards; Blocks;
+//!   Take picks; penalty pick-ups), N iterations each, in worlds sampled
+//!   from what it knows (weighted by the bluff history with
+//!   `bluff-prior:B`), every seat playing `+playout:SPEC` (default
+//!   `collector`; a spec with `collector` or `random` as its play rule)
+//!   below the tree ([`super::search`]). It takes no other part; its
+//!   forced discards after a challenge are the playout policy's.
 //!
 //! # The other parts
 //!
@@ -122,10 +132,12 @@ use super::rules::{BLOCK_CARDS, Chooser, Play, Resume, Start, View};
 use super::ClassicFlip;
 use crate::engine::custom::{self, Custom, Decision, User};
 use crate::engine::game::Game;
+use crate::engine::ismcts;
 use crate::engine::rng::Draw;
 
 /// Spec forms accepted, for error messages.
-pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000); \
+pub const ACCEPTED: &str = "parts joined by +: one of collector, random, counter, rollout:K (K 1..=1000), \
+     ismcts:N (N 1..=1000000; with only bluff-prior:B and, last, playout:SPEC); \
      thief; caller:S (S 0..=100000 points); bluffer:K (K 7..=10 cards, 7 = no bluff); sheriff:Q (Q 0..=1); \
      no-deny; wild-any; bluff-prior:B (B 0..=1, with sheriff:Q above 0 or rollout:K); e.g. caller:40+sheriff:0.3 or thief+bluffer:9";
 
@@ -140,6 +152,47 @@ pub enum Base {
     Counter,
     /// K determinized playouts per start option.
     Rollout(u16),
+    /// `ismcts:N`: information-set Monte Carlo tree search at every
+    /// decision ([`super::search`]).
+    Ismcts(&'static Searched),
+}
+
+/// What `ismcts:N` (`+playout:SPEC`) says: kept once per process
+/// ([`intern`]) so that a [`Policy`] stays small and `Copy`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// Iterations per decision.
+    pub n: u32,
+    /// The policy every seat plays below the search tree (default
+    /// `collector`, the game's default policy).
+    pub playout: Policy,
+}
+
+/// The one copy of `searched` in this process.
+pub fn intern(searched: Searched) -> &'static Searched {
+    static MADE: std::sync::Mutex<Vec<&'static Searched>> = std::sync::Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = made.iter().find(|m| ***m == searched) {
+        return m;
+    }
+    let m: &'static Searched = Box::leak(Box::new(searched));
+    made.push(m);
+    m
+}
+
+/// A spec cut at its `playout:` part: what comes before it, and the
+/// playout's own spec (everything after `playout:`), if any.
+fn split_playout(spec: &str) -> (&str, Option<&str>) {
+    let mut at = 0;
+    for part in spec.split('+') {
+        let t = part.trim_start();
+        if t.get(..8).is_some_and(|h| h.eq_ignore_ascii_case("playout:")) {
+            let rest = at + (part.len() - t.len()) + 8;
+            return (spec[..at.saturating_sub(1)].trim(), Some(&spec[rest..]));
+        }
+        at += part.len() + 1;
+    }
+    (spec, None)
 }
 
 /// A parsed policy.
@@ -296,6 +349,20 @@ fn number_in<T: std::str::FromStr + PartialOrd + Copy + fmt::Display>(
     }
 }
 
+/// The playout policy `text` of `ismcts:N+playout:SPEC` (spec `spec`):
+/// one cheap to simulate, its play rule `collector` or `random`.
+fn playout_policy(spec: &str, text: &str) -> Result<Policy, String> {
+    let p = Policy::parse_spec(text).map_err(|e| format!("'{spec}': in its playout SPEC: {e}"))?;
+    if matches!(p.base, Base::Counter | Base::Rollout(_) | Base::Ismcts(_)) {
+        return Err(format!(
+            "'{spec}': the playout SPEC '{}' must be a policy cheap to simulate: collector or random as \
+             its play rule, with any other parts (ismcts:N+playout:SPEC, e.g. ismcts:1000+playout:thief)",
+            text.trim()
+        ));
+    }
+    Ok(p)
+}
+
 impl Policy {
     /// Parses a spec (see the module documentation); the challenge rule
     /// may be a user policy's (see [`crate::cli::Builder::policy`]).
@@ -308,7 +375,12 @@ impl Policy {
         if spec.is_empty() {
             return Err(format!("empty policy; accepted: {ACCEPTED}"));
         }
+        let (spec_own, playout) = split_playout(spec);
+        if spec_own.is_empty() {
+            return Err(format!("'{spec}': playout:SPEC is a choice of ismcts:N only; accepted: {ACCEPTED}"));
+        }
         let mut p = Policy::default();
+        let mut ismcts_n = None;
         let mut seen = [false; 9];
         let mut once = |slot: usize, part: &str| -> Result<(), String> {
             if seen[slot] {
@@ -317,7 +389,7 @@ impl Policy {
             seen[slot] = true;
             Ok(())
         };
-        for part in spec.split('+').map(str::trim) {
+        for part in spec_own.split('+').map(str::trim) {
             let lower = part.to_ascii_lowercase();
             let (word, arg) = match lower.split_once(':') {
                 Some((w, a)) => (w, Some(a)),
@@ -339,6 +411,10 @@ impl Policy {
                 ("rollout", Some(a)) => {
                     once(0, part)?;
                     p.base = Base::Rollout(number_in(part, a, 1u16, 1000)?);
+                }
+                ("ismcts", Some(_)) => {
+                    once(0, part)?;
+                    ismcts_n = Some(ismcts::parse_iterations(&lower).expect("an ismcts: part")?);
                 }
                 ("thief", None) => {
                     once(1, part)?;
@@ -379,19 +455,43 @@ impl Policy {
                 },
             }
         }
+        if let Some(n) = ismcts_n {
+            if seen[1..7].iter().any(|&s| s) || seen[8] {
+                return Err(format!(
+                    "'{spec}': ismcts:N searches every decision itself; besides it a spec takes only \
+                     bluff-prior:B (weights its worlds) and, last, playout:SPEC (what every seat plays \
+                     below the tree), e.g. ismcts:1000+playout:thief; accepted: {ACCEPTED}"
+                ));
+            }
+            let playout = match playout {
+                None => Policy::default(),
+                Some(text) => playout_policy(spec, text)?,
+            };
+            p.base = Base::Ismcts(intern(Searched { n, playout }));
+        } else if playout.is_some() {
+            return Err(format!("'{spec}': playout:SPEC is a choice of ismcts:N only; accepted: {ACCEPTED}"));
+        }
         if p.base == Base::Random && seen[1..].iter().any(|&s| s) {
             return Err(format!("'{spec}': random takes no other part; accepted: {ACCEPTED}"));
         }
         // The prior weighs a challenge's chance (sheriff:Q above 0) or a
         // rollout's worlds: anywhere else it changes no decision.
-        if seen[7] && p.sheriff == 0 && !matches!(p.base, Base::Rollout(_)) {
+        if seen[7] && p.sheriff == 0 && !matches!(p.base, Base::Rollout(_) | Base::Ismcts(_)) {
             return Err(format!(
-                "'{spec}': bluff-prior:B needs sheriff:Q (Q above 0) or rollout:K, whose challenges it \
-                 weighs; without them it changes nothing (the same games as without it), \
+                "'{spec}': bluff-prior:B needs sheriff:Q (Q above 0), rollout:K or ismcts:N, whose \
+                 challenges or worlds it weighs; without them it changes nothing (the same games as without it), \
                  e.g. sheriff:0.3+bluff-prior:0.25; accepted: {ACCEPTED}"
             ));
         }
         Ok(p)
+    }
+
+    /// The `ismcts:N` part, if this is a search player.
+    pub fn searched(&self) -> Option<&'static Searched> {
+        match self.base {
+            Base::Ismcts(s) => Some(s),
+            _ => None,
+        }
     }
 
     /// The call threshold in points.
@@ -408,6 +508,7 @@ impl fmt::Display for Policy {
             Base::Collector => {}
             Base::Counter => parts.push("counter".into()),
             Base::Rollout(k) => parts.push(format!("rollout:{k}")),
+            Base::Ismcts(s) => parts.push(format!("ismcts:{}", s.n)),
         }
         if self.thief {
             parts.push("thief".into());
@@ -436,6 +537,12 @@ impl fmt::Display for Policy {
         }
         if let Some(u) = self.challenge {
             parts.push(u.to_string());
+        }
+        // Last: everything after it is the playout's spec.
+        if let Base::Ismcts(s) = self.base
+            && s.playout != Policy::default()
+        {
+            parts.push(format!("playout:{}", s.playout));
         }
         if parts.is_empty() {
             parts.push("collector".into());
@@ -776,6 +883,55 @@ pub(super) fn steal_slots(v: &View<'_>, wants: &Wants) -> u8 {
     slots.iter().take(max).fold(0u8, |m, &s| m | 1 << s)
 }
 
+/// The start options `rollout:K` and `ismcts:N` consider (in this order):
+/// draw two, the call, each community card, and each action card's
+/// playable functions but Any's (Take and Swap on every opponent, Steal
+/// on [`steal_victims`] and [`steal_slots`]).
+pub(super) fn start_options(v: &View<'_>, wants: &Wants) -> Vec<Start> {
+    let mut cands: Vec<Start> = Vec::with_capacity(12);
+    cands.push(Start::Draw2);
+    if v.can_call() {
+        cands.push(Start::Flip);
+}
+    if v.caller().is_none() {
+        for (s, &c) in v.community().iter().enumerate() {
+            if c != super::rules::EMPTY {
+                cands.push(Start::Community(s as u8));
+            }
+        }
+}
+    let n = v.players();
+    let me = v.seat();
+    for c in cards_of(v.hand() & ACTION_CARDS) {
+        for f in Func::ALL {
+            if functions(c) & f.bit() == 0 || action(c) == Some(ANY) {
+                continue;
+            }
+            let mut p = Play::new(c, f);
+            match f {
+                Func::Take | Func::Swap => {
+                    for q in (0..n).filter(|&q| q != me) {
+                        p.target = q as u8;
+                        if v.playable(&p) {
+                            cands.push(Start::Play(p));
+                        }
+                    }
+                    continue;
+                }
+                Func::Steal => {
+                    p.victims = steal_victims(v);
+                    p.slots = steal_slots(v, wants);
+                }
+                _ => {}
+            }
+            if v.playable(&p) {
+                cands.push(Start::Play(p));
+            }
+        }
+}
+    cands
+}
+
 // ---------------------------------------------------------------------
 // The decisions
 // ---------------------------------------------------------------------
@@ -931,54 +1087,14 @@ impl Policy {
     // holds none of this one's buffers.
     #[inline(never)]
     fn rollout_start<D: Draw>(&self, k: u16, v: &View<'_>, wants: &Wants, d: &mut D) -> Start {
-        let mut cands: Vec<Start> = Vec::with_capacity(12);
-        cands.push(Start::Draw2);
-        if v.can_call() {
-            cands.push(Start::Flip);
-        }
-        if v.caller().is_none() {
-            for (s, &c) in v.community().iter().enumerate() {
-                if c != super::rules::EMPTY {
-                    cands.push(Start::Community(s as u8));
-                }
-            }
-        }
-        let n = v.players();
-        let me = v.seat();
-        for c in cards_of(v.hand() & ACTION_CARDS) {
-            for f in Func::ALL {
-                if functions(c) & f.bit() == 0 || action(c) == Some(ANY) {
-                    continue;
-                }
-                let mut p = Play::new(c, f);
-                match f {
-                    Func::Take | Func::Swap => {
-                        for q in (0..n).filter(|&q| q != me) {
-                            p.target = q as u8;
-                            if v.playable(&p) {
-                                cands.push(Start::Play(p));
-                            }
-                        }
-                        continue;
-                    }
-                    Func::Steal => {
-                        p.victims = steal_victims(v);
-                        p.slots = steal_slots(v, wants);
-                    }
-                    _ => {}
-                }
-                if v.playable(&p) {
-                    cands.push(Start::Play(p));
-                }
-            }
-        }
-        super::rollout::best_by_playouts(self, k, v, me, Resume::Turn, &cands, super::rollout::Fixed::Start, d)
+        let cands = start_options(v, wants);
+        super::rollout::best_by_playouts(self, k, v, v.seat(), Resume::Turn, &cands, super::rollout::Fixed::Start, d)
     }
 
     pub(super) fn keep_discard<D: Draw>(&self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
         let hand = v.hand();
         let n = v.hand_size(v.seat());
-        if self.base == Base::Random {
+        if matches!(self.base, Base::Random) {
             let mut h = hand;
             let mut out = 0;
             loop {
@@ -1027,7 +1143,7 @@ impl Policy {
     #[inline]
     fn challenge_choice(&self, v: &View<'_>) -> Option<usize> {
         let over = challengeable(v);
-        if self.base == Base::Random || over == 0 {
+        if matches!(self.base, Base::Random) || over == 0 {
             return None;
         }
         self.challenge_among(v, over)
@@ -1198,15 +1314,18 @@ impl Chooser for Policy {
             Base::Collector => self.collector_start(v),
             Base::Counter => super::counter::start(self, v, &Wants::of(v), d),
             Base::Rollout(k) => self.rollout_start(k, v, &Wants::of(v), d),
+            Base::Ismcts(s) => super::search::start(self, s, v, d),
         }
     }
 
     fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
-        if let Base::Rollout(k) = self.base {
-            return super::rollout::take_pick(self, k, v, target, d);
+        match self.base {
+            Base::Rollout(k) => return super::rollout::take_pick(self, k, v, target, d),
+            Base::Ismcts(s) => return super::search::take_pick(self, s, v, target, d),
+            _ => {}
         }
         let h = v.known(target);
-        if self.base == Base::Random {
+        if matches!(self.base, Base::Random) {
             return nth(h, d.below(count(h)));
         }
         let wants = Wants::of(v);
@@ -1214,14 +1333,16 @@ impl Chooser for Policy {
     }
 
     fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
-        if let Base::Rollout(k) = self.base {
-            return super::rollout::block(self, k, v, by, func, d);
+        match self.base {
+            Base::Rollout(k) => return super::rollout::block(self, k, v, by, func, d),
+            Base::Ismcts(s) => return super::search::block(self, s, v, by, func, d),
+            _ => {}
         }
         let b = v.hand() & BLOCK_CARDS;
         if b == 0 {
             return None;
         }
-        if self.base == Base::Random && d.below(2) == 0 {
+        if matches!(self.base, Base::Random) && d.below(2) == 0 {
             return None;
         }
         Some(b.trailing_zeros() as Card)
@@ -1232,28 +1353,34 @@ impl Chooser for Policy {
             let over = challengeable(v);
             return if over == 0 { None } else { user_challenge(u, v, over) };
         }
-        if let Base::Rollout(k) = self.base {
-            return super::rollout::challenge(self, k, v, d);
+        match self.base {
+            Base::Rollout(k) => return super::rollout::challenge(self, k, v, d),
+            Base::Ismcts(s) => return super::search::challenge(self, s, v, d),
+            _ => {}
         }
         self.challenge_choice(v)
     }
 
     fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
-        if let Base::Rollout(k) = self.base {
-            return super::rollout::discard(self, k, v, limit, forced, d);
+        match self.base {
+            Base::Rollout(k) => return super::rollout::discard(self, k, v, limit, forced, d),
+            Base::Ismcts(s) => return super::search::discard(self, s, v, limit, forced, d),
+            _ => {}
         }
         let out = self.keep_discard(v, limit, forced, d);
-        if self.base == Base::Counter {
+        if matches!(self.base, Base::Counter) {
             return super::counter::discard(v, limit, forced, out);
         }
         out
     }
 
     fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
-        if let Base::Rollout(k) = self.base {
-            return super::rollout::take_penalty(self, k, v, pile, d);
+        match self.base {
+            Base::Rollout(k) => return super::rollout::take_penalty(self, k, v, pile, d),
+            Base::Ismcts(s) => return super::search::take_penalty(self, s, v, pile, d),
+            _ => {}
         }
-        if self.base == Base::Random {
+        if matches!(self.base, Base::Random) {
             let k = d.below(3.min(count(pile) + 1));
             return cards_of(pile).take(k as usize).fold(0, |m, c| m | bit(c));
         }

@@ -23,8 +23,9 @@ use super::policies::{Base, Policy, challengeable};
 use super::rules::{BLOCK_CARDS, Chooser, Resume, Silent, Start, Table, View};
 use crate::engine::rng::{Draw, SimRng};
 
-/// One decision of a playout's player fixed in advance.
-#[derive(Clone, Copy, Debug)]
+/// One decision of a playout's player fixed in advance (also the move
+/// of `ismcts:N`'s search tree, [`super::search`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Fixed {
     Start(Start),
     Challenge(Option<usize>),
@@ -205,11 +206,68 @@ pub fn challenge_candidates(v: &View<'_>) -> Vec<usize> {
     cands
 }
 
+/// `first`, then each of `rest` not already listed: a decision's
+/// candidates with a policy's own choice first.
+pub(super) fn first_then<T: PartialEq>(first: T, rest: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut cands = vec![first];
+    for c in rest {
+        if !cands.contains(&c) {
+            cands.push(c);
+        }
+    }
+    cands
+}
+
+/// The hand challenges to consider: `first`, then none and each player
+/// `v`'s player could win against.
+pub(super) fn challenge_options(first: Option<usize>, v: &View<'_>) -> Vec<Option<usize>> {
+    first_then(first, std::iter::once(None).chain(challenge_candidates(v).into_iter().map(Some)))
+}
+
+/// The end-of-turn discards to consider: `first`, then what `plain` (a
+/// policy with `collector` as its play rule) would discard with
+/// `bluffer:7` to `bluffer:10` (keep seven, or up to ten without a
+/// 7>>>10).
+pub(super) fn discard_options<D: Draw>(first: CardSet, plain: &Policy, v: &View<'_>, limit: u32, d: &mut D) -> Vec<CardSet> {
+    let bluffs: Vec<CardSet> = (7..=10)
+        .map(|bluff| Policy { bluff, ..*plain }.keep_discard(v, limit, false, d))
+        .collect();
+    first_then(first, bluffs)
+}
+
+/// The Block reactions to consider: `first`, then no Block, a Draw/Block
+/// card and an Any.
+pub(super) fn block_options(first: Option<Card>, v: &View<'_>) -> Vec<Option<Card>> {
+    let lowest = |m: CardSet| (m != 0).then(|| m.trailing_zeros() as Card);
+    first_then(first, [None, lowest(v.hand() & BLOCK_CARDS), lowest(v.hand() & ANY_CARDS)])
+}
+
+/// The cards to take from the hand of `target` a Take sees: `first`,
+/// then every other card of it.
+pub(super) fn pick_options(first: Card, v: &View<'_>, target: usize) -> Vec<Card> {
+    first_then(first, cards_of(v.known(target)))
+}
+
+/// The cards to take from the penalty discards `pile`: `first`, then
+/// every pair (the card itself when the pile holds one).
+pub(super) fn penalty_options(first: CardSet, pile: CardSet) -> Vec<CardSet> {
+    let cards: Vec<Card> = cards_of(pile).collect();
+    let mut rest = Vec::new();
+    for (i, &a) in cards.iter().enumerate() {
+        for &b in &cards[i + 1..] {
+            rest.push(bit(a) | bit(b));
+        }
+    }
+    if cards.len() == 1 {
+        rest.push(pile);
+    }
+    first_then(first, rest)
+}
+
 /// `rollout:K`'s hand challenge: none, or each player it could win
 /// against.
 pub fn challenge<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, d: &mut D) -> Option<usize> {
-    let mut cands = vec![None];
-    cands.extend(challenge_candidates(v).into_iter().map(Some));
+    let cands = challenge_options(None, v);
     best_by_playouts(policy, k, v, v.seat(), Resume::Challenge, &cands, Fixed::Challenge, d)
 }
 
@@ -223,13 +281,7 @@ pub fn discard<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, limit: u32, force
     if forced {
         return first;
     }
-    let mut cands = vec![first];
-    for bluff in 7..=10 {
-        let c = Policy { bluff, ..plain }.keep_discard(v, limit, forced, d);
-        if !cands.contains(&c) {
-            cands.push(c);
-        }
-    }
+    let cands = discard_options(first, &plain, v, limit, d);
     best_by_playouts(policy, k, v, v.seat(), Resume::Discard, &cands, Fixed::Discard, d)
 }
 
@@ -237,13 +289,7 @@ pub fn discard<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, limit: u32, force
 /// Draw/Block card or an Any (`collector`'s choice first).
 pub fn block<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
     let first = collector_rule(policy).block(v, by, func, d);
-    let lowest = |m: CardSet| (m != 0).then(|| m.trailing_zeros() as Card);
-    let mut cands = vec![first];
-    for c in [None, lowest(v.hand() & BLOCK_CARDS), lowest(v.hand() & ANY_CARDS)] {
-        if !cands.contains(&c) {
-            cands.push(c);
-        }
-    }
+    let cands = block_options(first, v);
     best_by_playouts(policy, k, v, by, Resume::Block { victim: v.seat() }, &cands, Fixed::Block, d)
 }
 
@@ -251,8 +297,7 @@ pub fn block<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, by: usize, func: Fu
 /// (`collector`'s first).
 pub fn take_pick<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, target: usize, d: &mut D) -> Card {
     let first = collector_rule(policy).take_pick(v, target, d);
-    let mut cands = vec![first];
-    cands.extend(cards_of(v.known(target) & !bit(first)));
+    let cands = pick_options(first, v, target);
     best_by_playouts(policy, k, v, v.seat(), Resume::TakePick { from: target }, &cands, Fixed::Pick, d)
 }
 
@@ -262,18 +307,6 @@ pub fn take_pick<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, target: usize, 
 /// discard to the limit follows.
 pub fn take_penalty<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
     let first = collector_rule(policy).take_penalty(v, pile, d);
-    let mut cands = vec![first];
-    let cards: Vec<Card> = cards_of(pile).collect();
-    for (i, &a) in cards.iter().enumerate() {
-        for &b in &cards[i + 1..] {
-            let pair = bit(a) | bit(b);
-            if pair != first {
-                cands.push(pair);
-            }
-        }
-    }
-    if cards.len() == 1 && first != pile {
-        cands.push(pile);
-    }
+    let cands = penalty_options(first, pile);
     best_by_playouts(policy, k, v, v.seat(), Resume::PenaltyPick { pile }, &cands, Fixed::Penalty, d)
 }

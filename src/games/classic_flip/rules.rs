@@ -764,6 +764,37 @@ impl Table {
     /// C37) and tells `obs` its end.
     pub fn play_game<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> End {
         self.new_game();
+        self.play_rounds(ch, obs, d)
+    }
+
+    /// For searches: the rest of the game from a decision of `p`'s turn
+    /// at `at` ([`Table::play_on_from`]): the rest of the round, its
+    /// scoring, then rounds until the game ends, as [`Table::play_game`]
+    /// plays them; tells `obs` the end.
+    pub fn finish_game_from<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        at: Resume,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> End {
+        self.play_on_from(p, at, ch, obs, d);
+        self.score_round();
+        obs.round_end(self);
+        self.round += 1;
+        if let Some(w) = self.leader() {
+            let end = End { winner: Some(w) };
+            obs.game_end(self, end);
+            return end;
+        }
+        self.play_rounds(ch, obs, d)
+    }
+
+    /// Rounds from the current one until a unique leader reaches the
+    /// target (C37) or the game cap; tells `obs` the end.
+    #[inline(always)]
+    fn play_rounds<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> End {
         let end = loop {
             if self.round >= GAME_ROUND_CAP {
                 break End { winner: None };
@@ -1437,6 +1468,13 @@ impl<'a> View<'a> {
     /// The view of `seat`.
     pub fn new(t: &'a Table, seat: usize) -> View<'a> {
         View { t, seat }
+    }
+    /// The view of another seat at the same table: for the search, which
+    /// keys its tree by what its own player sees at every decision of a
+    /// world it dealt ([`super::search`]).
+    #[inline]
+    pub(super) fn of_seat(&self, seat: usize) -> View<'a> {
+        View { t: self.t, seat }
     }
     /// The deciding player.
     #[inline(always)]
