@@ -37,15 +37,6 @@ use super::rng::SimRng;
 /// value Cowling, Powley and Whitehouse found good across their games.
 pub const EXPLORATION: f64 = 0.7;
 
-/// The root move played is the playout policy's (the first legal move the
-/// game lists) unless the move chosen most often has a mean utility higher
-/// by more than this many standard errors of the difference (each mean's
-/// binomial variance): a search too short to tell two moves apart plays as
-/// its playout policy would, instead of at random. Two: in Flip 7 at two
-/// players against `stay-at-28`, N = 100 went from 32% to 51% and N = 1,000
-/// from 52% to 58% (docs/search.md).
-pub const KEEP_Z: f64 = 2.0;
-
 /// Largest N accepted by `ismcts:N`.
 pub const MAX_ITERATIONS: u32 = 1_000_000;
 
@@ -302,9 +293,8 @@ impl<M: Copy + PartialEq + Debug> Descent<'_, M> {
 /// Searches `game`'s decision with `iterations` iterations from the random
 /// stream seeded by `seed`, in `tree` (cleared first), and returns the root
 /// move chosen most often (ties: the higher mean utility, then the move
-/// tried first), unless it does not beat the first legal move (the
-/// playout policy's) by [`KEEP_Z`] standard errors: then the first. The
-/// same game, iterations and seed always give the same move.
+/// tried first). The same game, iterations and seed always give the same
+/// move.
 ///
 /// # Panics
 /// When `iterations` is 0, or the game never asks the descent at the root.
@@ -338,15 +328,6 @@ pub fn search<S: Search>(game: &mut S, iterations: u32, seed: u64, tree: &mut Tr
             _ => Some(r),
         })
         .expect("the game asks the descent at the root of every iteration");
-    // The playout policy's move (the root's first) is kept unless the most
-    // chosen move beats it by KEEP_Z standard errors.
-    let first = root.last().expect("the root has a move");
-    if first.mv != best.mv && first.visits > 0 {
-        let var = |r: &RootStat<S::Move>| r.mean * (1.0 - r.mean) / f64::from(r.visits);
-        if best.mean - first.mean <= KEEP_Z * (var(best) + var(first)).sqrt() {
-            return first.mv;
-        }
-    }
     best.mv
 }
 
