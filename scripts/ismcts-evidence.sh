@@ -25,6 +25,13 @@
 # marked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# `ismcts-evidence.sh chart CSV` only draws the chart of an evidence CSV
+# (several runs' rows put together) into results/ismcts/strength.svg.
+chart_only=
+if [ "${1:-}" = chart ]; then
+    chart_only=$(realpath "$2")
+    set --
+fi
 deals="${1:-1000}"
 seed="${2:-2026}"
 threads="${3:-2}"
@@ -32,7 +39,7 @@ shift $(($# < 3 ? $# : 3))
 ns=("$@")
 [ ${#ns[@]} -gt 0 ] || ns=(100 1000)
 # SIM names the binary to use (the docs tests set it); else build it.
-[ -n "${SIM:-}" ] || cargo build --release --quiet
+[ -n "${SIM:-}" ] || [ -n "$chart_only" ] || cargo build --release --quiet
 sim=${SIM:-target/release/sim}
 players="${PLAYERS:-2}"
 min_deals="${MIN_DEALS:-20}"
@@ -82,6 +89,78 @@ decisions() {
     esac
 }
 
+# The chart of evidence CSV $1 into SVG $2: win rate against log10(N), one
+# line per game and opponent.
+chart() {
+    awk -F, -v players="$players" '
+    NR == 1 { next }
+    {
+        k = $1 " vs " $3
+        if (!(k in idx)) { idx[k] = ++series; name[series] = k }
+        m = ++count[idx[k]]
+        x[idx[k], m] = log($2) / log(10); y[idx[k], m] = 100 * $4
+        lo[idx[k], m] = 100 * $5; hi[idx[k], m] = 100 * $6
+        if (NR == 2 || x[idx[k], m] < xmin) xmin = x[idx[k], m]
+        if (NR == 2 || x[idx[k], m] > xmax) xmax = x[idx[k], m]
+        if (NR == 2 || lo[idx[k], m] < ymin) ymin = lo[idx[k], m]
+        if (NR == 2 || hi[idx[k], m] > ymax) ymax = hi[idx[k], m]
+    }
+    END {
+        fair = 100 / players
+        if (fair < ymin) ymin = fair
+        if (fair + 5 > ymax) ymax = fair + 5
+        ymin = 10 * int(ymin / 10); ymax = 10 * int((ymax + 9.999) / 10)
+        if (ymax > 100) ymax = 100
+        xmin = int(xmin); xmax = int(xmax + 0.999); if (xmax == xmin) xmax = xmin + 1
+        W = 760; H = 440; L = 70; R = 250; T = 40; B = 60
+        pw = W - L - R; ph = H - T - B
+        printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"13\">\n", W, H
+        printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H
+        printf "<text x=\"%d\" y=\"24\" font-size=\"15\">ismcts:N, win rate against each opponent (%d players, 95%% CI)</text>\n", L, players
+        for (v = ymin; v <= ymax; v += 10) {
+            py = T + ph * (ymax - v) / (ymax - ymin)
+            printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, L + pw, py, py
+            printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n", L - 6, py + 4, v
+        }
+        for (e = xmin; e <= xmax; e++) {
+            for (f = 1; f < 10; f++) {
+                lx = e + log(f) / log(10)
+                if (lx > xmax) break
+                px = L + pw * (lx - xmin) / (xmax - xmin)
+                printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\"/>\n", px, px, T, T + ph, f == 1 ? "#ccc" : "#f0f0f0"
+                if (f == 1) printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", px, T + ph + 18, 10 ^ e
+            }
+        }
+        printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">N, iterations per decision (log scale)</text>\n", L + pw / 2, H - 14
+        py = T + ph * (ymax - fair) / (ymax - ymin)
+        printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" stroke-dasharray=\"6 4\"/>\n", L, L + pw, py, py
+        printf "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">fair share %g%%</text>\n", L + pw - 4, py - 4, fair
+        split("#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf", colour, " ")
+        for (s = 1; s <= series; s++) {
+            c = colour[(s - 1) % 8 + 1]; pts = ""
+            for (m = 1; m <= count[s]; m++) {
+                px = L + pw * (x[s, m] - xmin) / (xmax - xmin)
+                py = T + ph * (ymax - y[s, m]) / (ymax - ymin)
+                pl = T + ph * (ymax - lo[s, m]) / (ymax - ymin); ph2 = T + ph * (ymax - hi[s, m]) / (ymax - ymin)
+                printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n", px, px, pl, ph2, c
+                printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px, py, c
+                pts = pts sprintf("%.1f,%.1f ", px, py)
+            }
+            printf "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", pts, c
+            ly = T + 10 + 22 * (s - 1)
+            printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n", L + pw + 16, L + pw + 40, ly, ly, c
+            printf "<text x=\"%d\" y=\"%d\">%s</text>\n", L + pw + 46, ly + 4, name[s]
+        }
+        print "</svg>"
+    }' "$1" > "$2"
+}
+
+if [ -n "$chart_only" ]; then
+    chart "$chart_only" "$out/strength.svg"
+    echo "wrote $out/strength.svg"
+    exit 0
+fi
+
 echo "game,n,opponent,win_rate,win_rate_ci95_low,win_rate_ci95_high,games,seconds" > "$out/evidence.csv"
 echo "| game | N | opponent | ismcts's win rate [95% CI] | games | time |"
 echo "|---|---|---|---|---|---|"
@@ -126,67 +205,6 @@ echo "$games" | while read -r game default _; do
     done
 done
 
-# The chart: win rate against log10(N), one line per game and opponent.
-awk -F, -v players="$players" '
-    NR == 1 { next }
-    {
-        k = $1 " vs " $3
-        if (!(k in idx)) { idx[k] = ++series; name[series] = k }
-        m = ++count[idx[k]]
-        x[idx[k], m] = log($2) / log(10); y[idx[k], m] = 100 * $4
-        lo[idx[k], m] = 100 * $5; hi[idx[k], m] = 100 * $6
-        if (NR == 2 || x[idx[k], m] < xmin) xmin = x[idx[k], m]
-        if (NR == 2 || x[idx[k], m] > xmax) xmax = x[idx[k], m]
-        if (NR == 2 || lo[idx[k], m] < ymin) ymin = lo[idx[k], m]
-        if (NR == 2 || hi[idx[k], m] > ymax) ymax = hi[idx[k], m]
-    }
-    END {
-        fair = 100 / players
-        if (fair < ymin) ymin = fair
-        if (fair + 5 > ymax) ymax = fair + 5
-        ymin = 10 * int(ymin / 10); ymax = 10 * int((ymax + 9.999) / 10)
-        if (ymax > 100) ymax = 100
-        xmin = int(xmin); xmax = int(xmax + 0.999); if (xmax == xmin) xmax = xmin + 1
-        W = 760; H = 440; L = 70; R = 250; T = 40; B = 60
-        pw = W - L - R; ph = H - T - B
-        printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"13\">\n", W, H
-        printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H
-        printf "<text x=\"%d\" y=\"24\" font-size=\"15\">ismcts:N, win rate against each opponent (%d players, 95%% CI)</text>\n", L, players
-        for (v = ymin; v <= ymax; v += 10) {
-            py = T + ph * (ymax - v) / (ymax - ymin)
-            printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, L + pw, py, py
-            printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n", L - 6, py + 4, v
-        }
-        for (e = xmin; e <= xmax; e++) {
-            for (f = 1; f < 10; f++) {
-                lx = e + log(f) / log(10)
-                if (lx > xmax) break
-                px = L + pw * (lx - xmin) / (xmax - xmin)
-                printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\"/>\n", px, px, T, T + ph, f == 1 ? "#ccc" : "#f0f0f0"
-                if (f == 1) printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", px, T + ph + 18, 10 ^ e
-            }
-        }
-        printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">N, iterations per decision (log scale)</text>\n", L + pw / 2, H - 14
-        py = T + ph * (ymax - fair) / (ymax - ymin)
-        printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" stroke-dasharray=\"6 4\"/>\n", L, L + pw, py, py
-        printf "<text x=\"%d\" y=\"%.1f\" font-size=\"11\">fair share %g%%</text>\n", L + 4, py - 4, fair
-        split("#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2 #17becf", colour, " ")
-        for (s = 1; s <= series; s++) {
-            c = colour[(s - 1) % 8 + 1]; pts = ""
-            for (m = 1; m <= count[s]; m++) {
-                px = L + pw * (x[s, m] - xmin) / (xmax - xmin)
-                py = T + ph * (ymax - y[s, m]) / (ymax - ymin)
-                pl = T + ph * (ymax - lo[s, m]) / (ymax - ymin); ph2 = T + ph * (ymax - hi[s, m]) / (ymax - ymin)
-                printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n", px, px, pl, ph2, c
-                printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", px, py, c
-                pts = pts sprintf("%.1f,%.1f ", px, py)
-            }
-            printf "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", pts, c
-            ly = T + 10 + 22 * (s - 1)
-            printf "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>\n", L + pw + 16, L + pw + 40, ly, ly, c
-            printf "<text x=\"%d\" y=\"%d\">%s</text>\n", L + pw + 46, ly + 4, name[s]
-        }
-        print "</svg>"
-    }' "$out/evidence.csv" > "$out/strength.svg"
+chart "$out/evidence.csv" "$out/strength.svg"
 echo
 echo "wrote $out/evidence.csv, $out/timing.csv and $out/strength.svg"
