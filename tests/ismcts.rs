@@ -304,53 +304,5 @@ fn flip7_specs_parse_and_refuse_bad_values() {
 /// line, and a bad N is refused naming it.
 #[test]
 fn flip7_ismcts_runs_in_tournaments_and_sweeps() {
-    use crate::common::{ok, sim, stderr};
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let quiet = [
-        "--no-charts",
-        "--no-report",
-        "--no-progress",
-        "--threads",
-        "1",
-        "--seed",
-        "1",
-    ];
-    let t = [
-        &[
-            "tournament",
-            "flip7",
-            "--players",
-            "2",
-            "--policies",
-            "ismcts:3,stay-at-25",
-            "--games",
-            "4",
-        ][..],
-        &quiet,
-    ]
-    .concat();
-    assert!(ok(&sim(&t, d)).contains("ismcts:3"));
-    let s = [
-        &[
-            "sweep",
-            "flip7",
-            "--players",
-            "2",
-            "--policy",
-            "ismcts:{2,4}",
-            "--games",
-            "4",
-        ][..],
-        &quiet,
-    ]
-    .concat();
-    assert!(ok(&sim(&s, d)).contains("ismcts:4"));
-    let bad = sim(&["flip7", "--policy", "ismcts:abc"], d);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr(&bad).contains("'ismcts:abc': N must be a whole number from 1 to 1000000"),
-        "{}",
-        stderr(&bad)
-    );
+    crate::common::ismcts_in_every_kind_of_run("flip7", "stay-at-28");
 }

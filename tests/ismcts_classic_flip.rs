@@ -2,7 +2,7 @@
 //! may know, that runs repeat on any number of threads and in every kind
 //! of run, and that it makes the obvious decisions.
 
-use crate::common::{ok, sim, stderr};
+use crate::common::{ok, sim};
 
 use rand::SeedableRng;
 use sim::engine::game::Game;
@@ -268,67 +268,7 @@ fn ismcts_plays_plain_runs_tournaments_sweeps_and_shards() {
         d,
     ));
     assert!(t.contains("ismcts:2+playout:thief"), "{t}");
-    let s = ok(&sim(
-        &with(&[
-            "sweep",
-            "classic-flip",
-            "--players",
-            "2",
-            "--policy",
-            "ismcts:{1,2}",
-            "--games",
-            "4",
-        ]),
-        d,
-    ));
-    assert!(s.contains("ismcts:2"), "{s}");
-    // Two shards of two batches, merged: the bytes of one run.
-    let base = [
-        "classic-flip",
-        "--players",
-        "2",
-        "--policy",
-        "ismcts:1,collector",
-        "--games",
-        "1100",
-        "--seed",
-        "4",
-    ];
-    ok(&sim(
-        &[&base[..], &["--out", "whole.csv", "--no-progress"]].concat(),
-        d,
-    ));
-    for k in ["1/2", "2/2"] {
-        let state = format!("s{}.json", &k[..1]);
-        ok(&sim(
-            &[
-                &base[..],
-                &[
-                    "--out",
-                    "merged.csv",
-                    "--no-progress",
-                    "--shard",
-                    k,
-                    "--state",
-                    &state,
-                ],
-            ]
-            .concat(),
-            d,
-        ));
-    }
-    ok(&sim(&["merge", "s2.json", "s1.json"], d));
-    assert_eq!(
-        std::fs::read(d.join("merged.csv")).unwrap(),
-        std::fs::read(d.join("whole.csv")).unwrap()
-    );
-    let bad = sim(&["classic-flip", "--policy", "ismcts:abc"], d);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr(&bad).contains("'ismcts:abc': N must be a whole number from 1 to 1000000"),
-        "{}",
-        stderr(&bad)
-    );
+    crate::common::ismcts_in_every_kind_of_run("classic-flip", "collector");
 }
 
 /// Self-play: two `ismcts` seats call their rounds (no round runs into

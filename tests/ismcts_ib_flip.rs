@@ -3,7 +3,7 @@
 //! what its player may know, that runs repeat on any number of threads and
 //! in every kind of run, and that it makes the obvious decisions.
 
-use crate::common::{ok, sim, sim_dated, stderr};
+use crate::common::{ok, sim};
 
 use sim::engine::rng::batch_rng;
 use sim::engine::runner::{RunConfig, run};
@@ -170,97 +170,7 @@ fn runs_repeat_on_one_and_two_threads() {
 /// a bad N is refused naming it.
 #[test]
 fn ismcts_plays_in_runs_tournaments_sweeps_and_shards() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let quiet = ["--no-progress", "--threads", "2", "--seed", "1"];
-    let no_pages = ["--no-charts", "--no-report"];
-    let plain = [
-        &[
-            "ib-flip",
-            "--players",
-            "2",
-            "--policy",
-            "ismcts:3,finisher",
-            "--games",
-            "1030",
-            "--out",
-            "whole.csv",
-        ][..],
-        &quiet,
-    ]
-    .concat();
-    assert!(ok(&sim(&plain, d)).contains("ismcts:3"));
-    let mut states = Vec::new();
-    for k in 1..=2 {
-        let shard = format!("{k}/2");
-        let state = format!("part-{k}.json");
-        let part = [
-            &[
-                "ib-flip",
-                "--players",
-                "2",
-                "--policy",
-                "ismcts:3,finisher",
-                "--games",
-                "1030",
-                "--out",
-                "merged.csv",
-            ][..],
-            &quiet,
-            &["--shard", &shard, "--state", &state],
-        ]
-        .concat();
-        ok(&sim(&part, d));
-        states.push(state);
-    }
-    let merge: Vec<&str> = std::iter::once("merge")
-        .chain(states.iter().map(String::as_str))
-        .collect();
-    ok(&sim_dated(&merge, d));
-    assert_eq!(
-        std::fs::read(d.join("merged.csv")).unwrap(),
-        std::fs::read(d.join("whole.csv")).unwrap(),
-        "the merged shards differ from the whole run"
-    );
-    let t = [
-        &[
-            "tournament",
-            "ib-flip",
-            "--players",
-            "2",
-            "--policies",
-            "ismcts:3,counter",
-            "--games",
-            "6",
-        ][..],
-        &quiet,
-        &no_pages,
-    ]
-    .concat();
-    assert!(ok(&sim(&t, d)).contains("ismcts:3"));
-    let s = [
-        &[
-            "sweep",
-            "ib-flip",
-            "--players",
-            "2",
-            "--policy",
-            "ismcts:{2,4}",
-            "--games",
-            "6",
-        ][..],
-        &quiet,
-        &no_pages,
-    ]
-    .concat();
-    assert!(ok(&sim(&s, d)).contains("ismcts:4"));
-    let bad = sim(&["ib-flip", "--policy", "ismcts:abc"], d);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr(&bad).contains("'ismcts:abc': N must be a whole number from 1 to 1000000"),
-        "{}",
-        stderr(&bad)
-    );
+    crate::common::ismcts_in_every_kind_of_run("ib-flip", "finisher");
 }
 
 /// The action `spec` takes for seat 0 to move in a two-player position.

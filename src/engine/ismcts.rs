@@ -61,6 +61,27 @@ pub fn parse_iterations(part: &str) -> Option<Result<u32, String>> {
     })
 }
 
+/// The one `'static` copy of `value` in this process (made once per
+/// distinct value): what a game's `ismcts:N` spec says (N, the playout
+/// policy) is kept once and pointed to, so that the game's policy stays
+/// small and `Copy`. Meant for parsing, not for hot paths.
+pub fn intern<T: PartialEq + Send + Sync + 'static>(value: T) -> &'static T {
+    use std::any::Any;
+    use std::sync::Mutex;
+    static MADE: Mutex<Vec<&'static (dyn Any + Send + Sync)>> = Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(m) = made
+        .iter()
+        .filter_map(|m| m.downcast_ref::<T>())
+        .find(|m| **m == value)
+    {
+        return m;
+    }
+    let m: &'static T = Box::leak(Box::new(value));
+    made.push(m);
+    m
+}
+
 /// One decision of a game, as the search needs it: the game's state as the
 /// deciding player sees it, and how to play one iteration from it.
 pub trait Search {
@@ -362,6 +383,16 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interned_values_are_shared_per_value_and_type() {
+        let a = intern((3u32, 4u8));
+        let b = intern((3u32, 4u8));
+        assert!(std::ptr::eq(a, b));
+        assert!(!std::ptr::eq(a, intern((3u32, 5u8))));
+        assert_eq!(*intern(7u64), 7);
+        assert_eq!(*intern((3u32, 4u8)), (3, 4));
+    }
 
     #[test]
     fn iterations_parse_with_clear_errors() {

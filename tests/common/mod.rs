@@ -330,3 +330,92 @@ pub fn assert_seat_wins(
         }
     }
 }
+
+/// `ismcts:N` of `game` works in every kind of run: a plain run (seat 0
+/// `ismcts:1`, the other `opponent`, 1,100 two-player games: more than one
+/// batch) gives the same CSV bytes as its two shards merged; a tournament
+/// against `opponent` and a sweep of N name it; a bad N exits with 2 and
+/// the shared message.
+pub fn ismcts_in_every_kind_of_run(game: &str, opponent: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lineup = format!("ismcts:1,{opponent}");
+    let base = [
+        game,
+        "--players",
+        "2",
+        "--policy",
+        &lineup,
+        "--games",
+        "1100",
+        "--seed",
+        "3",
+        "--no-progress",
+    ];
+    let whole = ok(&sim(&[&base[..], &["--out", "whole.csv"]].concat(), d));
+    assert!(whole.contains("ismcts:1"), "{whole}");
+    for k in ["1/2", "2/2"] {
+        let state = format!("part-{}.json", &k[..1]);
+        ok(&sim(
+            &[
+                &base[..],
+                &["--out", "merged.csv", "--shard", k, "--state", &state],
+            ]
+            .concat(),
+            d,
+        ));
+    }
+    ok(&sim_dated(&["merge", "part-2.json", "part-1.json"], d));
+    assert_eq!(
+        std::fs::read(d.join("merged.csv")).unwrap(),
+        std::fs::read(d.join("whole.csv")).unwrap(),
+        "{game}: the merged shards differ from the whole run"
+    );
+    let quiet = [
+        "--no-charts",
+        "--no-report",
+        "--no-progress",
+        "--threads",
+        "1",
+        "--seed",
+        "1",
+    ];
+    let pair = format!("ismcts:3,{opponent}");
+    let t = [
+        &[
+            "tournament",
+            game,
+            "--players",
+            "2",
+            "--policies",
+            &pair,
+            "--games",
+            "4",
+        ][..],
+        &quiet,
+    ]
+    .concat();
+    assert!(ok(&sim(&t, d)).contains("ismcts:3"));
+    let s = [
+        &[
+            "sweep",
+            game,
+            "--players",
+            "2",
+            "--policy",
+            "ismcts:{1,2}",
+            "--games",
+            "4",
+        ][..],
+        &quiet,
+    ]
+    .concat();
+    assert!(ok(&sim(&s, d)).contains("ismcts:2"));
+    let bad = sim(&[game, "--policy", "ismcts:abc"], d);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("'ismcts:abc': N must be a whole number from 1 to 1000000"),
+        "{}",
+        stderr(&bad)
+    );
+}

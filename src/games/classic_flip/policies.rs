@@ -158,7 +158,7 @@ pub enum Base {
 }
 
 /// What `ismcts:N` (`+playout:SPEC`) says: kept once per process
-/// ([`intern`]) so that a [`Policy`] stays small and `Copy`.
+/// ([`ismcts::intern`]) so that a [`Policy`] stays small and `Copy`.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Searched {
     /// Iterations per decision.
@@ -168,17 +168,6 @@ pub struct Searched {
     pub playout: Policy,
 }
 
-/// The one copy of `searched` in this process.
-pub fn intern(searched: Searched) -> &'static Searched {
-    static MADE: std::sync::Mutex<Vec<&'static Searched>> = std::sync::Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = made.iter().find(|m| ***m == searched) {
-        return m;
-    }
-    let m: &'static Searched = Box::leak(Box::new(searched));
-    made.push(m);
-    m
-}
 
 /// A spec cut at its `playout:` part: what comes before it, and the
 /// playout's own spec (everything after `playout:`), if any.
@@ -467,7 +456,7 @@ impl Policy {
                 None => Policy::default(),
                 Some(text) => playout_policy(spec, text)?,
             };
-            p.base = Base::Ismcts(intern(Searched { n, playout }));
+            p.base = Base::Ismcts(ismcts::intern(Searched { n, playout }));
         } else if playout.is_some() {
             return Err(format!("'{spec}': playout:SPEC is a choice of ismcts:N only; accepted: {ACCEPTED}"));
         }

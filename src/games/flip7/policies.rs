@@ -305,20 +305,9 @@ fn with_playout(spec: &str, rule: Rule, playout: &str) -> Result<Rule, String> {
             playout.trim()
         )
     })?;
-    Ok(Rule::Ismcts(intern(Searched { n, playout: model })))
+    Ok(Rule::Ismcts(ismcts::intern(Searched { n, playout: model })))
 }
 
-/// The one `'static` copy of `searched` (made once per distinct spec).
-pub fn intern(searched: Searched) -> &'static Searched {
-    static MADE: std::sync::Mutex<Vec<&'static Searched>> = std::sync::Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = made.iter().find(|m| ***m == searched) {
-        return m;
-    }
-    let m: &'static Searched = Box::leak(Box::new(searched));
-    made.push(m);
-    m
-}
 
 /// Largest K accepted by `rollout:K`.
 pub const MAX_ROLLOUTS: u32 = 100_000;
@@ -596,7 +585,7 @@ impl Rule {
         }
         if let Some(n) = ismcts::parse_iterations(spec) {
             return n.map(|n| {
-                Rule::Ismcts(intern(Searched {
+                Rule::Ismcts(ismcts::intern(Searched {
                     n,
                     playout: DEFAULT_PLAYOUT,
                 }))

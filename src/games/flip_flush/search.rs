@@ -64,17 +64,6 @@ pub struct Searched {
     pub playout: Policy,
 }
 
-/// The one `'static` copy of `searched` (made once per distinct spec).
-pub fn intern(searched: Searched) -> &'static Searched {
-    static MADE: std::sync::Mutex<Vec<&'static Searched>> = std::sync::Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = made.iter().find(|m| ***m == searched) {
-        return m;
-    }
-    let m: &'static Searched = Box::leak(Box::new(searched));
-    made.push(m);
-    m
-}
 
 /// `ismcts:N` or `ismcts:N+playout:SPEC` (`SPEC` a whole Flip-Flush spec,
 /// the rest of the text): `None` when `spec` is not of that form.
@@ -104,7 +93,7 @@ pub fn parse(spec: &str) -> Option<Result<Policy, String>> {
             Err(e) => return Some(Err(format!("'{spec}': the playout SPEC '{}': {e}", p.trim()))),
         },
     };
-    Some(Ok(Policy::searching(intern(Searched { n, playout }))))
+    Some(Ok(Policy::searching(ismcts::intern(Searched { n, playout }))))
 }
 
 /// Most worlds drawn for one decision (fewer when N is smaller).

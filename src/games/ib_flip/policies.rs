@@ -133,17 +133,6 @@ pub struct Searched {
 /// game's default policy.
 pub const DEFAULT_PLAYOUT: Play = Play::Finisher;
 
-/// The one `'static` copy of `searched` (made once per distinct spec).
-fn intern(searched: Searched) -> &'static Searched {
-    static MADE: std::sync::Mutex<Vec<&'static Searched>> = std::sync::Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = made.iter().find(|m| ***m == searched) {
-        return m;
-    }
-    let m: &'static Searched = Box::leak(Box::new(searched));
-    made.push(m);
-    m
-}
 
 /// When `saver` burns (with one 10, or by completing a set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,7 +367,7 @@ impl Policy {
         }
         if let Some(n) = searched {
             let playout = Policy { play, fix: Fix::Strong };
-            play = Play::Ismcts(intern(Searched { n, playout }));
+            play = Play::Ismcts(ismcts::intern(Searched { n, playout }));
         }
         Ok(Policy {
             play,
