@@ -45,7 +45,7 @@ impl Observer<Table> for Invariants {
 
 /// A two-player table with these hands, community and game totals, every
 /// other card in the draw pile.
-fn two_hands(hand0: CardSet, hand1: CardSet, community: [&str; 3], totals: [u32; 2]) -> Table {
+pub(crate) fn two_hands(hand0: CardSet, hand1: CardSet, community: [&str; 3], totals: [u32; 2]) -> Table {
     let deck = Rules::standard(2).deck.all;
     let com = community.map(|x| parse(x).unwrap());
     let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));

@@ -2,6 +2,7 @@
 //! may know, that runs repeat on any number of threads and in every kind
 //! of run, and that it makes the obvious decisions.
 
+use crate::classic_flip_policies::two_hands;
 use crate::common::{ok, sim};
 
 use rand::SeedableRng;
@@ -16,24 +17,6 @@ use sim::games::classic_flip::{ClassicFlip, ClassicFlipSim};
 /// The set of the named cards (`RK`, `B8`, `Any`, ...).
 fn cards(names: &[&str]) -> CardSet {
     names.iter().fold(0, |m, c| m | bit(parse(c).unwrap()))
-}
-
-/// A two-player table with these hands, community and game totals, every
-/// other card in the draw pile.
-fn two_hands(hand0: CardSet, hand1: CardSet, community: [&str; 3], totals: [u32; 2]) -> Table {
-    let deck = Rules::standard(2).deck.all;
-    let com = community.map(|x| parse(x).unwrap());
-    let used = hand0 | hand1 | com.iter().fold(0, |m, &c| m | bit(c));
-    let mut t = Table::new(Rules::standard(2));
-    t.set_position(&Position {
-        hands: vec![hand0, hand1],
-        community: com,
-        draw: cards_of(deck & !used).collect(),
-        discard: 0,
-        totals: totals.to_vec(),
-        ..Default::default()
-    });
-    t
 }
 
 #[test]
