@@ -63,7 +63,7 @@ record() {
     # fixed by SOURCE_DATE_EPOCH below).
     local version
     version=$("$bin" --version | sed 's/^sim //')
-    find "$out" -name 'report.html' -o -name 'study.json' | while read -r f; do
+    find "$out" -name '*report.html' -o -name 'study.json' | while read -r f; do
         sed -i -e "s#$out#OUT#g" -e "s#$version#VERSION#g" "$f"
     done
 }

@@ -1,5 +1,5 @@
 //! The bounding searches of [`decide`](super::decide): where they stop
-//! ([`Cut`], [`LEVELS`]) and the bounds of the values they take there.
+//! ([`Cut`], [`REACH`]) and the bounds of the values they take there.
 
 use super::bounds::{Prophet, best_numbers, prophet_bound};
 use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
@@ -12,17 +12,17 @@ pub(super) enum Cut {
     /// Every state reachable is computed.
     #[default]
     Exact,
-    /// The states where [`LEVELS`]`[level]` stops take a lower bound of
-    /// their value.
+    /// The hand parts less likely than [`REACH`]`[level]` take a lower
+    /// bound of their values.
     Lower(u8),
     /// They take an upper bound.
     Upper(u8),
 }
 
-/// Where the bounding searches stop, from the cheapest: at the state where
-/// the player has drawn this many Flip Threes, or this many Second Chances,
-/// since the root, or (if set) once a Freeze waits during forced flips.
-pub(super) const LEVELS: [(u8, u8, bool); 3] = [(1, 2, true), (2, 2, false), (3, 3, false)];
+/// Where the bounding searches stop, from the cheapest: at the hand parts
+/// whose chance to be reached ([`Base::reach`](super::state::Base::reach))
+/// is below this (a decade apart).
+pub(super) const REACH: [f64; 5] = [3.162_277_660_168_379e-2, 3.162_277_660_168_379e-3, 3.162_277_660_168_379e-4, 3.162_277_660_168_379e-5, 3.162_277_660_168_379e-6];
 
 impl Search<'_> {
     /// The modifier-free parts of the prophet bound of decision part `p`
@@ -38,23 +38,42 @@ impl Search<'_> {
             u32::from(b.sc - p.sc_drawn),
         )
     }
+
     /// Whether a bounding search stops at `p`.
     #[inline]
     pub(super) fn cut_here(&self, p: &Part) -> bool {
-        let level = match self.cut {
-            Cut::Exact => return false,
-            Cut::Lower(l) | Cut::Upper(l) => l,
-        };
-        let (ft, sc, frozen) = LEVELS[usize::from(level)];
-        p.ft_drawn >= ft || p.sc_drawn >= sc || (frozen && p.frozen)
+        match self.cut {
+            Cut::Exact => false,
+            Cut::Lower(l) | Cut::Upper(l) => self.memo.base.reach(p) < REACH[usize::from(l)],
+        }
+    }
+
+    /// Caps the upper bounds in block `id` of `p` by the values of the same
+    /// state in the world without Freezes and Flip Threes (`self.free`),
+    /// which bound them from above: a player there can play as any player
+    /// here does, drawing the places of the missing cards at random, so
+    /// it scores at least as much (see [`decide`](super::decide)).
+    pub(super) fn cap_by_free(&mut self, p: &Part, id: u32) {
+        let Some(free) = self.free else { return };
+        let mut q = *p;
+        q.ft_drawn = 0;
+        q.forced = 0;
+        q.frozen = false;
+        let Some(fid) = free.get(q.key()) else { return };
+        let size = self.memo.base.size;
+        let at = id as usize * size;
+        for (o, &f) in self.memo.arena[at..at + size].iter_mut().zip(free.block(fid)) {
+            *o = o.min(f);
+        }
     }
 
     /// Fills block `id` of `p` with bounds of its values: below, the score
     /// banked by staying where the player decides, 0 during forced flips;
     /// above, the better of staying and the prophet bound.
-    pub(super) fn leaf(&mut self, p: &Part, id: u32) {
+    /// `known`: the prophet bound of `p` if already computed.
+    pub(super) fn leaf(&mut self, p: &Part, id: u32, known: Option<Prophet>) {
         let pr = match self.cut {
-            Cut::Upper(_) => self.prophet(p),
+            Cut::Upper(_) => known.unwrap_or_else(|| self.prophet(p)),
             _ => Prophet::default(),
         };
         let decides = p.forced == 0 && !p.frozen;

@@ -61,6 +61,10 @@ pub(super) fn inverse_binomials() -> &'static [[f64; MAX_FORCED + 1]] {
 /// The search over one root.
 pub(super) struct Search<'m> {
     pub(super) memo: &'m mut Memo,
+    /// For an upper bounding search of a player alone in the round: a memo
+    /// of the same root in the world without Freezes and Flip Threes (exact
+    /// or upper values), which caps the upper bounds where the search stops.
+    pub(super) free: Option<&'m Memo>,
     pub(super) rule: Rule,
     pub(super) cut: Cut,
 }
@@ -154,13 +158,13 @@ impl Search<'_> {
     }
 
     /// Whether every combination of modifiers of decision part `p` stays,
-    /// by the rule or by the upper bound.
-    fn all_stay(&self, p: &Part) -> bool {
+    /// by the rule or by the upper bound; `pr` keeps the prophet bound of
+    /// `p` if it was computed.
+    fn all_stay(&self, p: &Part, pr: &mut Option<Prophet>) -> bool {
         let b = &self.memo.base;
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
         let (top, bonus) = best_numbers(b.avail & !p.mask, p.count);
-        let mut pr: Option<Prophet> = None;
         (0..b.size).all(|m| {
             let banked = b.banked(p.sum, m);
             let total = others + b.mods_left[m];
@@ -211,17 +215,21 @@ impl Search<'_> {
         if let Some(id) = self.memo.get(key) {
             return id;
         }
-        if self.cut_here(p) {
-            let id = self.alloc(key);
-            self.leaf(p, id);
-            return id;
-        }
-        if p.forced == 0 && self.all_stay(p) {
+        let mut pr = None;
+        if p.forced == 0 && self.all_stay(p, &mut pr) {
             let id = self.alloc(key);
             let (b, arena) = (&self.memo.base, &mut self.memo.arena);
             let at = id as usize * b.size;
             for m in 0..b.size {
                 arena[at + m] = b.banked(p.sum, m);
+            }
+            return id;
+        }
+        if self.cut_here(p) {
+            let id = self.alloc(key);
+            self.leaf(p, id, pr);
+            if matches!(self.cut, Cut::Upper(_)) {
+                self.cap_by_free(p, id);
             }
             return id;
         }

@@ -4,6 +4,7 @@
 
 use super::Rule;
 use super::cuts::Cut;
+use super::search::{MAX_FORCED, binomials, inverse_binomials};
 use crate::engine::bits::ones;
 use crate::games::flip7::cards::{
     FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, SECOND_CHANCE, TIMES2, plus_value,
@@ -95,6 +96,8 @@ pub(super) struct Base {
     pub(super) flip_three: u8,
     /// Numbers, Second Chances, Freezes and Flip Threes in the pile.
     others: u16,
+    /// Copies left of the numbers held at the root (the cards that bust).
+    busts: u16,
     /// Combinations of modifiers drawn: the block size.
     pub(super) size: usize,
     /// Index step of one more modifier of each kind.
@@ -134,6 +137,7 @@ impl Base {
                 self.avail |= 1 << n;
             }
         }
+        self.busts = numbers_in(hand.numbers).map(|n| u16::from(pile[n])).sum();
         self.sc = pile[SECOND_CHANCE as usize];
         self.freeze = pile[FREEZE as usize];
         self.flip_three = pile[FLIP_THREE as usize];
@@ -249,6 +253,41 @@ impl Base {
             frozen: false,
         };
         Some((part, m))
+    }
+
+    /// Whether `other` has the same root hand and the same pile but for
+    /// Freezes and Flip Threes: its hand parts and combinations of
+    /// modifiers are then keyed and indexed as this memo's.
+    pub(super) fn same_root_but_actions(&self, other: &Base) -> bool {
+        let same_pile = (0..KINDS)
+            .filter(|&k| k != FREEZE as usize && k != FLIP_THREE as usize)
+            .all(|k| self.pile[k] == other.pile[k]);
+        self.rule.is_some()
+            && self.rule == other.rule
+            && same_pile
+            && (self.numbers, self.count, self.plus, self.times2) == (other.numbers, other.count, other.plus, other.times2)
+    }
+
+    /// An estimate of the chance that a player who keeps drawing reaches
+    /// `p` from the root: the chance that the cards other than modifiers
+    /// drawn first are exactly those that make `p` (its new numbers, its
+    /// cancelled duplicates, its Second Chances and Flip Threes), in any
+    /// order. It ignores that the player may stop before and, once a
+    /// Freeze waits, the Flip Threes drawn: it only decides where a
+    /// bounding search stops, never a value.
+    pub(super) fn reach(&self, p: &Part) -> f64 {
+        let binom = binomials();
+        let new = p.mask & !self.numbers;
+        let mut ways = 1.0;
+        let mut busts = self.busts;
+        for n in numbers_in(new) {
+            ways *= f64::from(self.copies[n]);
+            busts += u16::from(self.copies[n]) - 1;
+        }
+        let take = |n: u16, k: u8| binom[usize::from(n)][usize::from(k).min(MAX_FORCED)];
+        ways *= take(busts, p.dups) * take(u16::from(self.sc), p.sc_drawn) * take(u16::from(self.flip_three), p.ft_drawn);
+        let drawn = new.count_ones() as usize + usize::from(p.dups) + usize::from(p.sc_drawn) + usize::from(p.ft_drawn);
+        ways * inverse_binomials()[usize::from(self.others)][drawn.min(MAX_FORCED)]
     }
 
     /// Cards left that are not modifiers and count for `p`: all of them;
