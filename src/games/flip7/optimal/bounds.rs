@@ -151,10 +151,16 @@ pub(super) fn prophet_bound(
     }
 }
 
-/// `binomial(n, k)` as `f64`.
+/// `binomial(n, k)` as `f64` (from the table of
+/// [`binomials`](super::search::binomials) where it has the pair).
 fn binomial(n: u32, k: u32) -> f64 {
     if k > n {
         return 0.0;
+    }
+    if let Some(row) = super::search::binomials().get(n as usize)
+        && let Some(&v) = row.get(k as usize)
+    {
+        return v;
     }
     let mut v = 1.0;
     for i in 0..k.min(n - k) {

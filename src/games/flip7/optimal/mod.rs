@@ -116,10 +116,11 @@
 //!   is worth at least as much there. That world has no forced flips, so
 //!   its search is much smaller. Alone in the round, [`decide`] first
 //!   bounds it from above at the same threshold (when hitting there cannot
-//!   beat staying, neither can hitting here) and then caps the upper
-//!   bounds where the search stops by its values. Without it the searched
-//!   decisions of a player alone in 2-player games took 1.4 times as long
-//!   (measured 2026-11-27).
+//!   beat staying, neither can hitting here). In every later search of
+//!   the decision, a decision part where that world stays for every
+//!   combination of modifiers stays here too and is not expanded (exact:
+//!   its values are the scores banked), and the upper bounds where a
+//!   bounding search stops are capped by that world's values.
 //! - A block where that upper bound cannot beat staying for any combination
 //!   of modifiers is worth the banked scores and is not expanded.
 //! - The memo of one search stays valid for any later state that follows
@@ -224,10 +225,11 @@ pub fn evaluate(hand: &Hand, unseen: &[u8; KINDS], solo: bool, rule: Rule, memo:
     evaluate_cut(hand, unseen, solo, rule, Cut::Exact, memo, None)
 }
 
-/// [`evaluate`], or with `cut` a lower or upper bound of its `hit`. An
-/// upper bound may take `free`, a memo of the world without Freezes and
-/// Flip Threes (exact or upper values), to cap its bounds: it is used when
-/// its root is this search's.
+/// [`evaluate`], or with `cut` a lower or upper bound of its `hit`. A
+/// player alone in the round may take `free`, a memo of the world without
+/// Freezes and Flip Threes (exact or upper values), used when its root is
+/// this search's: where that world stays, so does this one (exactly); an
+/// upper bounding search also caps its bounds by it.
 fn evaluate_cut(
     hand: &Hand,
     unseen: &[u8; KINDS],
@@ -245,8 +247,7 @@ fn evaluate_cut(
     memo.searches += 1;
     let (part, m) = memo.locate(rule, cut, hand, &pile);
     let free = free.filter(|f| {
-        matches!(cut, Cut::Upper(_))
-            && matches!(f.base.cut, Cut::Exact | Cut::Upper(_))
+        matches!(f.base.cut, Cut::Exact | Cut::Upper(_))
             && f.base.same_root_but_actions(&memo.base)
     });
     let mut hit = Search { memo, free, rule, cut }.hit_value(&part, m);
@@ -333,15 +334,21 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
                 return false;
             }
         }
-        if evaluate_cut(hand, unseen, solo, Rule::Optimal, below, lower, None).hit > stay + TIE {
+        let free = solo.then_some(&*free);
+        if evaluate_cut(hand, unseen, solo, Rule::Optimal, below, lower, free).hit > stay + TIE {
             return true;
         }
-        let free = solo.then_some(&*free);
         if evaluate_cut(hand, unseen, solo, Rule::Optimal, above, upper, free).hit <= stay + TIE {
             return false;
         }
     }
-    evaluate(hand, unseen, solo, Rule::Optimal, memo).hits()
+    // The exact search, skipping the parts where the world without
+    // Freezes and Flip Threes stays.
+    let bounds = std::mem::take(&mut memo.bounds);
+    let free = solo.then(|| &bounds[bounds.len() - 1]);
+    let hits = evaluate_cut(hand, unseen, solo, Rule::Optimal, Cut::Exact, memo, free).hits();
+    memo.bounds = bounds;
+    hits
 }
 
 /// Levels of look-ahead of the upper bound tried by [`decide`] before a
@@ -529,6 +536,14 @@ mod tests {
                 let exact = evaluate(&h, &u, solo, Rule::Optimal, &mut exact_memo);
                 let free_u = without_actions(&u);
                 evaluate(&h, &free_u, false, Rule::Optimal, &mut free_exact);
+                if solo {
+                    // The exact search skipping the parts where the world
+                    // without Freezes and Flip Threes stays: the same.
+                    let pruned =
+                        evaluate_cut(&h, &u, solo, Rule::Optimal, Cut::Exact, &mut capped_memo, Some(&free_exact));
+                    assert!((pruned.hit - exact.hit).abs() < 1e-9, "{h:?} {u:?}: {pruned:?} {exact:?}");
+                    assert_eq!(pruned.hits(), exact.hits());
+                }
                 for level in 0..REACH.len() as u8 {
                     let (below, above) = (Cut::Lower(level), Cut::Upper(level));
                     let lower = evaluate_cut(&h, &u, solo, Rule::Optimal, below, &mut bound_memo, None);
@@ -543,8 +558,15 @@ mod tests {
                         "{h:?} {u:?} {solo} {level}: {upper:?} {exact:?}"
                     );
                     let mut best_upper = upper.hit;
+                    let mut best_lower = lower.hit;
                     if solo {
                         evaluate_cut(&h, &free_u, false, Rule::Optimal, above, &mut free_bound, None);
+                        // Pruned where the world without Freezes and Flip
+                        // Threes stays: still a lower bound.
+                        let pruned =
+                            evaluate_cut(&h, &u, solo, Rule::Optimal, below, &mut capped_memo, Some(&free_bound));
+                        assert!(pruned.hit <= exact.hit + TIE, "{h:?} {u:?} {level}: {pruned:?} {exact:?}");
+                        best_lower = best_lower.max(pruned.hit);
                         for free in [&free_exact, &free_bound] {
                             let capped =
                                 evaluate_cut(&h, &u, solo, Rule::Optimal, above, &mut capped_memo, Some(free));
@@ -559,7 +581,7 @@ mod tests {
                             best_upper = best_upper.min(capped.hit);
                         }
                     }
-                    if lower.hit > exact.stay + TIE || best_upper <= exact.stay + TIE {
+                    if best_lower > exact.stay + TIE || best_upper <= exact.stay + TIE {
                         settled[usize::from(level)] += 1;
                     }
                 }

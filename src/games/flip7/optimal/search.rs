@@ -61,9 +61,10 @@ pub(super) fn inverse_binomials() -> &'static [[f64; MAX_FORCED + 1]] {
 /// The search over one root.
 pub(super) struct Search<'m> {
     pub(super) memo: &'m mut Memo,
-    /// For an upper bounding search of a player alone in the round: a memo
-    /// of the same root in the world without Freezes and Flip Threes (exact
-    /// or upper values), which caps the upper bounds where the search stops.
+    /// For a player alone in the round: a memo of the same root in the
+    /// world without Freezes and Flip Threes (exact or upper values). The
+    /// decision parts where it stays are not expanded; an upper bounding
+    /// search also caps its bounds by it where it stops.
     pub(super) free: Option<&'m Memo>,
     pub(super) rule: Rule,
     pub(super) cut: Cut,
@@ -189,6 +190,18 @@ impl Search<'_> {
         })
     }
 
+    /// Whether the world without Freezes and Flip Threes (`self.free`)
+    /// stays at decision part `p` for every combination of modifiers: then
+    /// so does this one, whose values are no higher.
+    fn free_stays(&self, p: &Part) -> bool {
+        let Some(free) = self.free else { return false };
+        let mut q = *p;
+        q.ft_drawn = 0;
+        let Some(fid) = free.get(q.key()) else { return false };
+        let b = &self.memo.base;
+        free.block(fid).iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE)
+    }
+
     /// Resolves `t` to a computed block when it is a hand part.
     #[inline]
     fn resolve(&mut self, t: &mut Target) {
@@ -216,7 +229,7 @@ impl Search<'_> {
             return id;
         }
         let mut pr = None;
-        if p.forced == 0 && self.all_stay(p, &mut pr) {
+        if p.forced == 0 && (self.all_stay(p, &mut pr) || self.free_stays(p)) {
             let id = self.alloc(key);
             let (b, arena) = (&self.memo.base, &mut self.memo.arena);
             let at = id as usize * b.size;
