@@ -22,7 +22,7 @@ pub(super) enum Cut {
 /// Where the bounding searches stop, from the cheapest: at the hand parts
 /// whose chance to be reached ([`Base::reach`](super::state::Base::reach))
 /// is below this (a decade apart).
-pub(super) const REACH: [f64; 5] = [3.162_277_660_168_379e-2, 3.162_277_660_168_379e-3, 3.162_277_660_168_379e-4, 3.162_277_660_168_379e-5, 3.162_277_660_168_379e-6];
+pub(super) const REACH: [f64; 5] = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6];
 
 impl Search<'_> {
     /// The modifier-free parts of the prophet bound of decision part `p`
