@@ -7,7 +7,6 @@
 use sim::engine::game::Game;
 use sim::engine::ismcts::{Descent, Search, Tree, search, share_win};
 use sim::engine::rng::{Draw, SimRng, Stacked, batch_rng};
-use sim::engine::runner::{RunConfig, run};
 use sim::games::flip7::cards::{Card, Deck, SECOND_CHANCE, Without, composition};
 use sim::games::flip7::policies::{Policy, Seats};
 use sim::games::flip7::rules::{Chooser, Rules, Silent, Table};
@@ -169,16 +168,7 @@ fn flip7_shuffling_the_unseen_deck_never_changes_a_search() {
 fn flip7_runs_repeat_on_any_number_of_threads() {
     let policies = Policy::parse_list("ismcts:4,stay-at-25").unwrap();
     let sim = Flip7Sim::new(2, &policies, true, Without::default()).unwrap();
-    let at = |threads| {
-        let cfg = RunConfig {
-            games: 1500,
-            seed: 12,
-            threads,
-            progress: false,
-        };
-        run(&sim, &cfg).unwrap()
-    };
-    assert_eq!(at(1), at(2));
+    crate::common::same_on_one_and_two_threads(&sim, 1500, "flip7");
 }
 
 /// Plays a 2-player Flip 7 round from a stacked deck, seat 1 dealing first

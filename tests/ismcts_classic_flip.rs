@@ -8,7 +8,6 @@ use crate::common::{ok, sim};
 use rand::SeedableRng;
 use sim::engine::game::Game;
 use sim::engine::rng::{Draw, SimRng, batch_rng, game_rng};
-use sim::engine::runner::{RunConfig, run};
 use sim::games::classic_flip::cards::*;
 use sim::games::classic_flip::policies::{Policy, Seats};
 use sim::games::classic_flip::rules::*;
@@ -188,17 +187,8 @@ fn re_dealing_every_card_ismcts_cannot_know_never_changes_its_decision() {
 fn ismcts_runs_repeat_on_any_number_of_threads() {
     let policies = [Policy::parse("ismcts:2").unwrap(), Policy::default()];
     let sim = ClassicFlipSim::new(Rules::standard(2), &policies).unwrap();
-    let at = |threads| {
-        let cfg = RunConfig {
-            // More than one batch of 1,024 games.
-            games: 1100,
-            seed: 12,
-            threads,
-            progress: false,
-        };
-        run(&sim, &cfg).unwrap()
-    };
-    assert_eq!(at(1), at(2));
+    // More than one batch of 1,024 games.
+    crate::common::same_on_one_and_two_threads(&sim, 1100, "classic-flip");
 }
 
 #[test]
@@ -206,18 +196,9 @@ fn ismcts_plays_plain_runs_tournaments_sweeps_and_shards() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fn with<'a>(args: &[&'a str]) -> Vec<&'a str> {
-        let quiet = [
-            "--no-charts",
-            "--no-report",
-            "--no-progress",
-            "--threads",
-            "1",
-            "--seed",
-            "1",
-        ];
         // `--no-charts` is an option of tournaments and sweeps only.
         let plain = usize::from(args[0] == "classic-flip");
-        [args, &quiet[plain..]].concat()
+        [args, &crate::common::QUIET[plain..]].concat()
     }
     let plain = ok(&sim(
         &with(&[

@@ -5,7 +5,6 @@
 
 use sim::engine::ismcts;
 use sim::engine::rng::batch_rng;
-use sim::engine::runner::{RunConfig, run};
 use sim::games::flip_flush::FlipFlushSim;
 use sim::games::flip_flush::cards::{self, Card};
 use sim::games::flip_flush::policies::{Policy, Seats};
@@ -147,16 +146,7 @@ fn ismcts_runs_repeat_on_any_number_of_threads() {
             ..Rules::standard(2)
         };
         let sim = FlipFlushSim::new(rules, &policies).unwrap();
-        let at = |threads| {
-            let cfg = RunConfig {
-                games: 1300,
-                seed: 12,
-                threads,
-                progress: false,
-            };
-            run(&sim, &cfg).unwrap()
-        };
-        assert_eq!(at(1), at(2), "gambling {gambling}");
+        crate::common::same_on_one_and_two_threads(&sim, 1300, &format!("gambling {gambling}"));
     }
 }
 

@@ -6,7 +6,6 @@
 use crate::common::{ok, sim};
 
 use sim::engine::rng::batch_rng;
-use sim::engine::runner::{RunConfig, run};
 use sim::games::ib_flip::IbFlipSim;
 use sim::games::ib_flip::cards::*;
 use sim::games::ib_flip::policies::{Play, Policy, Seats};
@@ -151,18 +150,8 @@ fn runs_repeat_on_one_and_two_threads() {
         Policy::parse("counter").unwrap(),
     ];
     let sim = IbFlipSim::new(Rules::standard(2), &policies).unwrap();
-    let at = |threads| {
-        let cfg = RunConfig {
-            games: 1100,
-            seed: 12,
-            threads,
-            progress: false,
-        };
-        run(&sim, &cfg).unwrap()
-    };
-    let one = at(1);
+    let one = crate::common::same_on_one_and_two_threads(&sim, 1100, "ib-flip");
     assert_eq!(one.games, 1100);
-    assert_eq!(one, at(2));
 }
 
 /// `ismcts:N` plays in a plain run, a tournament, a sweep, and a run cut

@@ -1,6 +1,7 @@
 //! Helpers shared by the tests that run the `sim` binary.
 #![allow(dead_code)] // each test file uses its own subset
 
+use sim::engine::runner::{RunConfig, Simulation, run};
 use std::io::Read;
 
 use serde_json::Value;
@@ -331,6 +332,39 @@ pub fn assert_seat_wins(
     }
 }
 
+/// The options that keep a tournament or a sweep quiet, on one thread with
+/// seed 1 (a plain run takes all but the first: `--no-charts` is theirs
+/// only).
+pub const QUIET: [&str; 7] = [
+    "--no-charts",
+    "--no-report",
+    "--no-progress",
+    "--threads",
+    "1",
+    "--seed",
+    "1",
+];
+
+/// Runs `sim` for `games` games from seed 12 on 1 and on 2 threads,
+/// asserts the same statistics (`what` names the case) and returns them.
+pub fn same_on_one_and_two_threads<S: Simulation>(sim: &S, games: u64, what: &str) -> S::Acc
+where
+    S::Acc: PartialEq + std::fmt::Debug,
+{
+    let at = |threads| {
+        let cfg = RunConfig {
+            games,
+            seed: 12,
+            threads,
+            progress: false,
+        };
+        run(sim, &cfg).unwrap()
+    };
+    let one = at(1);
+    assert_eq!(one, at(2), "{what}");
+    one
+}
+
 /// `ismcts:N` of `game` works in every kind of run: a plain run (seat 0
 /// `ismcts:1`, the other `opponent`, 1,100 two-player games: more than one
 /// batch) gives the same CSV bytes as its two shards merged; a tournament
@@ -371,15 +405,7 @@ pub fn ismcts_in_every_kind_of_run(game: &str, opponent: &str) {
         std::fs::read(d.join("whole.csv")).unwrap(),
         "{game}: the merged shards differ from the whole run"
     );
-    let quiet = [
-        "--no-charts",
-        "--no-report",
-        "--no-progress",
-        "--threads",
-        "1",
-        "--seed",
-        "1",
-    ];
+    let quiet = QUIET;
     let pair = format!("ismcts:3,{opponent}");
     let t = [
         &[

@@ -258,6 +258,19 @@ pub struct Policy {
     pub fix: Fix,
 }
 
+/// The play rules named by a word alone, cheap enough to be a playout.
+fn cheap_rule(name: &str) -> Option<Play> {
+    Some(match name {
+        "random" => Play::Random,
+        "lowest" => Play::Lowest,
+        "saver" => Play::Saver { burn_at: None },
+        "attacker" => Play::Attacker,
+        "finisher" => Play::Finisher,
+        "counter" => Play::Counter,
+        _ => return None,
+    })
+}
+
 fn number(text: &str, what: &str, lo: u32, hi: u32, spec: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(x) if (lo..=hi).contains(&x) && !text.starts_with('+') && !text.starts_with('0') => Ok(x),
@@ -284,15 +297,10 @@ impl Policy {
             None => None,
         };
         let mut playout_given = false;
-        let mut play = match head {
+        let mut play = match cheap_rule(head) {
             _ if searched.is_some() => DEFAULT_PLAYOUT,
-            "random" => Play::Random,
-            "lowest" => Play::Lowest,
-            "saver" => Play::Saver { burn_at: None },
-            "attacker" => Play::Attacker,
-            "finisher" => Play::Finisher,
-            "counter" => Play::Counter,
-            _ => match head.strip_prefix("rollout:") {
+            Some(play) => play,
+            None => match head.strip_prefix("rollout:") {
                 Some(k) => Play::Rollout {
                     k: number(k, "K", 1, 1000, spec)? as u16,
                 },
@@ -332,20 +340,13 @@ impl Policy {
                 if std::mem::replace(&mut playout_given, true) {
                     return Err(format!("'{spec}': playout is chosen twice; accepted: {ACCEPTED}"));
                 }
-                play = match rule.trim() {
-                    "random" => Play::Random,
-                    "lowest" => Play::Lowest,
-                    "saver" => Play::Saver { burn_at: None },
-                    "attacker" => Play::Attacker,
-                    "finisher" => Play::Finisher,
-                    "counter" => Play::Counter,
-                    other => {
-                        return Err(format!(
-                            "'{spec}': the playout RULE '{other}' must be a rule cheap to simulate: random, lowest, \
-                             saver, attacker, finisher or counter (ismcts:N+playout:RULE)"
-                        ));
-                    }
-                };
+                let other = rule.trim();
+                play = cheap_rule(other).ok_or_else(|| {
+                    format!(
+                        "'{spec}': the playout RULE '{other}' must be a rule cheap to simulate: random, lowest, \
+                         saver, attacker, finisher or counter (ismcts:N+playout:RULE)"
+                    )
+                })?;
             } else if let Some(f) = part.strip_prefix("fix:") {
                 let f = match f {
                     "strong" => Fix::Strong,

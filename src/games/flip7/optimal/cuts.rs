@@ -2,6 +2,7 @@
 //! ([`Cut`], [`REACH`]) and the bounds of the values they take there.
 
 use super::bounds::{Prophet, best_numbers, prophet_bound};
+use super::memo::Memo;
 use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
 use super::state::{Part, numbers_in};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
@@ -54,18 +55,14 @@ impl Search<'_> {
     /// here does, drawing the places of the missing cards at random, so
     /// it scores at least as much (see [`decide`](super::decide)).
     pub(super) fn cap_by_free(&mut self, p: &Part, id: u32) {
-        let Some(free) = self.free else { return };
-        let mut q = *p;
-        q.ft_drawn = 0;
-        q.forced = 0;
-        q.frozen = false;
-        let Some(fid) = free.get(q.key()) else { return };
+        let Some(free) = free_block(self.free, p) else { return };
         let size = self.memo.base.size;
         let at = id as usize * size;
-        for (o, &f) in self.memo.arena[at..at + size].iter_mut().zip(free.block(fid)) {
+        for (o, &f) in self.memo.arena[at..at + size].iter_mut().zip(free) {
             *o = o.min(f);
         }
     }
+
 
     /// Fills block `id` of `p` with bounds of its values: below, the score
     /// banked by staying where the player decides, 0 during forced flips;
@@ -233,4 +230,18 @@ impl Search<'_> {
 #[inline(always)]
 fn good_draws(ways: &[f64; MAX_FORCED + 1], survive: &[f64; MAX_FORCED + 1], f: usize) -> f64 {
     (0..=f).map(|k| ways[f - k] * survive[k]).sum()
+}
+
+/// The values of the state of `p` in the world without Freezes and Flip
+/// Threes (the memo `free`), if computed there: the same hand part as a
+/// decision, with no Flip Three drawn.
+pub(super) fn free_block<'m>(free: Option<&'m Memo>, p: &Part) -> Option<&'m [f64]> {
+    let free = free?;
+    let q = Part {
+        ft_drawn: 0,
+        forced: 0,
+        frozen: false,
+        ..*p
+    };
+    free.get(q.key()).map(|id| free.block(id))
 }

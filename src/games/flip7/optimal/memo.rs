@@ -33,7 +33,9 @@ pub struct Memo {
     scratch: Vec<(u64, u32)>,
     pub(super) expanded: u64,
     pub(super) searches: u64,
-    /// The memos of the bounding searches of [`decide`](super::decide): below, above.
+    /// The memos of the bounding searches of [`decide`](super::decide), three a
+    /// level: below, above, and above in the world without Freezes and Flip
+    /// Threes.
     pub(super) bounds: Vec<Memo>,
 }
 

@@ -2,7 +2,7 @@
 //! card, and each block of values computed from its successors' blocks.
 
 use super::bounds::{Prophet, best_numbers};
-use super::cuts::Cut;
+use super::cuts::{Cut, free_block};
 use super::memo::Memo;
 use super::state::{MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
 use super::{Rule, TIE};
@@ -194,12 +194,8 @@ impl Search<'_> {
     /// stays at decision part `p` for every combination of modifiers: then
     /// so does this one, whose values are no higher.
     fn free_stays(&self, p: &Part) -> bool {
-        let Some(free) = self.free else { return false };
-        let mut q = *p;
-        q.ft_drawn = 0;
-        let Some(fid) = free.get(q.key()) else { return false };
         let b = &self.memo.base;
-        free.block(fid).iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE)
+        free_block(self.free, p).is_some_and(|free| free.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
     }
 
     /// Resolves `t` to a computed block when it is a hand part.
