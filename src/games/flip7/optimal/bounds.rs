@@ -2,7 +2,7 @@
 //! prophet bound, and the quick bounds [`decide`](super::decide) tries
 //! before any search ([`Look`]).
 
-use super::state::{Base, NUMBERS, numbers_in};
+use super::state::{Base, MAX_MODS_PER_KIND, NUMBERS, numbers_in};
 use crate::games::flip7::cards::{FLIP_THREE, FREEZE, KINDS, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand};
 
@@ -43,15 +43,22 @@ pub(super) struct Prophet {
 }
 
 impl Prophet {
-    /// The prophet bound of a decision state with number sum `sum` and
-    /// combination of modifiers `m` of `base`.
+    /// The part of the prophet bound of a decision state with number sum
+    /// `sum` that depends on the combination of modifiers only through the
+    /// `x2` cards left (`k`): the bound of the number sum with what `k`
+    /// more doublings could add, per `k`.
     #[inline]
-    pub(super) fn value(&self, base: &Base, sum: u16, m: usize) -> f64 {
-        let k = base.times2_left[m];
-        (f64::from(sum)
-            + self.numbers
-            + f64::from(u32::from(sum) + self.top) * f64::from((1u32 << k) - 1) * self.one)
-            * base.mult[m]
+    pub(super) fn scaled(&self, sum: u16) -> [f64; MAX_MODS_PER_KIND as usize + 1] {
+        std::array::from_fn(|k| {
+            f64::from(sum) + self.numbers + f64::from(u32::from(sum) + self.top) * f64::from((1u32 << k) - 1) * self.one
+        })
+    }
+
+    /// The prophet bound of that state with combination of modifiers `m`
+    /// of `base`, from the table of [`Prophet::scaled`].
+    #[inline]
+    pub(super) fn value_scaled(&self, scaled: &[f64; MAX_MODS_PER_KIND as usize + 1], base: &Base, m: usize) -> f64 {
+        scaled[usize::from(base.times2_left[m])] * base.mult[m]
             + base.plus_f[m]
             + f64::from(base.plus_left[m]) * self.one
             + self.bonus

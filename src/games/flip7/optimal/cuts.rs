@@ -4,7 +4,7 @@
 use super::bounds::{Prophet, best_numbers, prophet_bound};
 use super::memo::Memo;
 use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
-use super::state::{Part, numbers_in};
+use super::state::{MAX_MODS, Part, numbers_in};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
 
 /// Whether a search is exact or stops early with bounds of the values.
@@ -126,53 +126,96 @@ impl Search<'_> {
         // Cards after which a hit then stay banks the same score.
         let keep = f64::from(sc_left) + f64::from(b.freeze) + if p.sc { f64::from(p.busts) } else { 0.0 };
         let (top, bonus) = best_numbers(not_held, p.count);
+        // What depends on the combination of modifiers only through the
+        // modifiers left (`v`) is worked out once per count.
+        let most = usize::from(b.mods_left[0]);
         let at = id as usize * b.size;
         let out = &mut self.memo.arena[at..at + b.size];
-        for (m, o) in out.iter_mut().enumerate() {
-            let banked = b.banked(p.sum, m);
-            *o = match self.cut {
-                Cut::Lower(_) if decides => {
-                    // Hitting once and then staying (or staying now).
+        let sum = f64::from(p.sum);
+        match self.cut {
+            Cut::Lower(_) if decides => {
+                // Hitting once and then staying (or staying now).
+                let mut safe3 = [0.0; MAX_MODS + 1];
+                if ft_left > 0 {
+                    for (v, s) in safe3.iter_mut().enumerate().take(most + 1) {
+                        let cards = others + v as u16;
+                        if cards > 0 {
+                            *s = safe(cards - 1, singles + v as u16, 3);
+                        }
+                    }
+                }
+                for (m, o) in out.iter_mut().enumerate() {
+                    let banked = sum * b.mult[m] + b.plus_f[m];
                     let cards = others + b.mods_left[m];
-                    if cards == 0 {
+                    *o = if cards == 0 {
                         banked
                     } else {
                         let mut acc = new_sums * b.mult[m] + new_cards * b.plus_f[m] + flip7 + keep * banked;
                         if ft_left > 0 {
-                            acc += f64::from(ft_left) * banked * safe(cards - 1, singles + b.mods_left[m], 3);
+                            acc += f64::from(ft_left) * banked * safe3[usize::from(b.mods_left[m])];
                         }
-                        for k in 0..b.kinds {
-                            let next = b.mod_next[k][m] as usize;
-                            acc += b.mod_weight[k][m] * b.banked(p.sum, next);
-                        }
+                        // A modifier drawn, then staying.
+                        acc += sum * b.mod_mult[m] + b.mod_plus[m];
                         banked.max(acc / f64::from(cards))
-                    }
+                    };
                 }
-                // When none of the forced flips busts, is a Flip Three or
-                // repeats a number: the score banked, plus the numbers and
-                // `+N` cards drawn (an `x2` counts nothing).
-                Cut::Lower(_) => {
-                    let cards = usize::from(others + b.mods_left[m]);
+            }
+            // When none of the forced flips busts, is a Flip Three or
+            // repeats a number: the score banked, plus the numbers and
+            // `+N` cards drawn (an `x2` counts nothing).
+            Cut::Lower(_) => {
+                // Per count of modifiers left: the flips, the good draws,
+                // those with one given card that never hurts, the numbers
+                // they add, and one over the ways to draw.
+                let mut table = [(0usize, 0.0, 0.0, 0.0, 0.0); MAX_MODS + 1];
+                for (v, t) in table.iter_mut().enumerate().take(most + 1) {
+                    let cards = usize::from(others) + v;
                     let f = forced.min(cards);
-                    if f == 0 {
-                        banked
-                    } else {
-                        let ones = usize::from(singles + b.mods_left[m]);
+                    if f > 0 {
+                        let ones = usize::from(singles) + v;
                         let all = good(ones, f);
-                        // Good draws with one given card that never hurts.
                         let with_one = if ones == 0 { 0.0 } else { good(ones - 1, f - 1) };
                         let numbers: f64 = (0..f).map(|k| binom[ones][f - 1 - k] * weighted[k]).sum();
-                        let plus = f64::from(b.plus_left[m]) * with_one;
-                        (banked * all + numbers * b.mult[m] + plus) * inverse[cards][f]
+                        *t = (f, all, with_one, numbers, inverse[cards][f]);
                     }
                 }
-                _ => {
-                    let k = b.times2_left[m];
-                    let best = ((u32::from(p.sum) + top) << (b.times2_at[m] + k))
-                        + u32::from(b.plus_at[m] + b.plus_left[m])
-                        + bonus;
-                    let value = pr.value(b, p.sum, m).min(f64::from(best));
-                    if decides {
+                for (m, o) in out.iter_mut().enumerate() {
+                    let banked = sum * b.mult[m] + b.plus_f[m];
+                    let (f, all, with_one, numbers, inv) = table[usize::from(b.mods_left[m])];
+                    *o = if f == 0 {
+                        banked
+                    } else {
+                        let plus = f64::from(b.plus_left[m]) * with_one;
+                        (banked * all + numbers * b.mult[m] + plus) * inv
+                    };
+                }
+            }
+            _ => {
+                // The best score still reachable: `x2` and `+N` cards drawn
+                // and left add up to the same for every combination.
+                let best = f64::from(
+                    ((u32::from(p.sum) + top) << (b.times2_at[0] + b.times2_left[0]))
+                        + u32::from(b.plus_at[0] + b.plus_left[0])
+                        + bonus,
+                );
+                let scaled = pr.scaled(p.sum);
+                // During forced flips without a Second Chance: the chance
+                // that one of them busts (see below), per count.
+                let mut kill = [None; MAX_MODS + 1];
+                if !decides && !p.sc {
+                    for (v, kl) in kill.iter_mut().enumerate().take(most + 1) {
+                        let cards = usize::from(others) + v;
+                        let f = forced.min(cards);
+                        if u32::from(p.count) + f as u32 <= FLIP7_CARDS {
+                            let no_sc = cards - usize::from(sc_left);
+                            *kl = Some((binom[no_sc][f] - binom[no_sc - usize::from(p.busts)][f]) * inverse[cards][f]);
+                        }
+                    }
+                }
+                for (m, o) in out.iter_mut().enumerate() {
+                    let banked = sum * b.mult[m] + b.plus_f[m];
+                    let value = pr.value_scaled(&scaled, b, m).min(best);
+                    *o = if decides {
                         // Staying, or hitting: the prophet's value less the
                         // score it keeps when the next card busts.
                         let cards = others + b.mods_left[m];
@@ -182,27 +225,19 @@ impl Search<'_> {
                             value - banked * f64::from(p.busts) / f64::from(cards)
                         };
                         hit.max(banked)
-                    } else if p.sc {
-                        value
                     } else {
                         // The prophet may stop before a card that busts;
                         // forced flips may not: when one of them busts
                         // (with no Second Chance drawn among them and no
                         // Flip 7 possible before it), the player loses at
                         // least the score banked now.
-                        let cards = usize::from(others + b.mods_left[m]);
-                        let f = forced.min(cards);
-                        if u32::from(p.count) + f as u32 > FLIP7_CARDS {
-                            value
-                        } else {
-                            let no_sc = cards - usize::from(sc_left);
-                            let kill = (binom[no_sc][f] - binom[no_sc - usize::from(p.busts)][f])
-                                * inverse[cards][f];
-                            value - banked * kill
+                        match kill[usize::from(b.mods_left[m])] {
+                            Some(kill) => value - banked * kill,
+                            None => value,
                         }
-                    }
+                    };
                 }
-            };
+            }
         }
     }
 

@@ -166,6 +166,14 @@ impl Search<'_> {
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
         let (top, bonus) = best_numbers(b.avail & !p.mask, p.count);
+        // The best score still reachable (the same for every combination:
+        // the `x2` and `+N` cards drawn and left add up to the pile's).
+        let best = f64::from(
+            ((u32::from(p.sum) + top) << (b.times2_at[0] + b.times2_left[0]))
+                + u32::from(b.plus_at[0] + b.plus_left[0])
+                + bonus,
+        );
+        let mut scaled = None;
         (0..b.size).all(|m| {
             let banked = b.banked(p.sum, m);
             let total = others + b.mods_left[m];
@@ -175,15 +183,14 @@ impl Search<'_> {
             match self.rule {
                 Rule::StayAt(t) => banked >= f64::from(t),
                 Rule::Optimal => {
-                    let best = ((u32::from(p.sum) + top) << (b.times2_at[m] + b.times2_left[m]))
-                        + u32::from(b.plus_at[m] + b.plus_left[m])
-                        + bonus;
-                    if f64::from(best) * f64::from(total - bust) / f64::from(total) <= banked + TIE {
+                    if best * f64::from(total - bust) / f64::from(total) <= banked + TIE {
                         return true;
                     }
                     // Hitting: the prophet's value less what it keeps when
                     // the next card busts.
-                    let value = pr.get_or_insert_with(|| self.prophet(p)).value(b, p.sum, m);
+                    let prophet = pr.get_or_insert_with(|| self.prophet(p));
+                    let scaled = scaled.get_or_insert_with(|| prophet.scaled(p.sum));
+                    let value = prophet.value_scaled(scaled, b, m);
                     value - banked * f64::from(bust) / f64::from(total) <= banked + TIE
                 }
             }

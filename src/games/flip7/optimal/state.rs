@@ -13,6 +13,8 @@ use crate::games::flip7::rules::Hand;
 
 /// Modifier kinds (`+2` .. `+10`, `x2`), indexed by `card - PLUS2`.
 const MODS: usize = (TIMES2 - PLUS2) as usize + 1;
+/// Most modifiers left in a pile the packed state can count.
+pub(super) const MAX_MODS: usize = MODS * MAX_MODS_PER_KIND as usize;
 const I_TIMES2: usize = MODS - 1;
 pub(super) const NUMBERS: usize = MAX_NUMBER as usize + 1;
 
@@ -120,6 +122,11 @@ pub(super) struct Base {
     /// combination when none is left: the weight is then 0).
     pub(super) mod_weight: Vec<Vec<f64>>,
     pub(super) mod_next: Vec<Vec<u32>>,
+    /// Per combination: the sums over the modifier cards left of the
+    /// `mult` and `plus_f` after drawing each (the score banked after one
+    /// modifier is drawn, summed over them, is `sum * mod_mult + mod_plus`).
+    pub(super) mod_mult: Vec<f64>,
+    pub(super) mod_plus: Vec<f64>,
 }
 
 impl Base {
@@ -202,6 +209,19 @@ impl Base {
                 let next = if left[j] > 0 { m + self.stride[j] } else { m };
                 self.mod_next[a].push(next as u32);
             }
+        }
+        // After the loop: `mult` and `plus_f` of the later combinations.
+        self.mod_mult.clear();
+        self.mod_plus.clear();
+        for m in 0..size {
+            let (mut mult, mut plus) = (0.0, 0.0);
+            for a in 0..self.kinds {
+                let (w, next) = (self.mod_weight[a][m], self.mod_next[a][m] as usize);
+                mult += w * self.mult[next];
+                plus += w * self.plus_f[next];
+            }
+            self.mod_mult.push(mult);
+            self.mod_plus.push(plus);
         }
     }
 
