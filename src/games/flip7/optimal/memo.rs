@@ -33,9 +33,9 @@ pub struct Memo {
     scratch: Vec<(u64, u32)>,
     pub(super) expanded: u64,
     pub(super) searches: u64,
-    /// The memos of the bounding searches of [`decide`](super::decide), three a
-    /// level: below, above, and above in the world without Freezes and Flip
-    /// Threes.
+    /// The memos of the bounding searches of [`decide`](super::decide): two
+    /// a level (below, above), then those of the world without Freezes and
+    /// Flip Threes (above), one for each of its levels.
     pub(super) bounds: Vec<Memo>,
 }
 
