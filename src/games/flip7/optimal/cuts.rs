@@ -25,6 +25,12 @@ pub(super) enum Cut {
 /// is below this (a decade apart).
 pub(super) const REACH: [f64; 5] = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6];
 
+/// The gain in points that a decision part of chance [`REACH`] may still
+/// bring for a bounding search to stop there (see
+/// [`Search::cut_here`]). Of 5, 10, 20 and 40 points, 20 took the fewest
+/// instructions on 200 two-player games (5.94 G against 6.20 G without).
+pub(super) const GAIN: f64 = 20.0;
+
 impl Search<'_> {
     /// The modifier-free parts of the prophet bound of decision part `p`
     /// (see [`prophet_bound`]).
@@ -40,12 +46,32 @@ impl Search<'_> {
         )
     }
 
-    /// Whether a bounding search stops at `p`.
+    /// Whether a bounding search stops at `p`: where the chance to reach it
+    /// is below the level's [`REACH`], scaled at a decision part by what
+    /// the part can still gain, if its prophet bound `pr` is known.
+    ///
+    /// At a decision part the value (without modifiers drawn since the
+    /// root) lies between the score banked and the prophet's value of
+    /// hitting, and so do both bounds taken there: stopping costs at most
+    /// the chance to get there times that gain. The search stops where
+    /// that product is below the level's threshold times [`GAIN`].
     #[inline]
-    pub(super) fn cut_here(&self, p: &Part) -> bool {
-        match self.cut {
-            Cut::Exact => false,
-            Cut::Lower(l) | Cut::Upper(l) => self.memo.base.reach(p) < REACH[usize::from(l)],
+    pub(super) fn cut_here(&self, p: &Part, pr: Option<&Prophet>) -> bool {
+        let (Cut::Lower(l) | Cut::Upper(l)) = self.cut else {
+            return false;
+        };
+        let b = &self.memo.base;
+        let reach = b.reach(p);
+        let threshold = REACH[usize::from(l)];
+        match pr {
+            Some(pr) if p.forced == 0 => {
+                let banked = b.banked(p.sum, 0);
+                let cards = f64::from(b.others_left(p) + b.mods_left[0]);
+                let bust = if p.sc { 0.0 } else { f64::from(p.busts) };
+                let hit = pr.value_scaled(&pr.scaled(p.sum), b, 0) - banked * bust / cards;
+                reach * (hit - banked).max(0.0) < threshold * GAIN
+            }
+            _ => reach < threshold,
         }
     }
 

@@ -98,7 +98,9 @@
 //!   the same search, but stopped at the hand parts unlikely to be
 //!   reached (the chance that the first cards drawn other than modifiers
 //!   are those that make the part, below a threshold: 1e-2, then 1e-3, ..
-//!   down to 1e-6), which take a bound of their value instead. Below:
+//!   down to 1e-6; at a decision part, that chance times what the part
+//!   can still gain, below the threshold times 20 points), which take a
+//!   bound of their value instead. Below:
 //!   staying, or hitting once and then staying, where the player decides;
 //!   during forced flips, the chance that none of them busts, is a Flip
 //!   Three or repeats a number times the score then (counting no `x2`).

@@ -232,7 +232,7 @@ impl Search<'_> {
             return id;
         }
         let mut pr = None;
-        if p.forced == 0 && (self.all_stay(p, &mut pr) || self.free_stays(p)) {
+        if p.forced == 0 && (self.free_stays(p) || self.all_stay(p, &mut pr)) {
             let id = self.alloc(key);
             let (b, arena) = (&self.memo.base, &mut self.memo.arena);
             let at = id as usize * b.size;
@@ -241,7 +241,7 @@ impl Search<'_> {
             }
             return id;
         }
-        if self.cut_here(p) {
+        if self.cut_here(p, pr.as_ref()) {
             let id = self.alloc(key);
             self.leaf(p, id, pr);
             if matches!(self.cut, Cut::Upper(_)) {
