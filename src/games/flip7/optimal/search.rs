@@ -348,7 +348,19 @@ impl Search<'_> {
             }
         }
         // Modifiers leading to another block (or to banking).
+        // With one card of each kind, the weights are 1 where the kind is
+        // not drawn yet and 0 where it is: adding only the former changes
+        // no bit (`1 * v == v`, `a + 0 == a` for the non-negative sums).
         match mv.modifier {
+            Target::Block(child) if b.single => {
+                let src = memo.block(child);
+                for k in 0..b.kinds {
+                    let bit = 1 << k;
+                    for (m, a) in acc.iter_mut().enumerate().filter(|(m, _)| m & bit == 0) {
+                        *a += src[m | bit];
+                    }
+                }
+            }
             Target::Block(child) => {
                 let src = memo.block(child);
                 for k in 0..b.kinds {
@@ -388,7 +400,13 @@ impl Search<'_> {
             let same = matches!(mv.modifier, Target::Same);
             for m in (0..size).rev() {
                 let mut a = acc[m];
-                if same {
+                if same && b.single {
+                    let mut left = !m & (size - 1);
+                    while left != 0 {
+                        a += out[m | (left & left.wrapping_neg())];
+                        left &= left - 1;
+                    }
+                } else if same {
                     for k in 0..b.kinds {
                         a += b.mod_weight[k][m] * out[b.mod_next[k][m] as usize];
                     }

@@ -117,6 +117,10 @@ pub(super) struct Base {
     pub(super) plus_f: Vec<f64>,
     /// Modifier kinds with cards left at the root.
     pub(super) kinds: usize,
+    /// Whether each of them has one card (one deck): a combination is
+    /// then a bit mask of the kinds drawn, and drawing kind `a` sets bit
+    /// `a` (with weight 1; 0 when it is set).
+    pub(super) single: bool,
     /// Per such kind and combination: the cards of the kind left (as a
     /// weight) and the combination after drawing one (the same
     /// combination when none is left: the weight is then 0).
@@ -174,6 +178,7 @@ impl Base {
             self.kinds += 1;
         }
         let active = &kinds[..self.kinds];
+        self.single = active.iter().all(|&j| pile[PLUS2 as usize + j] == 1);
         if self.mod_weight.len() < MODS {
             self.mod_weight.resize(MODS, Vec::new());
             self.mod_next.resize(MODS, Vec::new());
