@@ -170,19 +170,23 @@ impl Search<'_> {
                         }
                     }
                 }
-                for (m, o) in out.iter_mut().enumerate() {
-                    let banked = sum * b.mult[m] + b.plus_f[m];
-                    let cards = others + b.mods_left[m];
+                let n = out.len();
+                let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]).zip(&b.mods_left[..n]);
+                let mods = b.mod_mult[..n].iter().zip(&b.mod_plus[..n]);
+                for ((o, ((&mult, &plus), &left)), (&mod_mult, &mod_plus)) in out.iter_mut().zip(per_m).zip(mods) {
+                    let banked = sum * mult + plus;
+                    let cards = others + left;
                     *o = if cards == 0 {
                         banked
                     } else {
-                        let mut acc = new_sums * b.mult[m] + new_cards * b.plus_f[m] + flip7 + keep * banked;
+                        let mut acc = new_sums * mult + new_cards * plus + flip7 + keep * banked;
                         if ft_left > 0 {
-                            acc += f64::from(ft_left) * banked * safe3[usize::from(b.mods_left[m])];
+                            acc += f64::from(ft_left) * banked * safe3[usize::from(left)];
                         }
                         // A modifier drawn, then staying.
-                        acc += sum * b.mod_mult[m] + b.mod_plus[m];
-                        banked.max(acc / f64::from(cards))
+                        acc += sum * mod_mult + mod_plus;
+                        let hit = acc / f64::from(cards);
+                        if hit > banked { hit } else { banked }
                     };
                 }
             }
@@ -205,14 +209,16 @@ impl Search<'_> {
                         *t = (f, all, with_one, numbers, inverse[cards][f]);
                     }
                 }
-                for (m, o) in out.iter_mut().enumerate() {
-                    let banked = sum * b.mult[m] + b.plus_f[m];
-                    let (f, all, with_one, numbers, inv) = table[usize::from(b.mods_left[m])];
+                let n = out.len();
+                let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]).zip(b.mods_left[..n].iter().zip(&b.plus_left[..n]));
+                for (o, ((&mult, &plus), (&left, &plus_left))) in out.iter_mut().zip(per_m) {
+                    let banked = sum * mult + plus;
+                    let (f, all, with_one, numbers, inv) = table[usize::from(left)];
                     *o = if f == 0 {
                         banked
                     } else {
-                        let plus = f64::from(b.plus_left[m]) * with_one;
-                        (banked * all + numbers * b.mult[m] + plus) * inv
+                        let plus = f64::from(plus_left) * with_one;
+                        (banked * all + numbers * mult + plus) * inv
                     };
                 }
             }
@@ -227,40 +233,46 @@ impl Search<'_> {
                 let scaled = pr.scaled(p.sum);
                 // During forced flips without a Second Chance: the chance
                 // that one of them busts (see below), per count.
-                let mut kill = [None; MAX_MODS + 1];
+                // (0 where it does not apply: taking `banked * 0` off
+                // changes no bit.)
+                let mut kill = [0.0; MAX_MODS + 1];
                 if !decides && !p.sc {
                     for (v, kl) in kill.iter_mut().enumerate().take(most + 1) {
                         let cards = usize::from(others) + v;
                         let f = forced.min(cards);
                         if u32::from(p.count) + f as u32 <= FLIP7_CARDS {
                             let no_sc = cards - usize::from(sc_left);
-                            *kl = Some((binom[no_sc][f] - binom[no_sc - usize::from(p.busts)][f]) * inverse[cards][f]);
+                            *kl = (binom[no_sc][f] - binom[no_sc - usize::from(p.busts)][f]) * inverse[cards][f];
                         }
                     }
                 }
-                for (m, o) in out.iter_mut().enumerate() {
-                    let banked = sum * b.mult[m] + b.plus_f[m];
-                    let value = pr.value_scaled(&scaled, b, m).min(best);
+                let busts = f64::from(p.busts);
+                let n = out.len();
+                let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]);
+                let left = b.times2_left[..n].iter().zip(&b.plus_left[..n]).zip(&b.mods_left[..n]);
+                for (o, ((&mult, &plus), ((&times2_left, &plus_left), &mods_left))) in out.iter_mut().zip(per_m.zip(left)) {
+                    let banked = sum * mult + plus;
+                    // The prophet bound (see `Prophet::value_scaled`), at
+                    // most the best score.
+                    let value = scaled[usize::from(times2_left)] * mult + plus + f64::from(plus_left) * pr.one + pr.bonus;
+                    let value = if value < best { value } else { best };
                     *o = if decides {
                         // Staying, or hitting: the prophet's value less the
                         // score it keeps when the next card busts.
-                        let cards = others + b.mods_left[m];
+                        let cards = others + mods_left;
                         let hit = if p.sc || cards == 0 {
                             value
                         } else {
-                            value - banked * f64::from(p.busts) / f64::from(cards)
+                            value - banked * busts / f64::from(cards)
                         };
-                        hit.max(banked)
+                        if hit > banked { hit } else { banked }
                     } else {
                         // The prophet may stop before a card that busts;
                         // forced flips may not: when one of them busts
                         // (with no Second Chance drawn among them and no
                         // Flip 7 possible before it), the player loses at
                         // least the score banked now.
-                        match kill[usize::from(b.mods_left[m])] {
-                            Some(kill) => value - banked * kill,
-                            None => value,
-                        }
+                        value - banked * kill[usize::from(mods_left)]
                     };
                 }
             }

@@ -385,21 +385,23 @@ impl Search<'_> {
         let at = id as usize * size;
         let out = &mut memo.arena[at..at + size];
         let sum = f64::from(p.sum);
+        let (acc_m, mult, plus_f, mods_left) = (&acc[..size], &b.mult[..size], &b.plus_f[..size], &b.mods_left[..size]);
         if p.forced > 0 {
-            for (m, o) in out.iter_mut().enumerate() {
-                let total = others + f64::from(b.mods_left[m]);
-                *o = if total == 0.0 {
-                    sum * b.mult[m] + b.plus_f[m]
-                } else {
-                    acc[m] / total
-                };
+            let per_m = acc_m.iter().zip(mult).zip(plus_f.iter().zip(mods_left));
+            for (o, ((&a, &mult), (&plus, &left))) in out.iter_mut().zip(per_m) {
+                let total = others + f64::from(left);
+                *o = if total == 0.0 { sum * mult + plus } else { a / total };
             }
         } else {
             // From the most modifiers drawn down: a modifier drawn in a
             // decision state leads to a later combination of the same block.
             let same = matches!(mv.modifier, Target::Same);
+            let stay_at = match self.rule {
+                Rule::Optimal => None,
+                Rule::StayAt(t) => Some(f64::from(t)),
+            };
             for m in (0..size).rev() {
-                let mut a = acc[m];
+                let mut a = acc_m[m];
                 if same && b.single {
                     let mut left = !m & (size - 1);
                     while left != 0 {
@@ -411,18 +413,17 @@ impl Search<'_> {
                         a += b.mod_weight[k][m] * out[b.mod_next[k][m] as usize];
                     }
                 }
-                let total = others + f64::from(b.mods_left[m]);
-                let banked = sum * b.mult[m] + b.plus_f[m];
+                let total = others + f64::from(mods_left[m]);
+                let banked = sum * mult[m] + plus_f[m];
                 out[m] = if total == 0.0 {
                     banked
                 } else {
                     let hit = a / total;
-                    match self.rule {
-                        Rule::Optimal if hit > banked + TIE => hit,
-                        Rule::Optimal => banked,
-                        Rule::StayAt(t) if banked >= f64::from(t) => banked,
-                        Rule::StayAt(_) => hit,
-                    }
+                    let stays = match stay_at {
+                        None => hit <= banked + TIE,
+                        Some(t) => banked >= t,
+                    };
+                    if stays { banked } else { hit }
                 };
             }
         }
