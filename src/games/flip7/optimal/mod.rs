@@ -121,10 +121,11 @@
 //!   stays; a Flip Three: it hits three times, and so on), so every state
 //!   is worth at least as much there. That world has no forced flips, so
 //!   its search is much smaller. Alone in the round, [`decide`] first
-//!   bounds it from above at the same threshold, at the first three levels
-//!   (when hitting there cannot beat staying, neither can hitting here).
-//!   In every later search of the decision, a decision part where that
-//!   world (at the same level, or the third for deeper ones) stays for
+//!   bounds it from above, at the first two levels with the threshold of
+//!   the next one (when hitting there cannot beat staying, neither can
+//!   hitting here). In every later search of the decision, a decision
+//!   part where that world (of the same level, or the second for deeper
+//!   ones) stays for
 //!   every combination of modifiers stays here too and is not expanded
 //!   (exact: its values are the scores banked), and the upper bounds where a
 //!   bounding search stops are capped by that world's values.
@@ -340,7 +341,10 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         };
         let (below, above) = (Cut::Lower(level as u8), Cut::Upper(level as u8));
         if solo && level < FREE_LEVELS {
-            let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, above, &mut frees[level], None).hit;
+            // One level finer: that search is the cheaper one, and its
+            // tighter values prune and cap more in the searches here.
+            let finer = Cut::Upper((level + 1).min(REACH.len() - 1) as u8);
+            let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, finer, &mut frees[level], None).hit;
             if hit <= stay + TIE {
                 return false;
             }
@@ -379,11 +383,12 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
 const LEAN: f64 = 0.25;
 
 /// Levels of [`REACH`] at which [`decide`] bounds the world without
-/// Freezes and Flip Threes; deeper levels use the last of them (its bounds
-/// are looser but still bounds). Its search at the two deepest levels
-/// cost more than it saved (200 two-player games: 6.55 G instructions with
-/// three levels, 6.73 G with all five, 7.38 G with two).
-const FREE_LEVELS: usize = 3;
+/// Freezes and Flip Threes, each with the threshold of the next level;
+/// deeper levels use the last of them (its bounds are looser but still
+/// bounds). On 200 two-player games (seed 7): 4.29 G instructions with two
+/// levels, 4.82 G with three at their own thresholds, 5.44 G with two
+/// levels two thresholds finer, 5.76 G with one level.
+const FREE_LEVELS: usize = 2;
 
 /// Levels of look-ahead of the upper bound tried by [`decide`] before a
 /// search. (A second level cost more than it saved: 6.55 G instructions
