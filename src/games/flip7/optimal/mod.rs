@@ -112,8 +112,8 @@
 //!   upper one does not, stay. From the second level on, the upper bound
 //!   goes first when the bounds of the level before point to a Stay (the
 //!   value of hitting guessed a quarter of the way from the lower bound to
-//!   the looser upper one). Only the rest (rare: none of 3,717
-//!   decisions searched in the timing test of `tests/flip7_optimal.rs`)
+//!   the looser upper one). Only the rest (rare: none in the 3,737
+//!   bounding searches of the timing test of `tests/flip7_optimal.rs`)
 //!   needs the exact search.
 //! - **The world without Freezes and Flip Threes** bounds a player alone
 //!   in the round from above: a player there can play as any player here,
