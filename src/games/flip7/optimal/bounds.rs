@@ -58,10 +58,22 @@ impl Prophet {
     /// of `base`, from the table of [`Prophet::scaled`].
     #[inline]
     pub(super) fn value_scaled(&self, scaled: &[f64; MAX_MODS_PER_KIND as usize + 1], base: &Base, m: usize) -> f64 {
-        scaled[usize::from(base.times2_left[m])] * base.mult[m]
-            + base.plus_f[m]
-            + f64::from(base.plus_left[m]) * self.one
-            + self.bonus
+        self.value_of(scaled, base.times2_left[m], base.mult[m], base.plus_f[m], base.plus_left[m])
+    }
+
+    /// [`Prophet::value_scaled`] from the combination's `x2` cards left,
+    /// `mult`, `plus_f` and `+N` points left (for loops that walk those
+    /// tables together).
+    #[inline]
+    pub(super) fn value_of(
+        &self,
+        scaled: &[f64; MAX_MODS_PER_KIND as usize + 1],
+        times2_left: u8,
+        mult: f64,
+        plus_f: f64,
+        plus_left: u16,
+    ) -> f64 {
+        scaled[usize::from(times2_left)] * mult + plus_f + f64::from(plus_left) * self.one + self.bonus
     }
 }
 

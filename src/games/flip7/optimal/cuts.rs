@@ -1,7 +1,7 @@
 //! The bounding searches of [`decide`](super::decide): where they stop
 //! ([`Cut`], [`REACH`]) and the bounds of the values they take there.
 
-use super::bounds::{Prophet, best_numbers, prophet_bound};
+use super::bounds::{Prophet, prophet_bound};
 use super::memo::Memo;
 use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
 use super::state::{MAX_MODS, Part, numbers_in};
@@ -151,7 +151,6 @@ impl Search<'_> {
         };
         // Cards after which a hit then stay banks the same score.
         let keep = f64::from(sc_left) + f64::from(b.freeze) + if p.sc { f64::from(p.busts) } else { 0.0 };
-        let (top, bonus) = best_numbers(not_held, p.count);
         // What depends on the combination of modifiers only through the
         // modifiers left (`v`) is worked out once per count.
         let most = usize::from(b.mods_left[0]);
@@ -223,13 +222,7 @@ impl Search<'_> {
                 }
             }
             _ => {
-                // The best score still reachable: `x2` and `+N` cards drawn
-                // and left add up to the same for every combination.
-                let best = f64::from(
-                    ((u32::from(p.sum) + top) << (b.times2_at[0] + b.times2_left[0]))
-                        + u32::from(b.plus_at[0] + b.plus_left[0])
-                        + bonus,
-                );
+                let best = b.best(p);
                 let scaled = pr.scaled(p.sum);
                 // During forced flips without a Second Chance: the chance
                 // that one of them busts (see below), per count.
@@ -252,9 +245,8 @@ impl Search<'_> {
                 let left = b.times2_left[..n].iter().zip(&b.plus_left[..n]).zip(&b.mods_left[..n]);
                 for (o, ((&mult, &plus), ((&times2_left, &plus_left), &mods_left))) in out.iter_mut().zip(per_m.zip(left)) {
                     let banked = sum * mult + plus;
-                    // The prophet bound (see `Prophet::value_scaled`), at
-                    // most the best score.
-                    let value = scaled[usize::from(times2_left)] * mult + plus + f64::from(plus_left) * pr.one + pr.bonus;
+                    // The prophet bound, at most the best score.
+                    let value = pr.value_of(&scaled, times2_left, mult, plus, plus_left);
                     let value = if value < best { value } else { best };
                     *o = if decides {
                         // Staying, or hitting: the prophet's value less the

@@ -125,10 +125,10 @@
 //!   the next one (when hitting there cannot beat staying, neither can
 //!   hitting here). In every later search of the decision, a decision
 //!   part where that world (of the same level, or the second for deeper
-//!   ones) stays for
-//!   every combination of modifiers stays here too and is not expanded
-//!   (exact: its values are the scores banked), and the upper bounds where a
-//!   bounding search stops are capped by that world's values.
+//!   ones) stays for every combination of modifiers stays here too and is
+//!   not expanded (exact: its values are the scores banked), and the upper
+//!   bounds where a bounding search stops are capped by that world's
+//!   values.
 //! - A block where that upper bound cannot beat staying for any combination
 //!   of modifiers is worth the banked scores and is not expanded.
 //! - The memo of one search stays valid for any later state that follows

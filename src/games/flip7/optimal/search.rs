@@ -1,7 +1,7 @@
 //! The search over one root: the successors of a hand part by the next
 //! card, and each block of values computed from its successors' blocks.
 
-use super::bounds::{Prophet, best_numbers};
+use super::bounds::Prophet;
 use super::cuts::{Cut, free_block};
 use super::memo::Memo;
 use super::state::{MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
@@ -165,14 +165,7 @@ impl Search<'_> {
         let b = &self.memo.base;
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
-        let (top, bonus) = best_numbers(b.avail & !p.mask, p.count);
-        // The best score still reachable (the same for every combination:
-        // the `x2` and `+N` cards drawn and left add up to the pile's).
-        let best = f64::from(
-            ((u32::from(p.sum) + top) << (b.times2_at[0] + b.times2_left[0]))
-                + u32::from(b.plus_at[0] + b.plus_left[0])
-                + bonus,
-        );
+        let best = b.best(p);
         let mut scaled = None;
         (0..b.size).all(|m| {
             let banked = b.banked(p.sum, m);

@@ -3,6 +3,7 @@
 //! keys are relative to, with the tables derived from it ([`Base`]).
 
 use super::Rule;
+use super::bounds::best_numbers;
 use super::cuts::Cut;
 use super::search::{MAX_FORCED, binomials, inverse_binomials};
 use crate::engine::bits::ones;
@@ -330,6 +331,21 @@ impl Base {
     #[inline]
     pub(super) fn banked(&self, sum: u16, m: usize) -> f64 {
         f64::from(sum) * self.mult[m] + self.plus_f[m]
+    }
+
+    /// The best score still reachable from `p`: its numbers and the best
+    /// ones left, doubled by every `x2`, plus every `+N` and the Flip 7
+    /// bonus if seven numbers can be reached. The same for every
+    /// combination of modifiers: those drawn and those left add up to the
+    /// root's pile.
+    #[inline]
+    pub(super) fn best(&self, p: &Part) -> f64 {
+        let (top, bonus) = best_numbers(self.avail & !p.mask, p.count);
+        f64::from(
+            ((u32::from(p.sum) + top) << (self.times2_at[0] + self.times2_left[0]))
+                + u32::from(self.plus_at[0] + self.plus_left[0])
+                + bonus,
+        )
     }
 }
 
