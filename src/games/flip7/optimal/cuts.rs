@@ -76,12 +76,12 @@ impl Search<'_> {
     }
 
     /// Caps the upper bounds in block `id` of `p` by the values of the same
-    /// state in the world without Freezes and Flip Threes (`self.free`),
+    /// state in the world without Freezes and Flip Threes (of `self.aids`),
     /// which bound them from above: a player there can play as any player
     /// here does, drawing the places of the missing cards at random, so
     /// it scores at least as much (see [`decide`](super::decide)).
     pub(super) fn cap_by_free(&mut self, p: &Part, id: u32) {
-        let Some(free) = free_block(self.free, p) else { return };
+        let Some(free) = free_block(self.aids.free, p) else { return };
         let size = self.memo.base.size;
         let at = id as usize * size;
         for (o, &f) in self.memo.arena[at..at + size].iter_mut().zip(free) {
@@ -90,9 +90,10 @@ impl Search<'_> {
     }
 
 
-    /// Fills block `id` of `p` with bounds of its values: below, the score
-    /// banked by staying where the player decides, 0 during forced flips;
-    /// above, the better of staying and the prophet bound.
+    /// Fills block `id` of `p` with bounds of its values: below, the
+    /// better of staying and hitting once where the player decides, and
+    /// during forced flips the score of the draws that cannot hurt; above,
+    /// the prophet bound (see [`decide`](super::decide)).
     /// `known`: the prophet bound of `p` if already computed.
     pub(super) fn leaf(&mut self, p: &Part, id: u32, known: Option<Prophet>) {
         let pr = match self.cut {
@@ -193,32 +194,67 @@ impl Search<'_> {
             // repeats a number: the score banked, plus the numbers and
             // `+N` cards drawn (an `x2` counts nothing).
             Cut::Lower(_) => {
-                // Per count of modifiers left: the flips, the good draws,
-                // those with one given card that never hurts, the numbers
-                // they add, and one over the ways to draw.
-                let mut table = [(0usize, 0.0, 0.0, 0.0, 0.0); MAX_MODS + 1];
+                // With a Second Chance held, one card that busts is
+                // cancelled: it hurts no more than a card that never hurts.
+                let cancel = if p.sc { f64::from(p.busts) } else { 0.0 };
+                // New numbers that make a Flip 7, which ends the flips (a
+                // part holds at most six numbers).
+                let room = FLIP7_CARDS as usize - usize::from(p.count);
+                debug_assert!(room > 0);
+                // Per count of modifiers left, the score is
+                // `banked * cb + mult * cn + plus_left * cp + cc`.
+                let mut table = [(1.0, 0.0, 0.0, 0.0); MAX_MODS + 1];
                 for (v, t) in table.iter_mut().enumerate().take(most + 1) {
                     let cards = usize::from(others) + v;
                     let f = forced.min(cards);
-                    if f > 0 {
-                        let ones = usize::from(singles) + v;
-                        let all = good(ones, f);
-                        let with_one = if ones == 0 { 0.0 } else { good(ones - 1, f - 1) };
-                        let numbers: f64 = (0..f).map(|k| binom[ones][f - 1 - k] * weighted[k]).sum();
-                        *t = (f, all, with_one, numbers, inverse[cards][f]);
+                    if f == 0 {
+                        continue;
                     }
+                    let ones = usize::from(singles) + v;
+                    // Ways to draw `j` cards that do not hurt, and `j`
+                    // others beside a given `+N` card.
+                    let harmless = |j: usize| binom[ones][j] + if j > 0 { cancel * binom[ones][j - 1] } else { 0.0 };
+                    let beside = |j: usize| {
+                        if ones == 0 {
+                            0.0
+                        } else {
+                            binom[ones - 1][j] + if j > 0 { cancel * binom[ones - 1][j - 1] } else { 0.0 }
+                        }
+                    };
+                    // Every flip made: fewer new numbers than a Flip 7 needs.
+                    let (mut cb, mut cn, mut cp, mut cc) = (0.0, 0.0, 0.0, 0.0);
+                    for k in 0..=f.min(room.saturating_sub(1)) {
+                        let h = harmless(f - k);
+                        cb += h * survive[k];
+                        if k > 0 {
+                            cn += h * weighted[k - 1];
+                        }
+                        if k < f {
+                            cp += beside(f - k - 1) * survive[k];
+                        }
+                    }
+                    let inv = inverse[cards][f];
+                    (cb, cn, cp) = (cb * inv, cn * inv, cp * inv);
+                    // A Flip 7 at flip `i`: the first `i` cards hold `room`
+                    // new numbers, the last of them drawn last.
+                    for (i, &inv) in inverse[cards].iter().enumerate().take(f + 1).skip(room) {
+                        let w = room as f64 / i as f64 * inv;
+                        let h = w * harmless(i - room);
+                        cb += h * survive[room];
+                        cn += h * weighted[room - 1];
+                        if i > room {
+                            cp += w * beside(i - room - 1) * survive[room];
+                        }
+                        cc += h * survive[room] * f64::from(FLIP7_BONUS);
+                    }
+                    *t = (cb, cn, cp, cc);
                 }
                 let n = out.len();
                 let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]).zip(b.mods_left[..n].iter().zip(&b.plus_left[..n]));
                 for (o, ((&mult, &plus), (&left, &plus_left))) in out.iter_mut().zip(per_m) {
                     let banked = sum * mult + plus;
-                    let (f, all, with_one, numbers, inv) = table[usize::from(left)];
-                    *o = if f == 0 {
-                        banked
-                    } else {
-                        let plus = f64::from(plus_left) * with_one;
-                        (banked * all + numbers * mult + plus) * inv
-                    };
+                    let (cb, cn, cp, cc) = table[usize::from(left)];
+                    *o = banked * cb + mult * cn + f64::from(plus_left) * cp + cc;
                 }
             }
             _ => {
@@ -309,4 +345,69 @@ pub(super) fn free_block<'m>(free: Option<&'m Memo>, p: &Part) -> Option<&'m [f6
         ..*p
     };
     free.get(q.key()).map(|id| free.block(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::search::Aids;
+    use super::super::tests::random_state;
+    use super::super::{Rule, counted, evaluate};
+    use super::*;
+    use crate::games::flip7::rules::FLIP7_BONUS;
+
+    #[test]
+    fn leaf_bounds_bracket_the_exact_value_of_every_part() {
+        // Every hand part of an exact search (decisions, forced flips,
+        // flips behind a waiting Freeze): the bounds a bounding search
+        // takes where it stops, against the exact values.
+        let mut rng = crate::engine::rng::batch_rng(13, 0);
+        let mut checked = [0usize; 3];
+        let (mut flip7_near, mut cancels) = (0, 0);
+        for _ in 0..40 {
+            let (h, u) = random_state(&mut rng);
+            for solo in [false, true] {
+                let mut exact = Memo::new();
+                evaluate(&h, &u, solo, Rule::Optimal, &mut exact);
+                let Some((root, _)) = exact.base.locate(Rule::Optimal, &h, &counted(&u, solo)) else {
+                    continue;
+                };
+                let parts = Search { memo: &mut exact, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Exact }.parts(&root);
+                for cut in [Cut::Lower(0), Cut::Upper(0)] {
+                    let mut bounds = exact.clone();
+                    bounds.base.cut = cut;
+                    for p in &parts {
+                        let Some(id) = exact.get(p.key()) else { continue };
+                        Search { memo: &mut bounds, aids: Aids::default(), rule: Rule::Optimal, cut }.leaf(p, id, None);
+                        let (bound, value) = (bounds.block(id), exact.block(id));
+                        for (m, (&b, &v)) in bound.iter().zip(value).enumerate() {
+                            match cut {
+                                Cut::Lower(_) => assert!(b <= v + 1e-9, "{p:?} m {m}: {b} above {v}"),
+                                _ => assert!(b + 1e-9 >= v, "{p:?} m {m}: {b} below {v}"),
+                            }
+                        }
+                        let kind = if p.frozen { 2 } else { usize::from(p.forced > 0) };
+                        checked[kind] += 1;
+                        // A forced flip that can make a Flip 7: the lower
+                        // bound counts at least a new number first (the
+                        // round then ends: later flips cannot bust).
+                        if matches!(cut, Cut::Lower(_)) && p.forced > 0 && p.count == 6 {
+                            let b = &exact.base;
+                            let new: u16 = numbers_in(b.avail & !p.mask).map(|n| u16::from(b.copies[n])).sum();
+                            let cards = f64::from(b.others_left(p) + b.mods_left[0]);
+                            let first = f64::from(new) / cards * (b.banked(p.sum, 0) + f64::from(FLIP7_BONUS));
+                            assert!(bound[0] + 1e-9 >= first, "{p:?}: {} below {first}", bound[0]);
+                            flip7_near += 1;
+                        }
+                        if matches!(cut, Cut::Lower(_)) && p.forced > 0 && p.sc && p.busts > 0 {
+                            cancels += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Not vacuous: every kind of part, forced flips one number from a
+        // Flip 7, and forced flips with a Second Chance to cancel a bust.
+        assert!(checked.iter().all(|&c| c > 1000), "{checked:?}");
+        assert!(flip7_near > 100 && cancels > 100, "{flip7_near} {cancels}");
+    }
 }

@@ -28,6 +28,10 @@ pub struct Memo {
     generation: u64,
     /// Values, `base.size` per block.
     pub(super) arena: Vec<f64>,
+    /// Per block: whether its values are exact (no bounding search
+    /// stopped anywhere below it), so any search of the same root may
+    /// take them.
+    pub(super) exact: Vec<bool>,
     pub(super) base: Base,
     pub(super) acc: Vec<f64>,
     scratch: Vec<(u64, u32)>,
@@ -65,6 +69,7 @@ impl Memo {
             blocks: 0,
             generation: 1,
             arena: Vec::new(),
+            exact: Vec::new(),
             base: Base::default(),
             acc: Vec::new(),
             scratch: Vec::new(),
@@ -122,6 +127,7 @@ impl Memo {
         self.bits = want.min(self.slots.len().trailing_zeros());
         self.blocks = 0;
         self.arena.clear();
+        self.exact.clear();
         self.generation += 1;
         if self.generation == GEN_LIMIT {
             self.slots.fill((0, 0));
@@ -132,7 +138,7 @@ impl Memo {
     /// The part and combination of `hand` facing `pile`, reusing the memo
     /// when its root applies, otherwise starting afresh with this root.
     pub(super) fn locate(&mut self, rule: Rule, cut: Cut, hand: &Hand, pile: &[u8; KINDS]) -> (Part, usize) {
-        if self.base.cut == cut
+        if self.base.cut == cut && (cut == Cut::Exact || std::env::var("NOREUSE").is_err())
             && let Some(found) = self.base.locate(rule, hand, pile)
         {
             return found;
@@ -222,6 +228,12 @@ impl Memo {
         for i in (at..at + size).step_by(8) {
             std::hint::black_box(self.arena[i]);
         }
+    }
+
+    /// The values of the block keyed `key` if they are exact.
+    #[inline]
+    pub(super) fn exact_block(&self, key: u64) -> Option<&[f64]> {
+        self.get(key).filter(|&id| self.exact[id as usize]).map(|id| self.block(id))
     }
 
     /// The values of the block of `p`.

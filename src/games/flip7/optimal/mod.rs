@@ -102,8 +102,10 @@
 //!   can still gain, below the threshold times 20 points), which take a
 //!   bound of their value instead. Below:
 //!   staying, or hitting once and then staying, where the player decides;
-//!   during forced flips, the chance that none of them busts, is a Flip
-//!   Three or repeats a number times the score then (counting no `x2`).
+//!   during forced flips, the score of the draws where none of them
+//!   busts, is a Flip Three or repeats a number (counting no `x2`): all
+//!   the flips made, or a Flip 7 that ends them early; a Second Chance
+//!   held cancels one card that busts.
 //!   Above: the prophet bound, less, during forced flips without a Second
 //!   Chance, the score banked times the chance that one of them busts.
 //!   Every step of the search (averages with positive weights, the better
@@ -129,6 +131,12 @@
 //!   not expanded (exact: its values are the scores banked), and the upper
 //!   bounds where a bounding search stops are capped by that world's
 //!   values.
+//! - **The searches of one decision share their work**: a bounding search
+//!   takes the exact blocks (no stop anywhere below them) of the search
+//!   before it instead of computing them again, and does not expand the
+//!   decision parts where the last upper bounding search stays for every
+//!   combination of modifiers (exact: their values are the scores
+//!   banked).
 //! - A block where that upper bound cannot beat staying for any combination
 //!   of modifiers is worth the banked scores and is not expanded.
 //! - The memo of one search stays valid for any later state that follows
@@ -161,7 +169,7 @@ mod state;
 use self::bounds::Look;
 use self::cuts::{Cut, REACH};
 pub use self::memo::Memo;
-use self::search::Search;
+use self::search::{Aids, Search};
 use self::state::{MAX_ACTIONS_PER_KIND, MAX_MODS_PER_KIND};
 use super::cards::{FLIP_THREE, FREEZE, KINDS, PLUS2, SECOND_CHANCE, TIMES2};
 use super::policies::next_card_counts;
@@ -230,14 +238,13 @@ fn counted(unseen: &[u8; KINDS], solo: bool) -> [u8; KINDS] {
 /// hit the player). Exact within the model of the module documentation;
 /// `memo` is reusable scratch.
 pub fn evaluate(hand: &Hand, unseen: &[u8; KINDS], solo: bool, rule: Rule, memo: &mut Memo) -> Values {
-    evaluate_cut(hand, unseen, solo, rule, Cut::Exact, memo, None)
+    evaluate_cut(hand, unseen, solo, rule, Cut::Exact, memo, Aids::default())
 }
 
-/// [`evaluate`], or with `cut` a lower or upper bound of its `hit`. A
-/// player alone in the round may take `free`, a memo of the world without
-/// Freezes and Flip Threes (exact or upper values), used when its root is
-/// this search's: where that world stays, so does this one (exactly); an
-/// upper bounding search also caps its bounds by it.
+/// [`evaluate`], or with `cut` a lower or upper bound of its `hit`,
+/// drawing on the memos of other searches in `aids` whose root is this
+/// search's: a player alone in the round may take a memo of the world
+/// without Freezes and Flip Threes (exact or upper values).
 fn evaluate_cut(
     hand: &Hand,
     unseen: &[u8; KINDS],
@@ -245,7 +252,7 @@ fn evaluate_cut(
     rule: Rule,
     cut: Cut,
     memo: &mut Memo,
-    free: Option<&Memo>,
+    aids: Aids,
 ) -> Values {
     let pile = counted(unseen, solo);
     let stay = f64::from(hand.banked());
@@ -254,11 +261,16 @@ fn evaluate_cut(
     }
     memo.searches += 1;
     let (part, m) = memo.locate(rule, cut, hand, &pile);
-    let free = free.filter(|f| {
-        matches!(f.base.cut, Cut::Exact | Cut::Upper(_))
-            && f.base.same_root_but_actions(&memo.base)
-    });
-    let mut hit = Search { memo, free, rule, cut }.hit_value(&part, m);
+    let aids = Aids {
+        free: aids.free.filter(|f| {
+            matches!(f.base.cut, Cut::Exact | Cut::Upper(_)) && f.base.same_root_but_actions(&memo.base)
+        }),
+        exact: aids.exact.filter(|e| e.base.same_root(&memo.base)),
+        upper: aids
+            .upper
+            .filter(|u| matches!(u.base.cut, Cut::Upper(_)) && u.base.same_root(&memo.base)),
+    };
+    let mut hit = Search { memo, aids, rule, cut }.hit_value(&part, m);
     // Freezes and Flip Threes given away were left out. That changes no
     // decision and no state's value, but the value of hitting now, when
     // staying is better, counts that such a card would let the player
@@ -330,35 +342,48 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     let mut free_unseen = *unseen;
     free_unseen[FREEZE as usize] = 0;
     free_unseen[FLIP_THREE as usize] = 0;
-    let (pairs, frees) = memo.bounds.split_at_mut(2 * REACH.len());
+    // The memos: two a level (below, above), then the world without
+    // Freezes and Flip Threes, one a level of `FREE_LEVELS`.
+    let free_at = |level: usize| 2 * REACH.len() + level.min(FREE_LEVELS - 1);
     // Bounding searches, from the cheapest: below, then above (or the
     // other way round when the bounds of the level before point to a
-    // Stay: see `LEAN`).
+    // Stay: see `LEAN`). Each takes the exact blocks of the one before.
     let mut stay_first = false;
-    for (level, pair) in pairs.chunks_exact_mut(2).enumerate() {
-        let [lower, upper] = pair else {
-            unreachable!("two memos a level")
-        };
+    let (mut last, mut last_upper) = (None, None);
+    for level in 0..REACH.len() {
         let (below, above) = (Cut::Lower(level as u8), Cut::Upper(level as u8));
         if solo && level < FREE_LEVELS {
             // One level finer: that search is the cheaper one, and its
             // tighter values prune and cap more in the searches here.
             let finer = Cut::Upper((level + 1).min(REACH.len() - 1) as u8);
-            let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, finer, &mut frees[level], None).hit;
+            let (free, others) = split_one(&mut memo.bounds, free_at(level));
+            let aids = Aids {
+                exact: (level > 0).then(|| others.get(free_at(level - 1))),
+                ..Aids::default()
+            };
+            let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, finer, free, aids).hit;
             if hit <= stay + TIE {
                 return false;
             }
         }
-        let free = solo.then(|| &frees[level.min(FREE_LEVELS - 1)]);
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         for upper_now in [stay_first, !stay_first] {
+            let at = 2 * level + usize::from(upper_now);
+            let (search, others) = split_one(&mut memo.bounds, at);
+            let aids = Aids {
+                free: solo.then(|| others.get(free_at(level))),
+                exact: last.map(|j| others.get(j)),
+                upper: last_upper.map(|j| others.get(j)),
+            };
+            last = Some(at);
             if upper_now {
-                hi = evaluate_cut(hand, unseen, solo, Rule::Optimal, above, upper, free).hit;
+                last_upper = Some(at);
+                hi = evaluate_cut(hand, unseen, solo, Rule::Optimal, above, search, aids).hit;
                 if hi <= stay + TIE {
                     return false;
                 }
             } else {
-                lo = evaluate_cut(hand, unseen, solo, Rule::Optimal, below, lower, free).hit;
+                lo = evaluate_cut(hand, unseen, solo, Rule::Optimal, below, search, aids).hit;
                 if lo > stay + TIE {
                     return true;
                 }
@@ -369,10 +394,37 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // The exact search, skipping the parts where the world without
     // Freezes and Flip Threes stays.
     let bounds = std::mem::take(&mut memo.bounds);
-    let free = solo.then(|| &bounds[bounds.len() - 1]);
-    let hits = evaluate_cut(hand, unseen, solo, Rule::Optimal, Cut::Exact, memo, free).hits();
+    let aids = Aids {
+        free: solo.then(|| &bounds[free_at(REACH.len())]),
+        exact: last.map(|j| &bounds[j]),
+        upper: last_upper.map(|j| &bounds[j]),
+    };
+    let hits = evaluate_cut(hand, unseen, solo, Rule::Optimal, Cut::Exact, memo, aids).hits();
     memo.bounds = bounds;
     hits
+}
+
+/// `memos[i]` to write, and the others to read.
+fn split_one(memos: &mut [Memo], i: usize) -> (&mut Memo, Others<'_>) {
+    let (left, rest) = memos.split_at_mut(i);
+    let (one, right) = rest.split_first_mut().expect("an index in range");
+    (one, Others { left, right })
+}
+
+/// The memos other than the one [`split_one`] lends to write.
+struct Others<'a> {
+    left: &'a [Memo],
+    right: &'a [Memo],
+}
+
+impl<'a> Others<'a> {
+    /// Memo `j` of the whole list (not the one lent to write).
+    fn get(&self, j: usize) -> &'a Memo {
+        match j.checked_sub(self.left.len()) {
+            None => &self.left[j],
+            Some(k) => &self.right[k - 1],
+        }
+    }
 }
 
 /// Where [`decide`] expects the value of hitting between the bounds of a
@@ -482,7 +534,7 @@ mod tests {
     /// seen: cards are taken from a shuffled deck into the hand until it
     /// holds `1..=5` numbers (repeats, Freezes, Flip Threes and a second
     /// Second Chance are put aside as seen), then `0..75` more are seen.
-    fn random_state(rng: &mut crate::engine::rng::SimRng) -> (Hand, [u8; KINDS]) {
+    pub(super) fn random_state(rng: &mut crate::engine::rng::SimRng) -> (Hand, [u8; KINDS]) {
         use crate::engine::rng::Draw;
         let comp = composition(1, Without::default());
         let mut deck: Vec<u8> = (0..KINDS as u8)
@@ -580,14 +632,14 @@ mod tests {
                     // The exact search skipping the parts where the world
                     // without Freezes and Flip Threes stays: the same.
                     let pruned =
-                        evaluate_cut(&h, &u, solo, Rule::Optimal, Cut::Exact, &mut capped_memo, Some(&free_exact));
+                        evaluate_cut(&h, &u, solo, Rule::Optimal, Cut::Exact, &mut capped_memo, Aids { free: Some(&free_exact), ..Aids::default() });
                     assert!((pruned.hit - exact.hit).abs() < 1e-9, "{h:?} {u:?}: {pruned:?} {exact:?}");
                     assert_eq!(pruned.hits(), exact.hits());
                 }
                 for level in 0..REACH.len() as u8 {
                     let (below, above) = (Cut::Lower(level), Cut::Upper(level));
-                    let lower = evaluate_cut(&h, &u, solo, Rule::Optimal, below, &mut bound_memo, None);
-                    let upper = evaluate_cut(&h, &u, solo, Rule::Optimal, above, &mut bound_memo, None);
+                    let lower = evaluate_cut(&h, &u, solo, Rule::Optimal, below, &mut bound_memo, Aids::default());
+                    let upper = evaluate_cut(&h, &u, solo, Rule::Optimal, above, &mut bound_memo, Aids::default());
                     assert_eq!(lower.stay, exact.stay);
                     assert!(
                         lower.hit <= exact.hit + TIE,
@@ -600,16 +652,16 @@ mod tests {
                     let mut best_upper = upper.hit;
                     let mut best_lower = lower.hit;
                     if solo {
-                        evaluate_cut(&h, &free_u, false, Rule::Optimal, above, &mut free_bound, None);
+                        evaluate_cut(&h, &free_u, false, Rule::Optimal, above, &mut free_bound, Aids::default());
                         // Pruned where the world without Freezes and Flip
                         // Threes stays: still a lower bound.
                         let pruned =
-                            evaluate_cut(&h, &u, solo, Rule::Optimal, below, &mut capped_memo, Some(&free_bound));
+                            evaluate_cut(&h, &u, solo, Rule::Optimal, below, &mut capped_memo, Aids { free: Some(&free_bound), ..Aids::default() });
                         assert!(pruned.hit <= exact.hit + TIE, "{h:?} {u:?} {level}: {pruned:?} {exact:?}");
                         best_lower = best_lower.max(pruned.hit);
                         for free in [&free_exact, &free_bound] {
                             let capped =
-                                evaluate_cut(&h, &u, solo, Rule::Optimal, above, &mut capped_memo, Some(free));
+                                evaluate_cut(&h, &u, solo, Rule::Optimal, above, &mut capped_memo, Aids { free: Some(free), ..Aids::default() });
                             assert!(
                                 capped.hit + TIE >= exact.hit,
                                 "{h:?} {u:?} {level}: {capped:?} {exact:?}"

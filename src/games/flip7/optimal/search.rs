@@ -58,14 +58,27 @@ pub(super) fn inverse_binomials() -> &'static [[f64; MAX_FORCED + 1]] {
     })
 }
 
+/// Memos of other searches that a search draws on, each used only when
+/// its root is the search's (see [`decide`](super::decide)).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Aids<'m> {
+    /// For a player alone in the round: a memo of the world without
+    /// Freezes and Flip Threes (exact or upper values). The decision parts
+    /// where it stays are not expanded; an upper bounding search also caps
+    /// its bounds by it where it stops.
+    pub(super) free: Option<&'m Memo>,
+    /// A memo whose exact blocks (no bounding search stopped below them)
+    /// are taken instead of computed.
+    pub(super) exact: Option<&'m Memo>,
+    /// A memo of an upper bounding search: the decision parts where it
+    /// stays are not expanded.
+    pub(super) upper: Option<&'m Memo>,
+}
+
 /// The search over one root.
 pub(super) struct Search<'m> {
     pub(super) memo: &'m mut Memo,
-    /// For a player alone in the round: a memo of the same root in the
-    /// world without Freezes and Flip Threes (exact or upper values). The
-    /// decision parts where it stays are not expanded; an upper bounding
-    /// search also caps its bounds by it where it stops.
-    pub(super) free: Option<&'m Memo>,
+    pub(super) aids: Aids<'m>,
     pub(super) rule: Rule,
     pub(super) cut: Cut,
 }
@@ -158,6 +171,29 @@ impl Search<'_> {
         mv
     }
 
+    /// Every hand part reachable from `root` (for tests).
+    #[cfg(test)]
+    pub(super) fn parts(&self, root: &Part) -> Vec<Part> {
+        let mut seen = std::collections::HashSet::new();
+        let (mut stack, mut out) = (vec![*root], Vec::new());
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p.key()) {
+                continue;
+            }
+            out.push(p);
+            let mv = self.moves(&p);
+            for (_, t) in mv.list[..mv.len].iter().chain([&(0, mv.modifier)]) {
+                if let Target::Part(c) = t {
+                    stack.push(*c);
+                }
+            }
+            if let Some((_, w, _)) = mv.freeze {
+                stack.extend((1..=w.forced).map(|k| Part { forced: k, ..w }));
+            }
+        }
+        out
+    }
+
     /// Whether every combination of modifiers of decision part `p` stays,
     /// by the rule or by the upper bound; `pr` keeps the prophet bound of
     /// `p` if it was computed.
@@ -190,12 +226,23 @@ impl Search<'_> {
         })
     }
 
-    /// Whether the world without Freezes and Flip Threes (`self.free`)
+    /// Whether the world without Freezes and Flip Threes (`self.aids`)
     /// stays at decision part `p` for every combination of modifiers: then
     /// so does this one, whose values are no higher.
     fn free_stays(&self, p: &Part) -> bool {
         let b = &self.memo.base;
-        free_block(self.free, p).is_some_and(|free| free.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
+        free_block(self.aids.free, p).is_some_and(|free| free.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
+    }
+
+    /// Whether the upper bounding search of `self.aids` stays at decision
+    /// part `p` for every combination of modifiers: then so does this
+    /// one (its values are no higher).
+    fn upper_stays(&self, p: &Part) -> bool {
+        let Some(upper) = self.aids.upper else { return false };
+        let b = &self.memo.base;
+        upper
+            .get(p.key())
+            .is_some_and(|id| upper.block(id).iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
     }
 
     /// Resolves `t` to a computed block when it is a hand part.
@@ -224,9 +271,17 @@ impl Search<'_> {
         if let Some(id) = self.memo.get(key) {
             return id;
         }
-        let mut pr = None;
-        if p.forced == 0 && (self.free_stays(p) || self.all_stay(p, &mut pr)) {
+        if let Some(values) = self.aids.exact.and_then(|m| m.exact_block(key)) {
             let id = self.alloc(key);
+            let at = id as usize * values.len();
+            self.memo.arena[at..at + values.len()].copy_from_slice(values);
+            self.memo.exact[id as usize] = true;
+            return id;
+        }
+        let mut pr = None;
+        if p.forced == 0 && (self.free_stays(p) || self.upper_stays(p) || self.all_stay(p, &mut pr)) {
+            let id = self.alloc(key);
+            self.memo.exact[id as usize] = true;
             let (b, arena) = (&self.memo.base, &mut self.memo.arena);
             let at = id as usize * b.size;
             for m in 0..b.size {
@@ -269,6 +324,17 @@ impl Search<'_> {
             }
         }
         let id = self.alloc(key);
+        let exact = self.cut == Cut::Exact || {
+            let memo = &*self.memo;
+            let is_exact = |t: &Target| match *t {
+                Target::Block(c) => memo.exact[c as usize],
+                _ => true,
+            };
+            mv.list[..mv.len].iter().all(|(_, t)| is_exact(t))
+                && is_exact(&mv.modifier)
+                && freeze.is_none_or(|(_, w, _, ids)| ids[..usize::from(w.forced)].iter().all(|&c| memo.exact[c as usize]))
+        };
+        self.memo.exact[id as usize] = exact;
         self.fill(p, id, &mv, freeze);
         id
     }
@@ -277,6 +343,7 @@ impl Search<'_> {
         let id = self.memo.blocks as u32;
         self.memo.insert(key, id);
         self.memo.blocks += 1;
+        self.memo.exact.push(false);
         let size = self.memo.base.size;
         self.memo.arena.resize(self.memo.arena.len() + size, 0.0);
         id

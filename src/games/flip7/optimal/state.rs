@@ -281,6 +281,12 @@ impl Base {
         Some((part, m))
     }
 
+    /// Whether `other` has the same root hand and pile: its blocks are
+    /// then the same states.
+    pub(super) fn same_root(&self, other: &Base) -> bool {
+        self.pile == other.pile && self.same_root_but_actions(other)
+    }
+
     /// Whether `other` has the same root hand and the same pile but for
     /// Freezes and Flip Threes: its hand parts and combinations of
     /// modifiers are then keyed and indexed as this memo's.
