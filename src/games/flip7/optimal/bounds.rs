@@ -2,7 +2,7 @@
 //! prophet bound, and the quick bounds [`decide`](super::decide) tries
 //! before any search ([`Look`]).
 
-use super::state::{Base, MAX_MODS_PER_KIND, NUMBERS, numbers_in};
+use super::state::{Base, MAX_ACTIONS_PER_KIND, MAX_MODS_PER_KIND, NUMBERS, numbers_in};
 use crate::games::flip7::cards::{FLIP_THREE, FREEZE, KINDS, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand};
 
@@ -85,16 +85,18 @@ impl Prophet {
 ///
 /// Whatever the player does, the round ends at some point before the
 /// first card that busts (or busts). The score only grows up to there, so
-/// the expected score at that point bounds the value. Taking the cards in
-/// order, a card lies in "slot" `i` when `i` of the `busts` cards come
-/// before it (each slot with chance `1 / (busts + 1)`); to get past the
-/// `i`-th of them the player needs `i` Second Chances by then: the held
-/// one, then `t = i - held` of the pile's, which all come before it with a
-/// chance of at most `C(spare, t) i^t (t + 1)! / ((busts + 1) ..
-/// (busts + t + 1))` together with the card in slot `i`. New duplicates, Freezes and
-/// forced flips only end the round sooner. With `X` of `k` x2 cards drawn,
-/// `2^X - 1 <= X (2^k - 1) / k`, so the doubling adds at most `(sum + top)
-/// (2^k - 1)` times a card's chance.
+/// the expected score at that point bounds the value. That point comes no
+/// later than in a game where every Second Chance drawn shields one card
+/// that busts, even with one held, and only a card that busts with no
+/// shield left ends the round: new duplicates, Freezes and forced flips
+/// only end it sooner. There a card, and a number's first copy, comes
+/// before the end with the chances of [`before_stop`]; the numbers added
+/// are at most the best ones (`top`), and a Flip 7 needs `7 - count` new
+/// numbers before the end: its chance is at most their expected count over
+/// that, and at most the chance of no more cards that bust than shields
+/// among the first `7 - count + shields` numbers and such cards. With `X`
+/// of `k` x2 cards drawn, `2^X - 1 <= X (2^k - 1) / k`, so the doubling
+/// adds at most `(sum + top) (2^k - 1)` times a card's chance.
 pub(super) fn prophet_bound(
     avail: u16,
     copies: &[u8],
@@ -104,7 +106,6 @@ pub(super) fn prophet_bound(
     spare: u32,
 ) -> Prophet {
     let (top, bonus) = best_numbers(avail, count as u8);
-    let b = f64::from(busts);
     let cards: u32 = numbers_in(avail).map(|n| u32::from(copies[n])).sum();
     if busts == 0 {
         return Prophet {
@@ -114,30 +115,16 @@ pub(super) fn prophet_bound(
             bonus: f64::from(bonus),
         };
     }
-    // A card's chance to come before the end beyond slot 0.
-    let slot = 1.0 / (b + 1.0);
-    let mut beyond = 0.0;
+    // A card's chance to come before the end, and a number's (its first
+    // copy's).
+    let before = before_stop(busts, spare, held);
     let held = u32::from(held);
-    for i in 1..=busts.min(held + spare) {
-        let t = i - held.min(i);
-        let chance = if t == 0 {
-            slot
-        } else {
-            let mut c = 1.0;
-            for r in 1..=t {
-                // C(spare, t) t! = spare (spare - 1) .. ; times i^t (t + 1)
-                // over (busts + 1) .. (busts + t + 1).
-                c *= f64::from(spare - r + 1) * f64::from(i) / (b + f64::from(r));
-            }
-            (c * f64::from(t + 1) / (b + f64::from(t) + 1.0)).min(slot)
-        };
-        beyond += chance;
-    }
-    let one = (slot + beyond).min(1.0);
-    let mut sum = 0.0;
+    let one = before[1];
+    let (mut sum, mut new) = (0.0, 0.0);
     for n in numbers_in(avail) {
-        let c = f64::from(copies[n]);
-        sum += n as f64 * (c / (b + c) + c * beyond).min(1.0);
+        let chance = before[usize::from(copies[n])];
+        sum += n as f64 * chance;
+        new += chance;
     }
     let bonus = if bonus == 0 {
         0.0
@@ -160,7 +147,9 @@ pub(super) fn prophet_bound(
             }
             (chance / binomial(cards + busts, n)).min(1.0)
         };
-        chance * f64::from(bonus)
+        // And (Markov) at most the expected count of new numbers before
+        // the end over the count needed.
+        chance.min(new / f64::from(room)) * f64::from(bonus)
     };
     Prophet {
         numbers: sum.min(f64::from(top)),
@@ -168,6 +157,71 @@ pub(super) fn prophet_bound(
         top,
         bonus,
     }
+}
+
+/// Most copies of one number (two decks).
+const MAX_COPIES: usize = 24;
+/// Most cards that bust, and Second Chances, that [`before_stop`] covers.
+const MAX_BUSTS: usize = 200;
+const MAX_SPARE: usize = MAX_ACTIONS_PER_KIND as usize;
+
+/// For `busts` cards that would bust, `spare` Second Chances in the pile
+/// and one held or not: per `c`, the chance that the first of `c` given
+/// cards comes before the prophet's end, in a game where every Second
+/// Chance drawn (even with one held) shields one card that busts and
+/// nothing else ends the round. The end is then the first card that busts
+/// with no shield left; it depends only on the order of the cards that
+/// bust and the Second Chances, in which the `c` cards fall uniformly.
+fn before_stop(busts: u32, spare: u32, held: bool) -> &'static [f64; MAX_COPIES + 1] {
+    type Row = std::sync::OnceLock<[f64; MAX_COPIES + 1]>;
+    static TABLE: std::sync::OnceLock<Vec<Row>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..(MAX_BUSTS + 1) * (MAX_SPARE + 1) * 2).map(|_| Row::new()).collect());
+    let (b, s) = (busts as usize, spare as usize);
+    assert!(b <= MAX_BUSTS && s <= MAX_SPARE, "the prophet bound covers at most {MAX_BUSTS} cards that bust");
+    // Each row is worked out when first needed.
+    table[(b * (MAX_SPARE + 1) + s) * 2 + usize::from(held)].get_or_init(|| before_stop_row(b, s, usize::from(held)))
+}
+
+/// One row of [`before_stop`]: `b` cards that bust, `s` Second Chances,
+/// `h` held.
+fn before_stop_row(b: usize, s: usize, h: usize) -> [f64; MAX_COPIES + 1] {
+    let total = b + s;
+    let choose = |n: usize, k: usize| binomial(n as u32, k as u32);
+    // Orders of the first `i` cards that bust and `k` Second Chances with
+    // no end among them (`i <= h + k` all along).
+    let mut ways = vec![vec![0.0; s + 1]; b + 1];
+    // `ends[j]`: the chance that the end is the `j`-th of these cards.
+    let mut ends = vec![0.0; total + 1];
+    let all = choose(total, b);
+    for i in 0..=b {
+        for k in 0..=s {
+            if i > h + k {
+                continue;
+            }
+            ways[i][k] = if i == 0 && k == 0 {
+                1.0
+            } else {
+                (if i > 0 { ways[i - 1][k] } else { 0.0 }) + if k > 0 { ways[i][k - 1] } else { 0.0 }
+            };
+            if i == h + k && i < b {
+                // The next card busts, with no shield left.
+                ends[i + k + 1] += ways[i][k] * choose(total - i - k - 1, b - i - 1) / all;
+            }
+        }
+    }
+    let never = 1.0 - ends.iter().sum::<f64>();
+    let mut row = [never.max(0.0); MAX_COPIES + 1];
+    row[0] = 0.0;
+    for (j, &e) in ends.iter().enumerate().skip(1) {
+        // All `c` cards after the first `j` of the others:
+        // C(total - j + c, c) / C(total + c, c), built up over `c`.
+        let mut after = 1.0;
+        for (c, p) in row.iter_mut().enumerate().skip(1) {
+            after *= (total - j + c) as f64 / (total + c) as f64;
+            *p += e * (1.0 - after);
+        }
+    }
+    row.map(|p| p.min(1.0))
 }
 
 /// `binomial(n, k)` as `f64` (from the table of
@@ -492,6 +546,69 @@ mod tests {
             acc += cards * v;
         }
         acc / f64::from(l.total)
+    }
+
+    /// The chance that the first of `c` given cards comes before the end
+    /// of the game of [`before_stop`], over every order of `b` cards that
+    /// bust, `s` Second Chances and the `c` cards.
+    fn before_stop_by_orders(b: usize, s: usize, h: usize, c: usize) -> f64 {
+        // (cards that bust, Second Chances, given cards) left; shields.
+        fn walk(left: [usize; 3], shields: usize) -> (f64, f64) {
+            // (orders where a given card comes first, all orders)
+            let total: usize = left.iter().sum();
+            if total == 0 {
+                return (0.0, 1.0);
+            }
+            let (mut hit, mut all) = (0.0, 0.0);
+            for kind in 0..3 {
+                if left[kind] == 0 {
+                    continue;
+                }
+                let mut next = left;
+                next[kind] -= 1;
+                let ways = left[kind] as f64;
+                // Orders of the cards left (each card told apart).
+                let rest = |l: [usize; 3]| -> f64 { (1..=l.iter().sum::<usize>()).map(|i| i as f64).product() };
+                match kind {
+                    2 => {
+                        hit += ways * rest(next);
+                        all += ways * rest(next);
+                    }
+                    1 => {
+                        let (h2, a2) = walk(next, shields + 1);
+                        hit += ways * h2;
+                        all += ways * a2;
+                    }
+                    _ if shields == 0 => all += ways * rest(next),
+                    _ => {
+                        let (h2, a2) = walk(next, shields - 1);
+                        hit += ways * h2;
+                        all += ways * a2;
+                    }
+                }
+            }
+            (hit, all)
+        }
+        let (hit, all) = walk([b, s, c], h);
+        hit / all
+    }
+
+    #[test]
+    fn the_end_of_the_relaxed_prophet_game_comes_as_counted() {
+        for b in 0..=5 {
+            for s in 0..=3 {
+                for h in [false, true] {
+                    let row = before_stop(b as u32, s as u32, h);
+                    for (c, &got) in row.iter().enumerate().take(4).skip(1) {
+                        let want = before_stop_by_orders(b, s, usize::from(h), c);
+                        assert!((got - want).abs() < 1e-12, "{b} {s} {h} {c}: {got} {want}");
+                    }
+                }
+            }
+        }
+        // One card that busts and no shield: the first of `c` cards comes
+        // before it with chance c / (c + 1).
+        assert!((before_stop(1, 0, false)[3] - 0.75).abs() < 1e-15);
     }
 
     #[test]

@@ -260,19 +260,26 @@ impl Search<'_> {
             _ => {
                 let best = b.best(p);
                 let scaled = pr.scaled(p.sum);
-                // During forced flips without a Second Chance: the chance
-                // that one of them busts (see below), per count.
-                // (0 where it does not apply: taking `banked * 0` off
-                // changes no bit.)
+                // During forced flips: the chance that one of the first
+                // flips busts (the second such card with a Second Chance
+                // held) with no Second Chance drawn before, per count. Only
+                // the flips before a Flip 7 can be made count: the first
+                // `7 - count`. (0 where it does not apply: taking
+                // `banked * 0` off changes no bit.)
                 let mut kill = [0.0; MAX_MODS + 1];
-                if !decides && !p.sc {
+                if !decides {
+                    let room = FLIP7_CARDS as usize - usize::from(p.count);
+                    let busts = usize::from(p.busts);
                     for (v, kl) in kill.iter_mut().enumerate().take(most + 1) {
                         let cards = usize::from(others) + v;
-                        let f = forced.min(cards);
-                        if u32::from(p.count) + f as u32 <= FLIP7_CARDS {
-                            let no_sc = cards - usize::from(sc_left);
-                            *kl = (binom[no_sc][f] - binom[no_sc - usize::from(p.busts)][f]) * inverse[cards][f];
+                        let f = forced.min(cards).min(room);
+                        let no_sc = cards - usize::from(sc_left);
+                        let safe = binom[no_sc - busts][f];
+                        let mut ways = binom[no_sc][f] - safe;
+                        if p.sc {
+                            ways -= if f > 0 { busts as f64 * binom[no_sc - busts][f - 1] } else { 0.0 };
                         }
+                        *kl = ways * inverse[cards][f];
                     }
                 }
                 let busts = f64::from(p.busts);
@@ -296,9 +303,8 @@ impl Search<'_> {
                         if hit > banked { hit } else { banked }
                     } else {
                         // The prophet may stop before a card that busts;
-                        // forced flips may not: when one of them busts
-                        // (with no Second Chance drawn among them and no
-                        // Flip 7 possible before it), the player loses at
+                        // forced flips may not: when one of the first of
+                        // them busts (see `kill`), the player loses at
                         // least the score banked now.
                         value - banked * kill[usize::from(mods_left)]
                     };
