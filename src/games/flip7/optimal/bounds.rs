@@ -93,8 +93,10 @@ impl Prophet {
 /// before the end with the chances of [`before_stop`]; the numbers added
 /// are at most the best ones (`top`), and a Flip 7 needs `7 - count` new
 /// numbers before the end: its chance is at most their expected count over
-/// that, and at most the chance of no more cards that bust than shields
-/// among the first `7 - count + shields` numbers and such cards. With `X`
+/// that, and with no Second Chance the chance that the first `7 - count`
+/// numbers and cards that bust are all new. (No more cards that bust than
+/// shields among the first `7 - count + shields` of them, as a bound with
+/// Second Chances, cost more than it saved.) With `X`
 /// of `k` x2 cards drawn, `2^X - 1 <= X (2^k - 1) / k`, so the doubling
 /// adds at most `(sum + top) (2^k - 1)` times a card's chance.
 pub(super) fn prophet_bound(
@@ -106,7 +108,6 @@ pub(super) fn prophet_bound(
     spare: u32,
 ) -> Prophet {
     let (top, bonus) = best_numbers(avail, count as u8);
-    let cards: u32 = numbers_in(avail).map(|n| u32::from(copies[n])).sum();
     if busts == 0 {
         return Prophet {
             numbers: f64::from(top),
@@ -118,7 +119,6 @@ pub(super) fn prophet_bound(
     // A card's chance to come before the end, and a number's (its first
     // copy's).
     let before = before_stop(busts, spare, held);
-    let held = u32::from(held);
     let one = before[1];
     let (mut sum, mut new) = (0.0, 0.0);
     for n in numbers_in(avail) {
@@ -129,27 +129,18 @@ pub(super) fn prophet_bound(
     let bonus = if bonus == 0 {
         0.0
     } else {
-        // A Flip 7 needs `room` new number cards before the `(held + spare
-        // + 1)`-th card that busts: at most that many busts among the first
-        // `room + shields` number-or-bust cards.
+        // A Flip 7 needs `7 - count` new numbers before the end: its chance
+        // is at most (Markov) their expected count over that. With no
+        // Second Chance held or left, it is at most the chance that the
+        // first `7 - count` numbers and cards that bust are all new.
         let room = FLIP7_CARDS - count;
-        let shields = (held + spare).min(busts);
-        let n = room + shields;
-        let chance = if n > cards + busts {
-            1.0
-        } else {
-            let mut chance = 0.0;
-            for k in 0..=shields.min(n) {
-                if n - k > cards {
-                    continue;
-                }
-                chance += binomial(busts, k) * binomial(cards, n - k);
-            }
-            (chance / binomial(cards + busts, n)).min(1.0)
-        };
-        // And (Markov) at most the expected count of new numbers before
-        // the end over the count needed.
-        chance.min(new / f64::from(room)) * f64::from(bonus)
+        let mut chance = (new / f64::from(room)).min(1.0);
+        if !held && spare == 0 {
+            let cards: u32 = numbers_in(avail).map(|n| u32::from(copies[n])).sum();
+            let clear = if room > cards { 0.0 } else { binomial(cards, room) / binomial(cards + busts, room) };
+            chance = chance.min(clear);
+        }
+        chance * f64::from(bonus)
     };
     Prophet {
         numbers: sum.min(f64::from(top)),
