@@ -211,19 +211,16 @@ impl Search<'_> {
                         continue;
                     }
                     let ones = usize::from(singles) + v;
-                    // Ways to draw `j` cards that do not hurt, and `j`
-                    // others beside a given `+N` card.
-                    let harmless = |j: usize| binom[ones][j] + if j > 0 { cancel * binom[ones][j - 1] } else { 0.0 };
-                    let beside = |j: usize| {
-                        if ones == 0 {
-                            0.0
-                        } else {
-                            binom[ones - 1][j] + if j > 0 { cancel * binom[ones - 1][j - 1] } else { 0.0 }
-                        }
-                    };
+                    // Ways to draw `j` cards that do not hurt from `ones`
+                    // cards that never do (and the ones that bust that a
+                    // Second Chance cancels); `beside`: `j` of them beside a
+                    // given `+N` card.
+                    let ways = |ones: usize, j: usize| binom[ones][j] + if j > 0 { cancel * binom[ones][j - 1] } else { 0.0 };
+                    let harmless = |j: usize| ways(ones, j);
+                    let beside = |j: usize| if ones == 0 { 0.0 } else { ways(ones - 1, j) };
                     // Every flip made: fewer new numbers than a Flip 7 needs.
                     let (mut cb, mut cn, mut cp, mut cc) = (0.0, 0.0, 0.0, 0.0);
-                    for k in 0..=f.min(room.saturating_sub(1)) {
+                    for k in 0..=f.min(room - 1) {
                         let h = harmless(f - k);
                         cb += h * survive[k];
                         if k > 0 {
