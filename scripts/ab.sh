@@ -9,7 +9,7 @@ args=("$@")
 [ ${#args[@]} -eq 0 ] && args=(flip7 --games 1M --seed 1 --threads 1)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-rate() { "$1" "${args[@]}" --out "$out/ab.csv" --no-progress 2>&1 | sed -n 's/.* \([0-9.]*\)\([KM]\) games\/s).*/\1 \2/p' | awk '{print ($2=="M") ? $1*1000 : $1}'; }
+rate() { "$1" "${args[@]}" --out "$out/ab.csv" --no-progress 2>&1 | sed -n 's/.* \([0-9.]*\)\([KM]\{0,1\}\) games\/s).*/\1 \2/p' | awk '{print ($2=="M") ? $1*1000 : ($2=="K") ? $1 : $1/1000}'; }
 a=() b=()
 for _ in $(seq "$runs"); do a+=("$(rate "$old")"); b+=("$(rate "$new")"); done
 med() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }

@@ -413,11 +413,15 @@ impl Search<'_> {
         // no bit (`1 * v == v`, `a + 0 == a` for the non-negative sums).
         match mv.modifier {
             Target::Block(child) if b.single => {
+                // The combinations without kind `k` come in runs of `bit`,
+                // each followed by the run with it: added run by run.
                 let src = memo.block(child);
                 for k in 0..b.kinds {
                     let bit = 1 << k;
-                    for (m, a) in acc.iter_mut().enumerate().filter(|(m, _)| m & bit == 0) {
-                        *a += src[m | bit];
+                    for (a, s) in acc[..size].chunks_exact_mut(2 * bit).zip(src.chunks_exact(2 * bit)) {
+                        for (a, s) in a[..bit].iter_mut().zip(&s[bit..]) {
+                            *a += s;
+                        }
                     }
                 }
             }
