@@ -39,7 +39,8 @@ pub struct Memo {
     pub(super) searches: u64,
     /// The memos of the bounding searches of [`decide`](super::decide): two
     /// a level (below, above), then those of the world without Freezes and
-    /// Flip Threes (above), one for each of its levels.
+    /// Flip Threes (above), one for each of its levels and one at the first
+    /// level's own threshold.
     pub(super) bounds: Vec<Memo>,
 }
 
