@@ -369,6 +369,25 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     }
     for level in 0..REACH.len() {
         let (below, above) = (Cut::Lower(level as u8), Cut::Upper(level as u8));
+        // Alone in the round, where the bounds of the level before point to
+        // a Hit, the lower search goes before the world without Freezes and
+        // Flip Threes (which mostly settles Stays), pruned by that world of
+        // the level before. (200 games: 2.56 G to 2.54 G instructions at
+        // two players, 0.98 G to 0.96 G at four.)
+        if solo && level > 0 && level < FREE_LEVELS && !stay_first {
+            let at = 2 * level;
+            let (search, others) = split_one(&mut memo.bounds, at);
+            let aids = Aids {
+                free: Some(others.get(free_at(level - 1))),
+                exact: last.map(|j| others.get(j)),
+                upper: last_upper.map(|j| others.get(j)),
+            };
+            let lo = evaluate_cut(hand, unseen, solo, Rule::Optimal, below, search, aids).hit;
+            if lo > stay + TIE {
+                return true;
+            }
+            early_lo = Some(lo);
+        }
         if solo && level < FREE_LEVELS {
             // One level finer: that search is the cheaper one, and its
             // tighter values prune and cap more in the searches here.
