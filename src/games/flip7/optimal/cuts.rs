@@ -160,13 +160,19 @@ impl Search<'_> {
         let sum = f64::from(p.sum);
         match self.cut {
             Cut::Lower(_) if decides => {
-                // Hitting once and then staying (or staying now).
+                // Hitting once and then staying (or staying now). Per count
+                // of modifiers left: one over the cards left (0 for none:
+                // the player stays), and the chance that a Flip Three drawn
+                // then flips three cards that cannot hurt (0 without one:
+                // adding 0 changes no bit).
                 let mut safe3 = [0.0; MAX_MODS + 1];
-                if ft_left > 0 {
-                    for (v, s) in safe3.iter_mut().enumerate().take(most + 1) {
-                        let cards = others + v as u16;
-                        if cards > 0 {
-                            *s = safe(cards - 1, singles + v as u16, 3);
+                let mut per_card = [0.0; MAX_MODS + 1];
+                for (v, (s, per)) in safe3.iter_mut().zip(&mut per_card).enumerate().take(most + 1) {
+                    let cards = others + v as u16;
+                    if cards > 0 {
+                        *per = 1.0 / f64::from(cards);
+                        if ft_left > 0 {
+                            *s = f64::from(ft_left) * safe(cards - 1, singles + v as u16, 3);
                         }
                     }
                 }
@@ -175,19 +181,12 @@ impl Search<'_> {
                 let mods = b.mod_mult[..n].iter().zip(&b.mod_plus[..n]);
                 for ((o, ((&mult, &plus), &left)), (&mod_mult, &mod_plus)) in out.iter_mut().zip(per_m).zip(mods) {
                     let banked = sum * mult + plus;
-                    let cards = others + left;
-                    *o = if cards == 0 {
-                        banked
-                    } else {
-                        let mut acc = new_sums * mult + new_cards * plus + flip7 + keep * banked;
-                        if ft_left > 0 {
-                            acc += f64::from(ft_left) * banked * safe3[usize::from(left)];
-                        }
-                        // A modifier drawn, then staying.
-                        acc += sum * mod_mult + mod_plus;
-                        let hit = acc / f64::from(cards);
-                        if hit > banked { hit } else { banked }
-                    };
+                    let mut acc = new_sums * mult + new_cards * plus + flip7 + keep * banked;
+                    acc += banked * safe3[usize::from(left)];
+                    // A modifier drawn, then staying.
+                    acc += sum * mod_mult + mod_plus;
+                    let hit = acc * per_card[usize::from(left)];
+                    *o = if hit > banked { hit } else { banked };
                 }
             }
             // When none of the forced flips busts, is a Flip Three or
@@ -279,7 +278,17 @@ impl Search<'_> {
                         *kl = ways * inverse[cards][f];
                     }
                 }
-                let busts = f64::from(p.busts);
+                // The chance that the next card busts, per count of
+                // modifiers left (a product per combination: no division).
+                let mut bust_chance = [0.0; MAX_MODS + 1];
+                if decides && !p.sc {
+                    for (v, c) in bust_chance.iter_mut().enumerate().take(most + 1) {
+                        let cards = others + v as u16;
+                        if cards > 0 {
+                            *c = f64::from(p.busts) / f64::from(cards);
+                        }
+                    }
+                }
                 let n = out.len();
                 let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]);
                 let left = b.times2_left[..n].iter().zip(&b.plus_left[..n]).zip(&b.mods_left[..n]);
@@ -291,12 +300,7 @@ impl Search<'_> {
                     *o = if decides {
                         // Staying, or hitting: the prophet's value less the
                         // score it keeps when the next card busts.
-                        let cards = others + mods_left;
-                        let hit = if p.sc || cards == 0 {
-                            value
-                        } else {
-                            value - banked * busts / f64::from(cards)
-                        };
+                        let hit = value - banked * bust_chance[usize::from(mods_left)];
                         if hit > banked { hit } else { banked }
                     } else {
                         // The prophet may stop before a card that busts;
