@@ -111,26 +111,27 @@
 //!   Every step of the search (averages with positive weights, the better
 //!   of two choices) keeps bounds bounds, so the bounding searches bound
 //!   the value of hitting: when the lower one beats staying, hit; when the
-//!   upper one does not, stay. From the second level on, the upper bound
-//!   goes first when the bounds of the level before point to a Stay (the
-//!   value of hitting guessed a quarter of the way from the lower bound to
-//!   the looser upper one). Only the rest (rare: none in the 3,263
-//!   bounding searches of the timing test of `tests/flip7_optimal.rs`)
-//!   needs the exact search.
+//!   upper one does not, stay. The upper bound goes first when the bounds
+//!   known point to a Stay: at the first level the quick bounds (the value
+//!   of hitting guessed a tenth of the way from the lower one to the
+//!   looser upper one), later those of the level before (a quarter of the
+//!   way). Only the rest (rare: none in the bounding searches of the
+//!   timing test of `tests/flip7_optimal.rs`) needs the exact search.
 //! - **The world without Freezes and Flip Threes** bounds a player alone
 //!   in the round from above: a player there can play as any player here,
 //!   drawing the places of the missing cards at random (a Freeze: it
 //!   stays; a Flip Three: it hits three times, and so on), so every state
 //!   is worth at least as much there. That world has no forced flips, so
-//!   its search is much smaller. Alone in the round, [`decide`] first
-//!   bounds it from above, at the first two levels with the threshold of
-//!   the next one, after a first bound at the first level's own (when
-//!   hitting there cannot beat staying, neither can hitting here). In every later search of the decision, a decision
-//!   part where that world (of the same level, or the second for deeper
-//!   ones) stays for every combination of modifiers stays here too and is
-//!   not expanded (exact: its values are the scores banked), and the upper
-//!   bounds where a bounding search stops are capped by that world's
-//!   values.
+//!   its search is much smaller. Alone in the round, [`decide`] bounds it
+//!   from above at the first three levels, each with the threshold of the
+//!   next one, and first at the first level's own (when hitting there
+//!   cannot beat staying, neither can hitting here); where the bounds
+//!   point to a Hit, the lower search of the level goes before it. In
+//!   every later search of the decision, a decision part where that world
+//!   (of the same level, or the third for deeper ones) stays for every
+//!   combination of modifiers stays here too and is not expanded (exact:
+//!   its values are the scores banked), and the upper bounds where a
+//!   bounding search stops are capped by that world's values.
 //! - **The searches of one decision share their work**: a bounding search
 //!   takes the exact blocks (no stop anywhere below them) of the search
 //!   before it instead of computing them again, and does not expand the
@@ -503,8 +504,12 @@ const QUICK_LEAN: f64 = 0.1;
 /// levels, 4.82 G with three at their own thresholds, 5.44 G with two
 /// levels two thresholds finer, 5.76 G with one level. A first bound at
 /// the first level's own threshold, before the finer one: 2.67 G to
-/// 2.56 G, and at four players 1.02 G to 0.98 G.
-const FREE_LEVELS: usize = 2;
+/// 2.56 G, and at four players 1.02 G to 0.98 G. After that, and with the
+/// lower search first where a Hit is guessed, three levels took 2.47 G
+/// against 2.53 G with two (seed 8: 2.74 G against 3.30 G), and at four
+/// players 0.957 G against 0.953 G (seed 8: 1.38 G against 1.33 G); four
+/// levels took as many as three.
+const FREE_LEVELS: usize = 3;
 
 /// Levels of look-ahead of the upper bound tried by [`decide`] before a
 /// search. (A second level cost more than it saved: 6.55 G instructions
