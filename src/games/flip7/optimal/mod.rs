@@ -350,6 +350,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // Freezes and Flip Threes, one a level of `FREE_LEVELS` and one at the
     // first level's own threshold.
     let free_at = |level: usize| 2 * REACH.len() + level.min(FREE_LEVELS - 1);
+    let coarse_at = 2 * REACH.len() + FREE_LEVELS;
     // Bounding searches, from the cheapest, each taking the exact blocks
     // of the one before. Of the two of a level, the one of the side
     // guessed goes first: at the first level by the quick bounds (see
@@ -361,25 +362,20 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     let mut stay_first = !solo && !guess_hit;
     let (mut last, mut last_upper) = (None, None);
     let mut early_lo = None;
-    if solo && guess_hit {
-        let lo = evaluate_cut(hand, unseen, solo, Rule::Optimal, Cut::Lower(0), &mut memo.bounds[0], Aids::default()).hit;
-        if lo > stay + TIE {
-            return true;
-        }
-        early_lo = Some(lo);
-    }
     for level in 0..REACH.len() {
         let (below, above) = (Cut::Lower(level as u8), Cut::Upper(level as u8));
-        // Alone in the round, where the bounds of the level before point to
-        // a Hit, the lower search goes before the world without Freezes and
-        // Flip Threes (which mostly settles Stays), pruned by that world of
-        // the level before. (200 games: 2.56 G to 2.54 G instructions at
-        // two players, 0.98 G to 0.96 G at four.)
-        if solo && level > 0 && level < FREE_LEVELS && !stay_first {
+        // Alone in the round, where the bounds known point to a Hit (the
+        // quick ones at the first level), the lower search goes before the
+        // world without Freezes and Flip Threes (which mostly settles
+        // Stays), pruned by that world of the level before. (At the second
+        // level, 200 games: 2.56 G to 2.54 G instructions at two players,
+        // 0.98 G to 0.96 G at four.)
+        let hit_guessed = if level == 0 { guess_hit } else { !stay_first };
+        if solo && level < FREE_LEVELS && hit_guessed {
             let at = 2 * level;
             let (search, others) = split_one(&mut memo.bounds, at);
             let aids = Aids {
-                free: Some(others.get(free_at(level - 1))),
+                free: level.checked_sub(1).map(|before| others.get(free_at(before))),
                 exact: last.map(|j| others.get(j)),
                 upper: last_upper.map(|j| others.get(j)),
             };
@@ -396,7 +392,6 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
             // At the first level, that world is first bounded at the
             // level's own threshold: cheaper, it settles many Stays alone,
             // and the finer search takes its exact blocks.
-            let coarse_at = 2 * REACH.len() + FREE_LEVELS;
             if level == 0 {
                 let coarse = &mut memo.bounds[coarse_at];
                 let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, above, coarse, Aids::default()).hit;
