@@ -25,6 +25,33 @@ pub(super) enum Cut {
 /// is below this (a decade apart).
 pub(super) const REACH: [f64; 5] = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6];
 
+/// Steps of a threshold between two of [`REACH`]: an eighth of a decade
+/// each (`10^(-k/8)`).
+pub(super) const EIGHTHS: [f64; 8] = [
+    1.0,
+    0.749_894_209_332_455_9,
+    0.562_341_325_190_349_1,
+    0.421_696_503_428_582_2,
+    0.316_227_766_016_837_94,
+    0.237_137_370_566_165_5,
+    0.177_827_941_003_892_3,
+    0.133_352_143_216_332_4,
+];
+
+/// The grid index of level `level` of [`REACH`] (the cut of a bounding
+/// search is a grid index in eighths of a decade).
+pub(super) const fn grid(level: usize) -> u8 {
+    (8 * level) as u8
+}
+
+/// The threshold of grid index `g`: [`REACH`] at `g / 8`, made finer by
+/// `g % 8` eighths of a decade.
+#[inline]
+pub(super) fn threshold(g: u8) -> f64 {
+    let g = usize::from(g);
+    REACH[g / 8] * EIGHTHS[g % 8]
+}
+
 /// The gain in points that a decision part of chance [`REACH`] may still
 /// bring for a bounding search to stop there (see
 /// [`Search::cut_here`]). Of 5, 10, 20 and 40 points, 20 took the fewest
@@ -62,7 +89,7 @@ impl Search<'_> {
         };
         let b = &self.memo.base;
         let reach = b.reach(p);
-        let threshold = REACH[usize::from(l)];
+        let threshold = threshold(l);
         match pr {
             Some(pr) if p.forced == 0 => {
                 let banked = b.banked(p.sum, 0);

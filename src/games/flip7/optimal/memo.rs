@@ -8,9 +8,16 @@ use super::state::{Base, Part};
 use crate::games::flip7::cards::KINDS;
 use crate::games::flip7::rules::Hand;
 
-/// Bits of a packed hand part; the memo's generation sits above them.
+/// Bits of a packed hand part, the lowest of a slot of the index.
 const PART_BITS: u32 = 30;
-const GEN_LIMIT: u64 = 1 << (64 - PART_BITS);
+/// Bits of a block's number, above the hand part: at most 16M blocks (of
+/// at least 64 values: more than 8 GB of values).
+const ID_BITS: u32 = 24;
+/// The memo's generation sits above both.
+const GEN_SHIFT: u32 = PART_BITS + ID_BITS;
+const GEN_LIMIT: u64 = 1 << (64 - GEN_SHIFT);
+/// The bits of a slot that its hand part and generation take.
+const TAG_MASK: u64 = (1 << PART_BITS) - 1 | !0 << GEN_SHIFT;
 /// Smallest block index (slots), small so that small searches stay in cache.
 const MIN_BITS: u32 = 10;
 
@@ -19,9 +26,10 @@ const MIN_BITS: u32 = 10;
 /// memory from one decision to the next.
 #[derive(Clone)]
 pub struct Memo {
-    /// `(key | generation << PART_BITS, block)`; a slot of another
-    /// generation is empty.
-    slots: Vec<(u64, u32)>,
+    /// `key | block << PART_BITS | generation << GEN_SHIFT` (8 bytes, so
+    /// that more of the index stays in the processor's caches); a slot of
+    /// another generation is empty.
+    slots: Vec<u64>,
     /// Slots in use: the first `1 << bits`.
     bits: u32,
     pub(super) blocks: usize,
@@ -34,7 +42,7 @@ pub struct Memo {
     pub(super) exact: Vec<bool>,
     pub(super) base: Base,
     pub(super) acc: Vec<f64>,
-    scratch: Vec<(u64, u32)>,
+    scratch: Vec<u64>,
     pub(super) expanded: u64,
     pub(super) searches: u64,
     /// The memos of the bounding searches of [`decide`](super::decide): two
@@ -65,7 +73,7 @@ impl Memo {
     /// An empty memo.
     pub fn new() -> Memo {
         Memo {
-            slots: vec![(0, 0); 1 << MIN_BITS],
+            slots: vec![0; 1 << MIN_BITS],
             bits: MIN_BITS,
             blocks: 0,
             generation: 1,
@@ -105,7 +113,7 @@ impl Memo {
 
     /// Bytes held by the memo (with those of its bounding searches).
     pub fn bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<(u64, u32)>()
+        self.slots.capacity() * std::mem::size_of::<u64>()
             + (self.arena.capacity() + self.acc.capacity()) * std::mem::size_of::<f64>()
             + self.bounds.iter().map(Memo::bytes).sum::<usize>()
     }
@@ -131,7 +139,7 @@ impl Memo {
         self.exact.clear();
         self.generation += 1;
         if self.generation == GEN_LIMIT {
-            self.slots.fill((0, 0));
+            self.slots.fill(0);
             self.generation = 1;
         }
     }
@@ -158,15 +166,15 @@ impl Memo {
 
     #[inline]
     pub(super) fn get(&self, key: u64) -> Option<u32> {
-        let full = key | self.generation << PART_BITS;
+        let tag = key | self.generation << GEN_SHIFT;
         let mask = (1usize << self.bits) - 1;
-        let mut i = self.slot(full);
+        let mut i = self.slot(tag);
         loop {
-            let (k, v) = self.slots[i];
-            if k == full {
-                return Some(v);
+            let e = self.slots[i];
+            if e & TAG_MASK == tag {
+                return Some((e >> PART_BITS) as u32 & ((1 << ID_BITS) - 1));
             }
-            if k >> PART_BITS != self.generation {
+            if e >> GEN_SHIFT != self.generation {
                 return None;
             }
             i = (i + 1) & mask;
@@ -177,14 +185,16 @@ impl Memo {
         if (self.blocks + 1) * 2 > 1 << self.bits {
             self.grow();
         }
-        let full = key | self.generation << PART_BITS;
+        assert!(block < 1 << ID_BITS, "a search of more than {} blocks", 1u32 << ID_BITS);
+        debug_assert!(key < 1 << PART_BITS);
+        let tag = key | self.generation << GEN_SHIFT;
         let mask = (1usize << self.bits) - 1;
-        let mut i = self.slot(full);
-        while self.slots[i].0 >> PART_BITS == self.generation {
-            debug_assert_ne!(self.slots[i].0, full, "block computed twice");
+        let mut i = self.slot(tag);
+        while self.slots[i] >> GEN_SHIFT == self.generation {
+            debug_assert_ne!(self.slots[i] & TAG_MASK, tag, "block computed twice");
             i = (i + 1) & mask;
         }
-        self.slots[i] = (full, block);
+        self.slots[i] = tag | u64::from(block) << PART_BITS;
     }
 
     #[cold]
@@ -195,21 +205,21 @@ impl Memo {
         self.scratch.extend(
             self.slots[..used]
                 .iter()
-                .filter(|(k, _)| k >> PART_BITS == generation),
+                .filter(|&&e| e >> GEN_SHIFT == generation),
         );
         self.bits += 1;
         let size = 1usize << self.bits;
         if self.slots.len() < size {
-            self.slots.resize(size, (0, 0));
+            self.slots.resize(size, 0);
         }
-        self.slots[..size].fill((0, 0));
+        self.slots[..size].fill(0);
         let mask = size - 1;
-        for &(full, block) in &self.scratch {
-            let mut i = self.slot(full);
-            while self.slots[i].0 != 0 {
+        for &e in &self.scratch {
+            let mut i = self.slot(e & TAG_MASK);
+            while self.slots[i] != 0 {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = (full, block);
+            self.slots[i] = e;
         }
     }
 
@@ -217,8 +227,8 @@ impl Memo {
     /// used), so that several misses overlap.
     #[inline]
     pub(super) fn touch_key(&self, key: u64) {
-        let full = key | self.generation << PART_BITS;
-        std::hint::black_box(self.slots[self.slot(full)].0);
+        let tag = key | self.generation << GEN_SHIFT;
+        std::hint::black_box(self.slots[self.slot(tag)]);
     }
 
     /// Starts loading the values of block `id` (one read per cache line).
@@ -243,5 +253,39 @@ impl Memo {
         let size = self.base.size;
         let at = id as usize * size;
         &self.arena[at..at + size]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_finds_this_generation_only_across_growth_and_wraparound() {
+        // Keys spread over the whole hand-part range; block numbers up to
+        // the largest that fits.
+        let key = |i: u64, g: u64| (i * 0x9E37_79B1 + g * 7919) & ((1 << PART_BITS) - 1);
+        let mut memo = Memo::new();
+        let mut last: Vec<u64> = Vec::new();
+        for g in 0..2 * GEN_LIMIT + 5 {
+            memo.new_generation();
+            for &k in &last {
+                assert_eq!(memo.get(k), None, "generation {g}: key {k} of the generation before");
+            }
+            // Now and then enough keys to grow the index several times.
+            let n = if g % 300 == 0 { 5000 } else { 40 };
+            last = (0..n).map(|i| key(i, g)).collect();
+            last.sort_unstable();
+            last.dedup();
+            for (i, &k) in last.iter().enumerate() {
+                let block = if i == 0 { (1 << ID_BITS) - 1 } else { i as u32 };
+                memo.insert(k, block);
+                memo.blocks += 1;
+            }
+            for (i, &k) in last.iter().enumerate() {
+                let block = if i == 0 { (1 << ID_BITS) - 1 } else { i as u32 };
+                assert_eq!(memo.get(k), Some(block), "generation {g}");
+            }
+        }
     }
 }
