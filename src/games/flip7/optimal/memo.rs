@@ -17,7 +17,7 @@ const ID_BITS: u32 = 24;
 const GEN_SHIFT: u32 = PART_BITS + ID_BITS;
 const GEN_LIMIT: u64 = 1 << (64 - GEN_SHIFT);
 /// The bits of a slot that its hand part and generation take.
-const TAG_MASK: u64 = (1 << PART_BITS) - 1 | !0 << GEN_SHIFT;
+const TAG_MASK: u64 = ((1 << PART_BITS) - 1) | (!0 << GEN_SHIFT);
 /// Smallest block index (slots), small so that small searches stay in cache.
 const MIN_BITS: u32 = 10;
 
