@@ -523,17 +523,19 @@ const QUICK_LEAN: f64 = 0.1;
 /// How near a tie a level of [`decide`] must leave the value for a search
 /// between it and the next level: the distance from the value guessed (see
 /// [`LEAN`]) to staying, over that to the bound of the side guessed, above
-/// this. (On 200 games at two and four players, seeds 7 and 8: 6.97 G
-/// instructions in all with 0.6, 7.09 G with 0.5, 7.24 G with 0.7, 7.54 G
-/// without such searches.)
+/// this. (On 200 games at two and four players, seeds 7 and 8, 7.54 G
+/// instructions in all without such searches; with them, 6.97 G with 0.6,
+/// 6.98 G with 0.5, 7.09 G with 0.4; with [`SHRINK`] 0.4 to the power of
+/// 1.5: 7.28 G, 7.09 G and 7.24 G with 0.3, 0.5 and 0.7.)
 const NEAR: f64 = 0.6;
 
 /// The share of the distance from the value guessed to a bound that
 /// [`decide`] expects to remain a decade finer (measured: about 0.4 for
 /// the upper bounds at the levels of [`REACH`]). The search between two
 /// levels is finer by the eighths of a decade that should bring the bound
-/// of the side guessed past staying (0.4 times a safety factor of 1, 0.7,
-/// 1.5 or 2.5: 6.98 G, 7.11 G, 7.09 G and 7.16 G in the runs of [`NEAR`]).
+/// of the side guessed past staying. (With [`NEAR`] 0.5, in the runs
+/// there: 6.98 G with 0.4, and 7.04 G, 7.11 G, 7.09 G and 7.16 G with 0.4
+/// to the power of 0.5, 0.7, 1.5 and 2.5.)
 const SHRINK: f64 = 0.4;
 
 /// Levels of [`REACH`] at which [`decide`] bounds the world without
