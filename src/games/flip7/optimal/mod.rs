@@ -525,8 +525,8 @@ const QUICK_LEAN: f64 = 0.1;
 /// [`LEAN`]) to staying, over that to the bound of the side guessed, above
 /// this. (On 200 games at two and four players, seeds 7 and 8, 7.54 G
 /// instructions in all without such searches; with them, 6.97 G with 0.6,
-/// 6.98 G with 0.5, 7.09 G with 0.4; with [`SHRINK`] 0.4 to the power of
-/// 1.5: 7.28 G, 7.09 G and 7.24 G with 0.3, 0.5 and 0.7.)
+/// 6.98 G with 0.5, 7.09 G with 0.4; with [`SHRINK`] 0.54: 7.28 G, 7.09 G
+/// and 7.24 G with 0.3, 0.5 and 0.7.)
 const NEAR: f64 = 0.6;
 
 /// The share of the distance from the value guessed to a bound that
@@ -534,8 +534,8 @@ const NEAR: f64 = 0.6;
 /// the upper bounds at the levels of [`REACH`]). The search between two
 /// levels is finer by the eighths of a decade that should bring the bound
 /// of the side guessed past staying. (With [`NEAR`] 0.5, in the runs
-/// there: 6.98 G with 0.4, and 7.04 G, 7.11 G, 7.09 G and 7.16 G with 0.4
-/// to the power of 0.5, 0.7, 1.5 and 2.5.)
+/// there: 6.98 G with 0.4, and 7.04 G, 7.11 G, 7.09 G and 7.16 G with
+/// 0.16, 0.27, 0.54 and 0.69.)
 const SHRINK: f64 = 0.4;
 
 /// Levels of [`REACH`] at which [`decide`] bounds the world without
