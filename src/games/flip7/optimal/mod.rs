@@ -114,9 +114,11 @@
 //!   upper one does not, stay. The upper bound goes first when the bounds
 //!   known point to a Stay: at the first level the quick bounds (the value
 //!   of hitting guessed a tenth of the way from the lower one to the
-//!   looser upper one), later those of the level before (a quarter of the
-//!   way). Only the rest (rare: none in the bounding searches of the
-//!   timing test of `tests/flip7_optimal.rs`) needs the exact search.
+//!   looser upper one), later those of the level before (a tenth of the
+//!   way at a table, 0.45 of it alone in the round). Near a tie, a search
+//!   between two levels, finer by a fraction of a decade, tries the side
+//!   guessed first. Only the rest (rare: none in the bounding searches of
+//!   the timing test of `tests/flip7_optimal.rs`) needs the exact search.
 //! - **The world without Freezes and Flip Threes** bounds a player alone
 //!   in the round from above: a player there can play as any player here,
 //!   drawing the places of the missing cards at random (a Freeze: it
@@ -356,7 +358,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // of the one before. Of the two of a level, the one of the side
     // guessed goes first: at the first level by the quick bounds (see
     // `QUICK_LEAN`), later by the bounds of the level before (see
-    // `LEAN`). Alone in the round, the first level starts with the world
+    // `LEAN_TABLE`). Alone in the round, the first level starts with the world
     // without Freezes and Flip Threes, which mostly settles Stays, unless
     // the guess is a Hit: then the lower search goes before it.
     let guess_hit = quick_lo + QUICK_LEAN * (quick_hi - quick_lo) > stay;
@@ -435,7 +437,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
                 }
             }
         }
-        let guess = lo + LEAN * (hi - lo);
+        let guess = lo + if solo { LEAN_ALONE } else { LEAN_TABLE } * (hi - lo);
         stay_first = guess <= stay;
         // Near a tie, a threshold finer by a fraction of a decade often
         // settles the side guessed, for much less than the next level.
@@ -501,13 +503,21 @@ impl<'a> Others<'a> {
 }
 
 /// Where [`decide`] expects the value of hitting between the bounds of a
-/// level, from 0 (at the lower bound) to 1 (at the upper one): the upper
-/// bounds are the looser. When the point is no more than staying, the
-/// next level tries the upper bound first. (0.25 took the fewest
-/// instructions of 0.1, 0.25 and 0.4 on 200 two-player games; after the
-/// tighter bounds of the same day, 0.4 took 0.8% fewer there but 1.5% more
-/// on 200 four-player games.)
-const LEAN: f64 = 0.25;
+/// level at a table, from 0 (at the lower bound) to 1 (at the upper one):
+/// the upper bounds are the looser. When the point is no more than
+/// staying, the next level tries the upper bound first. (Over the
+/// decisions of 2,000 games at two and four players, seed 8, the guess
+/// from the level before the last was wrong for 43 of 1,397 with 0.1, 110
+/// with 0.25 and 645 with 0.5; alone in the round, for 199 of 627 with
+/// 0.1, 75 with 0.25, 41 with 0.35 and 92 with 0.5. On 200 games at two and
+/// four players, seeds 7 and 8: 7.02 G instructions in all with 0.25 for
+/// both, 6.63 G with 0.1 and [`LEAN_ALONE`] 0.45, 6.73 G with 0.1 and
+/// 0.35, 6.64 G with 0.15 and 0.45, 6.68 G with 0.1 and 0.55.)
+const LEAN_TABLE: f64 = 0.1;
+
+/// [`LEAN_TABLE`] for a player alone in the round, where the lower bounds
+/// are the looser ones more often.
+const LEAN_ALONE: f64 = 0.45;
 
 /// Where [`decide`] guesses the value of hitting between the quick bounds
 /// (hitting once and then staying, and the upper bound of depth
@@ -522,7 +532,7 @@ const QUICK_LEAN: f64 = 0.1;
 
 /// How near a tie a level of [`decide`] must leave the value for a search
 /// between it and the next level: the distance from the value guessed (see
-/// [`LEAN`]) to staying, over that to the bound of the side guessed, above
+/// [`LEAN_TABLE`]) to staying, over that to the bound of the side guessed, above
 /// this. (On 200 games at two and four players, seeds 7 and 8, 7.54 G
 /// instructions in all without such searches; with them, 6.97 G with 0.6,
 /// 6.98 G with 0.5, 7.09 G with 0.4; with [`SHRINK`] 0.54: 7.28 G, 7.09 G
