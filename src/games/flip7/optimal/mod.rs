@@ -440,8 +440,9 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         let guess = lo + if solo { LEAN_ALONE } else { LEAN_TABLE } * (hi - lo);
         stay_first = guess <= stay;
         // Near a tie, a threshold finer by a fraction of a decade often
-        // settles the side guessed, for much less than the next level.
-        if level + 1 < REACH.len() {
+        // settles the side guessed, for much less than the next level (or
+        // than the exact search, after the last level).
+        {
             let near = if stay_first { (stay - guess) / (hi - guess) } else { (guess - stay) / (guess - lo) };
             if near > NEAR {
                 let eighths = (near.ln() / SHRINK.ln() * 8.0).ceil().clamp(1.0, 7.0) as u8;
