@@ -129,7 +129,10 @@ impl Search<'_> {
         };
         let decides = p.forced == 0 && !p.frozen;
         let forced = if decides { 3 } else { usize::from(p.forced) };
-        let survive = self.survive_poly(p, forced);
+        // The upper bound needs neither the draws that cannot hurt nor the
+        // numbers not held one by one.
+        let lower = matches!(self.cut, Cut::Lower(_));
+        let survive = if lower { self.survive_poly(p, forced) } else { [0.0; MAX_FORCED + 1] };
         let (binom, inverse) = (binomials(), inverse_binomials());
         let b = &self.memo.base;
         let others = b.others_left(p);
@@ -156,7 +159,7 @@ impl Search<'_> {
         let (mut new_cards, mut new_sums) = (0.0, 0.0);
         let mut weighted = [0.0; MAX_FORCED + 1];
         let weigh = !decides && matches!(self.cut, Cut::Lower(_));
-        for n in numbers_in(not_held) {
+        for n in numbers_in(if lower { not_held } else { 0 }) {
             let c = f64::from(b.copies[n]);
             new_cards += c;
             new_sums += c * (f64::from(p.sum) + n as f64);
