@@ -5,7 +5,7 @@
 //!
 //! Run with `cargo test --release` (the full-deck tests solve about 85
 //! million states). `timing_of_typical_decisions` (ignored) measures
-//! decisions per second: `cargo test --release --test flip7_optimal timing
+//! decisions per second: `cargo test --release --test integration timing
 //! -- --ignored --nocapture`.
 
 use std::time::Instant;

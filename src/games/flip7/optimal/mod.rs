@@ -338,7 +338,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         return evaluate(hand, unseen, solo, Rule::Optimal, memo).hits();
     }
     if memo.bounds.is_empty() {
-        memo.bounds = vec![Memo::new(); 3 * REACH.len() + FREE_LEVELS + 1];
+        memo.bounds = vec![Memo::new(); (2 + MIDS) * REACH.len() + FREE_LEVELS + 1];
     }
     // Alone in the round, the world without Freezes and Flip Threes bounds
     // the values from above (see the module documentation). Hitting here
@@ -353,7 +353,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // first level's own threshold.
     let free_at = |level: usize| 2 * REACH.len() + level.min(FREE_LEVELS - 1);
     let coarse_at = 2 * REACH.len() + FREE_LEVELS;
-    let mid_at = |level: usize| 2 * REACH.len() + FREE_LEVELS + 1 + level;
+    let mid_at = |level: usize, k: usize| 2 * REACH.len() + FREE_LEVELS + 1 + MIDS * level + k;
     // Bounding searches, from the cheapest, each taking the exact blocks
     // of the one before. Of the two of a level, the one of the side
     // guessed goes first: at the first level by the quick bounds (see
@@ -437,35 +437,47 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
                 }
             }
         }
-        let guess = lo + if solo { LEAN_ALONE } else { LEAN_TABLE } * (hi - lo);
-        stay_first = guess <= stay;
         // Near a tie, a threshold finer by a fraction of a decade often
         // settles the side guessed, for much less than the next level (or
-        // than the exact search, after the last level).
-        {
+        // than the exact search, after the last level); up to `MIDS` of
+        // them, each from the bounds the one before left.
+        let lean = if solo { LEAN_ALONE } else { LEAN_TABLE };
+        let mut g = grid(level);
+        for k in 0..MIDS {
+            let guess = lo + lean * (hi - lo);
+            stay_first = guess <= stay;
             let near = if stay_first { (stay - guess) / (hi - guess) } else { (guess - stay) / (guess - lo) };
-            if near > NEAR {
-                let eighths = (near.ln() / SHRINK.ln() * 8.0).ceil().clamp(1.0, 7.0) as u8;
-                let cut = if stay_first { Cut::Upper(grid(level) + eighths) } else { Cut::Lower(grid(level) + eighths) };
-                let at = mid_at(level);
-                let (search, others) = split_one(&mut memo.bounds, at);
-                let aids = Aids {
-                    free: solo.then(|| others.get(free_at(level))),
-                    exact: last.map(|j| others.get(j)),
-                    upper: last_upper.map(|j| others.get(j)),
-                };
-                last = Some(at);
-                let hit = evaluate_cut(hand, unseen, solo, Rule::Optimal, cut, search, aids).hit;
-                if stay_first {
-                    last_upper = Some(at);
-                    if hit <= stay + TIE {
-                        return false;
-                    }
-                } else if hit > stay + TIE {
-                    return true;
+            if near <= NEAR {
+                break;
+            }
+            let eighths = (near.ln() / SHRINK.ln() * 8.0).ceil().clamp(1.0, 7.0) as u8;
+            if g + eighths >= grid(level) + 8 {
+                break;
+            }
+            g += eighths;
+            let cut = if stay_first { Cut::Upper(g) } else { Cut::Lower(g) };
+            let at = mid_at(level, k);
+            let (search, others) = split_one(&mut memo.bounds, at);
+            let aids = Aids {
+                free: solo.then(|| others.get(free_at(level))),
+                exact: last.map(|j| others.get(j)),
+                upper: last_upper.map(|j| others.get(j)),
+            };
+            last = Some(at);
+            let hit = evaluate_cut(hand, unseen, solo, Rule::Optimal, cut, search, aids).hit;
+            if stay_first {
+                last_upper = Some(at);
+                if hit <= stay + TIE {
+                    return false;
                 }
+                hi = hit;
+            } else if hit > stay + TIE {
+                return true;
+            } else {
+                lo = hit;
             }
         }
+        stay_first = lo + lean * (hi - lo) <= stay;
     }
     // The exact search, skipping the parts where the world without
     // Freezes and Flip Threes stays.
@@ -533,12 +545,19 @@ const QUICK_LEAN: f64 = 0.1;
 
 /// How near a tie a level of [`decide`] must leave the value for a search
 /// between it and the next level: the distance from the value guessed (see
-/// [`LEAN_TABLE`]) to staying, over that to the bound of the side guessed, above
-/// this. (On 200 games at two and four players, seeds 7 and 8, 7.54 G
-/// instructions in all without such searches; with them, 6.97 G with 0.6,
-/// 6.98 G with 0.5, 7.09 G with 0.4; with [`SHRINK`] 0.54: 7.28 G, 7.09 G
-/// and 7.24 G with 0.3, 0.5 and 0.7.)
-const NEAR: f64 = 0.6;
+/// [`LEAN_TABLE`]) to staying, over that to the bound of the side guessed,
+/// above this. (On 200 games at two and four players, seeds 7 and 8,
+/// 7.54 G instructions in all without such searches; with one a level,
+/// 6.97 G with 0.6, 6.98 G with 0.5, 7.09 G with 0.4. After the guesses
+/// of [`LEAN_TABLE`] and cheaper upper bounds, 6.31 G with 0.6, 6.25 G
+/// with 0.45, 6.31 G with 0.35, 6.38 G with 0.75; with up to [`MIDS`] of
+/// them, 6.20 G with 0.45.)
+const NEAR: f64 = 0.45;
+
+/// Most searches between two levels of [`decide`], each finer than the
+/// one before (6.25 G, 6.23 G and 6.20 G instructions with one, two and
+/// three in the runs of [`NEAR`]).
+const MIDS: usize = 3;
 
 /// The share of the distance from the value guessed to a bound that
 /// [`decide`] expects to remain a decade finer (measured: about 0.4 for
@@ -546,7 +565,8 @@ const NEAR: f64 = 0.6;
 /// levels is finer by the eighths of a decade that should bring the bound
 /// of the side guessed past staying. (With [`NEAR`] 0.5, in the runs
 /// there: 6.98 G with 0.4, and 7.04 G, 7.11 G, 7.09 G and 7.16 G with
-/// 0.16, 0.27, 0.54 and 0.69.)
+/// 0.16, 0.27, 0.54 and 0.69; later, with [`NEAR`] 0.6: 6.31 G with 0.4,
+/// 6.37 G with 0.3, 6.32 G with 0.5.)
 const SHRINK: f64 = 0.4;
 
 /// Levels of [`REACH`] at which [`decide`] bounds the world without
