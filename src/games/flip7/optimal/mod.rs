@@ -363,7 +363,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // the guess is a Hit: then the lower search goes before it.
     let guess_hit = quick_lo + QUICK_LEAN * (quick_hi - quick_lo) > stay;
     let mut stay_first = !solo && !guess_hit;
-    let (mut last, mut last_upper) = (None, None);
+    let mut chain = Chain::default();
     let mut early_lo = None;
     for level in 0..REACH.len() {
         let (below, above) = (Cut::Lower(grid(level)), Cut::Upper(grid(level)));
@@ -375,14 +375,8 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         // 0.98 G to 0.96 G at four.)
         let hit_guessed = if level == 0 { guess_hit } else { !stay_first };
         if solo && level < FREE_LEVELS && hit_guessed {
-            let at = 2 * level;
-            let (search, others) = split_one(&mut memo.bounds, at);
-            let aids = Aids {
-                free: level.checked_sub(1).map(|before| others.get(free_at(before))),
-                exact: last.map(|j| others.get(j)),
-                upper: last_upper.map(|j| others.get(j)),
-            };
-            let lo = evaluate_cut(hand, unseen, solo, Rule::Optimal, below, search, aids).hit;
+            let free = level.checked_sub(1).map(free_at);
+            let lo = chain.run(&mut memo.bounds, 2 * level, free, below, hand, unseen, solo);
             if lo > stay + TIE {
                 return true;
             }
@@ -415,23 +409,19 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         for upper_now in [stay_first, !stay_first] {
             let at = 2 * level + usize::from(upper_now);
-            let (search, others) = split_one(&mut memo.bounds, at);
-            let aids = Aids {
-                free: solo.then(|| others.get(free_at(level))),
-                exact: last.map(|j| others.get(j)),
-                upper: last_upper.map(|j| others.get(j)),
-            };
-            last = Some(at);
+            let free = solo.then(|| free_at(level));
             if upper_now {
-                last_upper = Some(at);
-                hi = evaluate_cut(hand, unseen, solo, Rule::Optimal, above, search, aids).hit;
+                hi = chain.run(&mut memo.bounds, at, free, above, hand, unseen, solo);
                 if hi <= stay + TIE {
                     return false;
                 }
             } else if let Some(early) = early_lo.take() {
+                // Made in this memo before the world without Freezes and
+                // Flip Threes.
+                chain.last = Some(at);
                 lo = early;
             } else {
-                lo = evaluate_cut(hand, unseen, solo, Rule::Optimal, below, search, aids).hit;
+                lo = chain.run(&mut memo.bounds, at, free, below, hand, unseen, solo);
                 if lo > stay + TIE {
                     return true;
                 }
@@ -456,17 +446,8 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
             }
             g += eighths;
             let cut = if stay_first { Cut::Upper(g) } else { Cut::Lower(g) };
-            let at = mid_at(level, k);
-            let (search, others) = split_one(&mut memo.bounds, at);
-            let aids = Aids {
-                free: solo.then(|| others.get(free_at(level))),
-                exact: last.map(|j| others.get(j)),
-                upper: last_upper.map(|j| others.get(j)),
-            };
-            last = Some(at);
-            let hit = evaluate_cut(hand, unseen, solo, Rule::Optimal, cut, search, aids).hit;
+            let hit = chain.run(&mut memo.bounds, mid_at(level, k), solo.then(|| free_at(level)), cut, hand, unseen, solo);
             if stay_first {
-                last_upper = Some(at);
                 if hit <= stay + TIE {
                     return false;
                 }
@@ -484,12 +465,51 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     let bounds = std::mem::take(&mut memo.bounds);
     let aids = Aids {
         free: solo.then(|| &bounds[free_at(REACH.len())]),
-        exact: last.map(|j| &bounds[j]),
-        upper: last_upper.map(|j| &bounds[j]),
+        exact: chain.last.map(|j| &bounds[j]),
+        upper: chain.last_upper.map(|j| &bounds[j]),
     };
     let hits = evaluate_cut(hand, unseen, solo, Rule::Optimal, Cut::Exact, memo, aids).hits();
     memo.bounds = bounds;
     hits
+}
+
+/// The bounding searches of one decision so far: the last one, and the
+/// last upper one, whose memos the next search draws on.
+#[derive(Clone, Copy, Default)]
+struct Chain {
+    last: Option<usize>,
+    last_upper: Option<usize>,
+}
+
+impl Chain {
+    /// The value of hitting by bounding search `cut` for `hand` facing
+    /// `unseen`, made in memo `at` of `memos`: it takes the exact blocks
+    /// of the last search and does not expand where the last upper one
+    /// stays; alone in the round, the world without Freezes and Flip
+    /// Threes of memo `free` prunes and caps it.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        memos: &mut [Memo],
+        at: usize,
+        free: Option<usize>,
+        cut: Cut,
+        hand: &Hand,
+        unseen: &[u8; KINDS],
+        solo: bool,
+    ) -> f64 {
+        let (search, others) = split_one(memos, at);
+        let aids = Aids {
+            free: free.map(|f| others.get(f)),
+            exact: self.last.map(|j| others.get(j)),
+            upper: self.last_upper.map(|j| others.get(j)),
+        };
+        self.last = Some(at);
+        if matches!(cut, Cut::Upper(_)) {
+            self.last_upper = Some(at);
+        }
+        evaluate_cut(hand, unseen, solo, Rule::Optimal, cut, search, aids).hit
+    }
 }
 
 /// `memos[i]` to write, and the others to read.
