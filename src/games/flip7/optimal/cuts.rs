@@ -13,7 +13,8 @@ pub(super) enum Cut {
     /// Every state reachable is computed.
     #[default]
     Exact,
-    /// The hand parts less likely than [`REACH`]`[level]` take a lower
+    /// The hand parts less likely than the [`threshold`] of this grid
+    /// index (a level of [`REACH`] at the multiples of 8) take a lower
     /// bound of their values.
     Lower(u8),
     /// They take an upper bound.
@@ -74,14 +75,14 @@ impl Search<'_> {
     }
 
     /// Whether a bounding search stops at `p`: where the chance to reach it
-    /// is below the level's [`REACH`], scaled at a decision part by what
+    /// is below the search's [`threshold`], scaled at a decision part by what
     /// the part can still gain, if its prophet bound `pr` is known.
     ///
     /// At a decision part the value (without modifiers drawn since the
     /// root) lies between the score banked and the prophet's value of
     /// hitting, and so do both bounds taken there: stopping costs at most
     /// the chance to get there times that gain. The search stops where
-    /// that product is below the level's threshold times [`GAIN`].
+    /// that product is below the threshold times [`GAIN`].
     #[inline]
     pub(super) fn cut_here(&self, p: &Part, pr: Option<&Prophet>) -> bool {
         let (Cut::Lower(l) | Cut::Upper(l)) = self.cut else {
