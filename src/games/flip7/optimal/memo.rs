@@ -34,7 +34,9 @@ pub struct Memo {
     bits: u32,
     pub(super) blocks: usize,
     generation: u64,
-    /// Values, `base.size` per block.
+    /// Values, `base.size` per block: the first `blocks` blocks are this
+    /// search's (the rest are left from earlier ones, so that a block is
+    /// written once, by the search).
     pub(super) arena: Vec<f64>,
     /// Per block: whether its values are exact (no bounding search
     /// stopped anywhere below it), so any search of the same root may
@@ -135,7 +137,6 @@ impl Memo {
             .max(MIN_BITS);
         self.bits = want.min(self.slots.len().trailing_zeros());
         self.blocks = 0;
-        self.arena.clear();
         self.exact.clear();
         self.generation += 1;
         if self.generation == GEN_LIMIT {

@@ -301,7 +301,7 @@ impl Search<'_> {
         // Beyond the processor's caches: most successors are already
         // computed, so start loading their index slots, and then their
         // values, together rather than one miss after another.
-        let big = self.memo.arena.len() > TOUCH_ABOVE;
+        let big = self.memo.blocks * self.memo.base.size > TOUCH_ABOVE;
         if big {
             for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
                 if let Target::Part(c) = t {
@@ -344,8 +344,12 @@ impl Search<'_> {
         self.memo.insert(key, id);
         self.memo.blocks += 1;
         self.memo.exact.push(false);
-        let size = self.memo.base.size;
-        self.memo.arena.resize(self.memo.arena.len() + size, 0.0);
+        // The arena keeps its length from one search to the next: only
+        // growing it writes anything before the block is filled.
+        let end = (id as usize + 1) * self.memo.base.size;
+        if self.memo.arena.len() < end {
+            self.memo.arena.resize(end, 0.0);
+        }
         id
     }
 
