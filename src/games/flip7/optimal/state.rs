@@ -132,6 +132,11 @@ pub(super) struct Base {
     /// modifier is drawn, summed over them, is `sum * mod_mult + mod_plus`).
     pub(super) mod_mult: Vec<f64>,
     pub(super) mod_plus: Vec<f64>,
+    /// What the tables per combination were made for: the hand's `+N`
+    /// points and `x2` cards, and the modifiers in the pile (the searches
+    /// of one decision, and the decisions of a round until a modifier
+    /// shows, share them).
+    tables_for: Option<(u16, u8, [u8; MODS])>,
 }
 
 impl Base {
@@ -157,6 +162,13 @@ impl Base {
             + u16::from(self.sc)
             + u16::from(self.freeze)
             + u16::from(self.flip_three);
+        let mut mods = [0u8; MODS];
+        mods.copy_from_slice(&pile[PLUS2 as usize..PLUS2 as usize + MODS]);
+        let key = (hand.plus, hand.times2, mods);
+        if self.tables_for == Some(key) {
+            return;
+        }
+        self.tables_for = Some(key);
         let mut size = 1;
         for j in 0..MODS {
             self.stride[j] = size;
