@@ -159,7 +159,7 @@ impl Search<'_> {
         // cards (the polynomial without it).
         let (mut new_cards, mut new_sums) = (0.0, 0.0);
         let mut weighted = [0.0; MAX_FORCED + 1];
-        let weigh = !decides && matches!(self.cut, Cut::Lower(_));
+        let weigh = !decides && lower;
         for n in numbers_in(if lower { not_held } else { 0 }) {
             let c = f64::from(b.copies[n]);
             new_cards += c;

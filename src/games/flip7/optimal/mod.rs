@@ -432,16 +432,14 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         // than the exact search, after the last level); up to `MIDS` of
         // them, each from the bounds the one before left.
         let lean = if solo { LEAN_ALONE } else { LEAN_TABLE };
+        // The last guess also picks the side of the next level.
         let mut g = grid(level);
-        for k in 0..MIDS {
+        for k in 0..=MIDS {
             let guess = lo + lean * (hi - lo);
             stay_first = guess <= stay;
             let near = if stay_first { (stay - guess) / (hi - guess) } else { (guess - stay) / (guess - lo) };
-            if near <= NEAR {
-                break;
-            }
             let eighths = (near.ln() / SHRINK.ln() * 8.0).ceil().clamp(1.0, 7.0) as u8;
-            if g + eighths >= grid(level) + 8 {
+            if k == MIDS || near <= NEAR || g + eighths >= grid(level) + 8 {
                 break;
             }
             g += eighths;
@@ -458,7 +456,6 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
                 lo = hit;
             }
         }
-        stay_first = lo + lean * (hi - lo) <= stay;
     }
     // The exact search, skipping the parts where the world without
     // Freezes and Flip Threes stays.
