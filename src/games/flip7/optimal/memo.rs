@@ -47,11 +47,12 @@ pub struct Memo {
     scratch: Vec<u64>,
     pub(super) expanded: u64,
     pub(super) searches: u64,
-    /// The memos of the bounding searches of [`decide`](super::decide): two
-    /// a level (below, above), then those of the world without Freezes and
-    /// Flip Threes (above), one for each of its levels and one at the first
-    /// level's own threshold.
+    /// The memos of the bounding searches of [`decide`](super::decide): a
+    /// small pool, from which each search takes one that no later search
+    /// of the decision reads.
     pub(super) bounds: Vec<Memo>,
+    /// The indices of `bounds` from the least recently taken to the most.
+    pub(super) recent: Vec<usize>,
 }
 
 impl Default for Memo {
@@ -87,6 +88,7 @@ impl Memo {
             expanded: 0,
             searches: 0,
             bounds: Vec::new(),
+            recent: Vec::new(),
         }
     }
 

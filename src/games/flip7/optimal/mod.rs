@@ -338,7 +338,8 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         return evaluate(hand, unseen, solo, Rule::Optimal, memo).hits();
     }
     if memo.bounds.is_empty() {
-        memo.bounds = vec![Memo::new(); (2 + MIDS) * REACH.len() + FREE_LEVELS + 1];
+        memo.bounds = vec![Memo::new(); POOL];
+        memo.recent = (0..POOL).collect();
     }
     // Alone in the round, the world without Freezes and Flip Threes bounds
     // the values from above (see the module documentation). Hitting here
@@ -348,12 +349,9 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     let mut free_unseen = *unseen;
     free_unseen[FREEZE as usize] = 0;
     free_unseen[FLIP_THREE as usize] = 0;
-    // The memos: two a level (below, above), then the world without
-    // Freezes and Flip Threes, one a level of `FREE_LEVELS` and one at the
-    // first level's own threshold.
-    let free_at = |level: usize| 2 * REACH.len() + level.min(FREE_LEVELS - 1);
-    let coarse_at = 2 * REACH.len() + FREE_LEVELS;
-    let mid_at = |level: usize, k: usize| 2 * REACH.len() + FREE_LEVELS + 1 + MIDS * level + k;
+    // The memo of the last search of the world without Freezes and Flip
+    // Threes.
+    let mut free_cur: Option<usize> = None;
     // Bounding searches, from the cheapest, each taking the exact blocks
     // of the one before. Of the two of a level, the one of the side
     // guessed goes first: at the first level by the quick bounds (see
@@ -364,7 +362,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     let guess_hit = quick_lo + QUICK_LEAN * (quick_hi - quick_lo) > stay;
     let mut stay_first = !solo && !guess_hit;
     let mut chain = Chain::default();
-    let mut early_lo = None;
+    let mut early_lo: Option<(usize, f64)> = None;
     for level in 0..REACH.len() {
         let (below, above) = (Cut::Lower(grid(level)), Cut::Upper(grid(level)));
         // Alone in the round, where the bounds known point to a Hit (the
@@ -375,12 +373,12 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         // 0.98 G to 0.96 G at four.)
         let hit_guessed = if level == 0 { guess_hit } else { !stay_first };
         if solo && level < FREE_LEVELS && hit_guessed {
-            let free = level.checked_sub(1).map(free_at);
-            let lo = chain.run(&mut memo.bounds, 2 * level, free, below, hand, unseen, solo);
+            let at = chain.pick(&mut memo.recent, free_cur);
+            let lo = chain.run(&mut memo.bounds, at, free_cur, below, hand, unseen, solo);
             if lo > stay + TIE {
                 return true;
             }
-            early_lo = Some(lo);
+            early_lo = Some((at, lo));
         }
         if solo && level < FREE_LEVELS {
             // One level finer: that search is the cheaper one, and its
@@ -390,37 +388,40 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
             // level's own threshold: cheaper, it settles many Stays alone,
             // and the finer search takes its exact blocks.
             if level == 0 {
-                let coarse = &mut memo.bounds[coarse_at];
-                let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, above, coarse, Aids::default()).hit;
+                let at = chain.pick(&mut memo.recent, free_cur);
+                let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, above, &mut memo.bounds[at], Aids::default()).hit;
                 if hit <= stay + TIE {
                     return false;
                 }
+                free_cur = Some(at);
             }
-            let (free, others) = split_one(&mut memo.bounds, free_at(level));
+            let at = chain.pick(&mut memo.recent, free_cur);
+            let (free, others) = split_one(&mut memo.bounds, at);
             let aids = Aids {
-                exact: Some(others.get(if level > 0 { free_at(level - 1) } else { coarse_at })),
+                exact: free_cur.map(|j| others.get(j)),
                 ..Aids::default()
             };
             let hit = evaluate_cut(hand, &free_unseen, false, Rule::Optimal, finer, free, aids).hit;
             if hit <= stay + TIE {
                 return false;
             }
+            free_cur = Some(at);
         }
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         for upper_now in [stay_first, !stay_first] {
-            let at = 2 * level + usize::from(upper_now);
-            let free = solo.then(|| free_at(level));
+            let free = if solo { free_cur } else { None };
             if upper_now {
+                let at = chain.pick(&mut memo.recent, free_cur);
                 hi = chain.run(&mut memo.bounds, at, free, above, hand, unseen, solo);
                 if hi <= stay + TIE {
                     return false;
                 }
-            } else if let Some(early) = early_lo.take() {
-                // Made in this memo before the world without Freezes and
-                // Flip Threes.
+            } else if let Some((at, early)) = early_lo.take() {
+                // Made before the world without Freezes and Flip Threes.
                 chain.last = Some(at);
                 lo = early;
             } else {
+                let at = chain.pick(&mut memo.recent, free_cur);
                 lo = chain.run(&mut memo.bounds, at, free, below, hand, unseen, solo);
                 if lo > stay + TIE {
                     return true;
@@ -444,7 +445,8 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
             }
             g += eighths;
             let cut = if stay_first { Cut::Upper(g) } else { Cut::Lower(g) };
-            let hit = chain.run(&mut memo.bounds, mid_at(level, k), solo.then(|| free_at(level)), cut, hand, unseen, solo);
+            let at = chain.pick(&mut memo.recent, free_cur);
+            let hit = chain.run(&mut memo.bounds, at, if solo { free_cur } else { None }, cut, hand, unseen, solo);
             if stay_first {
                 if hit <= stay + TIE {
                     return false;
@@ -461,7 +463,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // Freezes and Flip Threes stays.
     let bounds = std::mem::take(&mut memo.bounds);
     let aids = Aids {
-        free: solo.then(|| &bounds[free_at(REACH.len())]),
+        free: free_cur.filter(|_| solo).map(|j| &bounds[j]),
         exact: chain.last.map(|j| &bounds[j]),
         upper: chain.last_upper.map(|j| &bounds[j]),
     };
@@ -479,6 +481,21 @@ struct Chain {
 }
 
 impl Chain {
+    /// The memo for the next search: of those in `recent` (the least
+    /// recently used first) that no later search of the decision reads
+    /// (the last, the last upper, and `free`), the most recently used,
+    /// whose memory is the likeliest to be in the processor's caches.
+    fn pick(&self, recent: &mut Vec<usize>, free: Option<usize>) -> usize {
+        let keep = [self.last, self.last_upper, free];
+        let i = recent
+            .iter()
+            .rposition(|j| !keep.contains(&Some(*j)))
+            .expect("more memos than a decision reads at once");
+        let j = recent.remove(i);
+        recent.push(j);
+        j
+    }
+
     /// The value of hitting by bounding search `cut` for `hand` facing
     /// `unseen`, made in memo `at` of `memos`: it takes the exact blocks
     /// of the last search and does not expand where the last upper one
@@ -575,6 +592,15 @@ const NEAR: f64 = 0.45;
 /// one before (6.25 G, 6.23 G and 6.20 G instructions with one, two and
 /// three in the runs of [`NEAR`]).
 const MIDS: usize = 3;
+
+/// Memos of the bounding searches of [`decide`]: a search writes one while
+/// it reads at most three others (see [`Chain::pick`]). Taking the one
+/// most recently used keeps the memory of a decision in the processor's
+/// caches: on 200 four-player games (seed 8), with a cache model of 32 KB
+/// and 512 KB, 16% fewer reads missed the second level than with a memo
+/// for every search of a decision (29), and the process took a third less
+/// memory.
+const POOL: usize = 4;
 
 /// The share of the distance from the value guessed to a bound that
 /// [`decide`] expects to remain a decade finer (measured: about 0.4 for
