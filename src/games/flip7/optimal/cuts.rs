@@ -4,7 +4,7 @@
 use super::bounds::{Prophet, prophet_bound};
 use super::memo::Memo;
 use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
-use super::state::{MAX_MODS, Part, numbers_in};
+use super::state::{Base, MAX_MODS, Part, numbers_in};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
 
 /// Whether a search is exact or stops early with bounds of the values.
@@ -284,6 +284,16 @@ impl Search<'_> {
                     *o = banked * cb + mult * cn + f64::from(plus_left) * cp + cc;
                 }
             }
+            Cut::Upper(_) if decides => {
+                let best = b.best(p);
+                if p.sc || p.busts == 0 {
+                    upper_decides(b, &pr, sum, best, out, |_, _| 0.0);
+                } else {
+                    // Cards left: at least the cards that bust, so never 0.
+                    let (busts, others) = (f64::from(p.busts), f64::from(others));
+                    upper_decides(b, &pr, sum, best, out, |banked, mods_left| banked * (busts / (others + mods_left)));
+                }
+            }
             _ => {
                 let best = b.best(p);
                 let scaled = pr.scaled(p.sum);
@@ -359,6 +369,29 @@ impl Search<'_> {
             }
         }
         poly
+    }
+}
+
+/// The upper bound of a decision part with number sum `sum` and prophet
+/// bound `pr` (at most `best`) for every combination of modifiers of `b`:
+/// staying, or hitting, worth the prophet bound less `bust(banked, mods
+/// left)`, what it keeps when the next card busts. The sums of
+/// [`Prophet::value_of`], from tables per combination of plain `f64`s, so
+/// that the loop has no lookups by index.
+#[inline(always)]
+fn upper_decides(b: &Base, pr: &Prophet, sum: f64, best: f64, out: &mut [f64], bust: impl Fn(f64, f64) -> f64) {
+    let n = out.len();
+    let base = sum + pr.numbers;
+    let top = f64::from(pr.top) + sum;
+    let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]);
+    let left = b.doubling[..n].iter().zip(&b.plus_left_f[..n]).zip(&b.mods_left_f[..n]);
+    for (o, ((&mult, &plus), ((&doubling, &plus_left), &mods_left))) in out.iter_mut().zip(per_m.zip(left)) {
+        let banked = sum * mult + plus;
+        let scaled = base + top * doubling * pr.one;
+        let value = scaled * mult + plus + plus_left * pr.one + pr.bonus;
+        let value = if value < best { value } else { best };
+        let hit = value - bust(banked, mods_left);
+        *o = if hit > banked { hit } else { banked };
     }
 }
 

@@ -116,6 +116,12 @@ pub(super) struct Base {
     /// `sum * mult + plus_f` (exact: small integers).
     pub(super) mult: Vec<f64>,
     pub(super) plus_f: Vec<f64>,
+    /// Per combination, as `f64` (exact: small integers), for loops
+    /// without table lookups: the modifiers left, `2^x2 - 1` for the `x2`
+    /// cards left, and the `+N` points left.
+    pub(super) mods_left_f: Vec<f64>,
+    pub(super) doubling: Vec<f64>,
+    pub(super) plus_left_f: Vec<f64>,
     /// Modifier kinds with cards left at the root.
     pub(super) kinds: usize,
     /// Whether each of them has one card (one deck): a combination is
@@ -182,6 +188,9 @@ impl Base {
         self.times2_left.clear();
         self.mult.clear();
         self.plus_f.clear();
+        self.mods_left_f.clear();
+        self.doubling.clear();
+        self.plus_left_f.clear();
         // Modifier kinds with cards left (no allocation: this runs at every
         // new root).
         let mut kinds = [0usize; MODS];
@@ -222,6 +231,9 @@ impl Base {
             self.times2_left.push(left[I_TIMES2]);
             self.mult.push(f64::from(1u32 << times2));
             self.plus_f.push(f64::from(plus));
+            self.mods_left_f.push(f64::from(total));
+            self.doubling.push(f64::from((1u32 << left[I_TIMES2]) - 1));
+            self.plus_left_f.push(f64::from(plus_left));
             for (a, &j) in active.iter().enumerate() {
                 self.mod_weight[a].push(f64::from(left[j]));
                 let next = if left[j] > 0 { m + self.stride[j] } else { m };
