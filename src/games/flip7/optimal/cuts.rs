@@ -190,6 +190,22 @@ impl Search<'_> {
         let out = &mut self.memo.arena[at..at + b.size];
         let sum = f64::from(p.sum);
         match self.cut {
+            Cut::Lower(_) if decides && ft_left == 0 && others > 0 => {
+                // The same as below with no Flip Three left (its term is 0)
+                // and a card left for every combination: one loop over
+                // plain `f64` tables, with no lookups by index.
+                let n = out.len();
+                let others = f64::from(others);
+                let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]).zip(&b.mods_left_f[..n]);
+                let mods = b.mod_mult[..n].iter().zip(&b.mod_plus[..n]);
+                for ((o, ((&mult, &plus), &left)), (&mod_mult, &mod_plus)) in out.iter_mut().zip(per_m).zip(mods) {
+                    let banked = sum * mult + plus;
+                    let mut acc = new_sums * mult + new_cards * plus + flip7 + keep * banked;
+                    acc += sum * mod_mult + mod_plus;
+                    let hit = acc * (1.0 / (others + left));
+                    *o = if hit > banked { hit } else { banked };
+                }
+            }
             Cut::Lower(_) if decides => {
                 // Hitting once and then staying (or staying now). Per count
                 // of modifiers left: one over the cards left (0 for none:
