@@ -453,11 +453,15 @@ impl Search<'_> {
         let at = id as usize * size;
         let out = &mut memo.arena[at..at + size];
         let sum = f64::from(p.sum);
-        let (acc_m, mult, plus_f, mods_left) = (&acc[..size], &b.mult[..size], &b.plus_f[..size], &b.mods_left[..size]);
-        if p.forced > 0 {
+        let (acc_m, mult, plus_f, mods_left) = (&acc[..size], &b.mult[..size], &b.plus_f[..size], &b.mods_left_f[..size]);
+        if p.forced > 0 && others > 0.0 {
+            for ((o, &a), &left) in out.iter_mut().zip(acc_m).zip(mods_left) {
+                *o = a / (others + left);
+            }
+        } else if p.forced > 0 {
             let per_m = acc_m.iter().zip(mult).zip(plus_f.iter().zip(mods_left));
             for (o, ((&a, &mult), (&plus, &left))) in out.iter_mut().zip(per_m) {
-                let total = others + f64::from(left);
+                let total = others + left;
                 *o = if total == 0.0 { sum * mult + plus } else { a / total };
             }
         } else {
@@ -481,7 +485,7 @@ impl Search<'_> {
                         a += b.mod_weight[k][m] * out[b.mod_next[k][m] as usize];
                     }
                 }
-                let total = others + f64::from(mods_left[m]);
+                let total = others + mods_left[m];
                 let banked = sum * mult[m] + plus_f[m];
                 out[m] = if total == 0.0 {
                     banked
