@@ -301,72 +301,45 @@ impl Search<'_> {
                 }
             }
             Cut::Upper(_) if decides => {
+                // Staying, or hitting: the prophet bound less the score it
+                // keeps when the next card busts.
                 let best = b.best(p);
                 if p.sc || p.busts == 0 {
-                    upper_decides(b, &pr, sum, best, out, |_, _| 0.0);
+                    prophet_values(b, &pr, sum, best, out, |value, banked, _, _| if value > banked { value } else { banked });
                 } else {
                     // Cards left: at least the cards that bust, so never 0.
                     let (busts, others) = (f64::from(p.busts), f64::from(others));
-                    upper_decides(b, &pr, sum, best, out, |banked, mods_left| banked * (busts / (others + mods_left)));
+                    prophet_values(b, &pr, sum, best, out, |value, banked, left, _| {
+                        let hit = value - banked * (busts / (others + left));
+                        if hit > banked { hit } else { banked }
+                    });
                 }
             }
+            // Lower bounds are above: the upper bound during forced flips.
             _ => {
                 let best = b.best(p);
-                let scaled = pr.scaled(p.sum);
-                // During forced flips: the chance that one of the first
-                // flips busts (the second such card with a Second Chance
-                // held) with no Second Chance drawn before, per count. Only
-                // the flips before a Flip 7 can be made count: the first
-                // `7 - count`. (0 where it does not apply: taking
-                // `banked * 0` off changes no bit.)
+                // The chance that one of the first flips busts (the second
+                // such card with a Second Chance held) with no Second
+                // Chance drawn before, per count. Only the flips before a
+                // Flip 7 can be made count: the first `7 - count`.
                 let mut kill = [0.0; MAX_MODS + 1];
-                if !decides {
-                    let room = FLIP7_CARDS as usize - usize::from(p.count);
-                    let busts = usize::from(p.busts);
-                    for (v, kl) in kill.iter_mut().enumerate().take(most + 1) {
-                        let cards = usize::from(others) + v;
-                        let f = forced.min(cards).min(room);
-                        let no_sc = cards - usize::from(sc_left);
-                        let safe = binom[no_sc - busts][f];
-                        let mut ways = binom[no_sc][f] - safe;
-                        if p.sc {
-                            ways -= if f > 0 { busts as f64 * binom[no_sc - busts][f - 1] } else { 0.0 };
-                        }
-                        *kl = ways * inverse[cards][f];
+                let room = FLIP7_CARDS as usize - usize::from(p.count);
+                let busts = usize::from(p.busts);
+                for (v, kl) in kill.iter_mut().enumerate().take(most + 1) {
+                    let cards = usize::from(others) + v;
+                    let f = forced.min(cards).min(room);
+                    let no_sc = cards - usize::from(sc_left);
+                    let safe = binom[no_sc - busts][f];
+                    let mut ways = binom[no_sc][f] - safe;
+                    if p.sc {
+                        ways -= if f > 0 { busts as f64 * binom[no_sc - busts][f - 1] } else { 0.0 };
                     }
+                    *kl = ways * inverse[cards][f];
                 }
-                // The chance that the next card busts, per count of
-                // modifiers left (a product per combination: no division).
-                let mut bust_chance = [0.0; MAX_MODS + 1];
-                if decides && !p.sc {
-                    for (v, c) in bust_chance.iter_mut().enumerate().take(most + 1) {
-                        let cards = others + v as u16;
-                        if cards > 0 {
-                            *c = f64::from(p.busts) / f64::from(cards);
-                        }
-                    }
-                }
-                let n = out.len();
-                let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]);
-                let left = b.times2_left[..n].iter().zip(&b.plus_left[..n]).zip(&b.mods_left[..n]);
-                for (o, ((&mult, &plus), ((&times2_left, &plus_left), &mods_left))) in out.iter_mut().zip(per_m.zip(left)) {
-                    let banked = sum * mult + plus;
-                    // The prophet bound, at most the best score.
-                    let value = pr.value_of(&scaled, times2_left, mult, plus, plus_left);
-                    let value = if value < best { value } else { best };
-                    *o = if decides {
-                        // Staying, or hitting: the prophet's value less the
-                        // score it keeps when the next card busts.
-                        let hit = value - banked * bust_chance[usize::from(mods_left)];
-                        if hit > banked { hit } else { banked }
-                    } else {
-                        // The prophet may stop before a card that busts;
-                        // forced flips may not: when one of the first of
-                        // them busts (see `kill`), the player loses at
-                        // least the score banked now.
-                        value - banked * kill[usize::from(mods_left)]
-                    };
-                }
+                // The prophet may stop before a card that busts; forced
+                // flips may not: when one of the first of them busts, the
+                // player loses at least the score banked now.
+                prophet_values(b, &pr, sum, best, out, |value, banked, _, left| value - banked * kill[usize::from(left)]);
             }
         }
     }
@@ -388,26 +361,25 @@ impl Search<'_> {
     }
 }
 
-/// The upper bound of a decision part with number sum `sum` and prophet
-/// bound `pr` (at most `best`) for every combination of modifiers of `b`:
-/// staying, or hitting, worth the prophet bound less `bust(banked, mods
-/// left)`, what it keeps when the next card busts. The sums of
+/// The prophet bound (at most `best`) of a part with number sum `sum` and
+/// modifier-free parts `pr`, for every combination of modifiers of `b`,
+/// turned into `out` by `then(value, banked, modifiers left, as an index
+/// too)`. The sums of
 /// [`Prophet::value_of`], from tables per combination of plain `f64`s, so
-/// that the loop has no lookups by index.
+/// that the loop has no lookups by index (but those `then` makes).
 #[inline(always)]
-fn upper_decides(b: &Base, pr: &Prophet, sum: f64, best: f64, out: &mut [f64], bust: impl Fn(f64, f64) -> f64) {
+fn prophet_values(b: &Base, pr: &Prophet, sum: f64, best: f64, out: &mut [f64], then: impl Fn(f64, f64, f64, u16) -> f64) {
     let n = out.len();
     let base = sum + pr.numbers;
     let top = f64::from(pr.top) + sum;
     let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]);
-    let left = b.doubling[..n].iter().zip(&b.plus_left_f[..n]).zip(&b.mods_left_f[..n]);
-    for (o, ((&mult, &plus), ((&doubling, &plus_left), &mods_left))) in out.iter_mut().zip(per_m.zip(left)) {
+    let left = b.doubling[..n].iter().zip(&b.plus_left_f[..n]).zip(b.mods_left_f[..n].iter().zip(&b.mods_left[..n]));
+    for (o, ((&mult, &plus), ((&doubling, &plus_left), (&mods_left, &index)))) in out.iter_mut().zip(per_m.zip(left)) {
         let banked = sum * mult + plus;
         let scaled = base + top * doubling * pr.one;
         let value = scaled * mult + plus + plus_left * pr.one + pr.bonus;
         let value = if value < best { value } else { best };
-        let hit = value - bust(banked, mods_left);
-        *o = if hit > banked { hit } else { banked };
+        *o = then(value, banked, mods_left, index);
     }
 }
 
