@@ -103,13 +103,14 @@ impl Search<'_> {
         }
     }
 
-    /// Caps the upper bounds in block `id` of `p` by the values of the same
-    /// state in the world without Freezes and Flip Threes (of `self.aids`),
-    /// which bound them from above: a player there can play as any player
-    /// here does, drawing the places of the missing cards at random, so
-    /// it scores at least as much (see [`decide`](super::decide)).
-    pub(super) fn cap_by_free(&mut self, p: &Part, id: u32) {
-        let Some(free) = free_block(self.aids.free, p) else { return };
+    /// Caps the upper bounds in block `id` by `free`, the values of the
+    /// same state in the world without Freezes and Flip Threes (see
+    /// [`free_block`]), which bound them from above: a player there can
+    /// play as any player here does, drawing the places of the missing
+    /// cards at random, so it scores at least as much (see
+    /// [`decide`](super::decide)).
+    pub(super) fn cap_by_free(&mut self, id: u32, free: Option<&[f64]>) {
+        let Some(free) = free else { return };
         let size = self.memo.base.size;
         let at = id as usize * size;
         for (o, &f) in self.memo.arena[at..at + size].iter_mut().zip(free) {

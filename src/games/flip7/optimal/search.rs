@@ -226,12 +226,13 @@ impl Search<'_> {
         })
     }
 
-    /// Whether the world without Freezes and Flip Threes (`self.aids`)
-    /// stays at decision part `p` for every combination of modifiers: then
-    /// so does this one, whose values are no higher.
-    fn free_stays(&self, p: &Part) -> bool {
+    /// Whether the world without Freezes and Flip Threes stays at decision
+    /// part `p` for every combination of modifiers, by its values `free`
+    /// there (see [`free_block`]): then so does this one, whose values are
+    /// no higher.
+    fn free_stays(&self, p: &Part, free: Option<&[f64]>) -> bool {
         let b = &self.memo.base;
-        free_block(self.aids.free, p).is_some_and(|free| free.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
+        free.is_some_and(|free| free.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
     }
 
     /// Whether the upper bounding search of `self.aids` stays at decision
@@ -279,7 +280,10 @@ impl Search<'_> {
             return id;
         }
         let mut pr = None;
-        if p.forced == 0 && (self.free_stays(p) || self.upper_stays(p) || self.all_stay(p, &mut pr)) {
+        // At a decision part, the values of the same state in the world
+        // without Freezes and Flip Threes, if the search draws on it.
+        let free = if p.forced == 0 { free_block(self.aids.free, p) } else { None };
+        if p.forced == 0 && (self.free_stays(p, free) || self.upper_stays(p) || self.all_stay(p, &mut pr)) {
             let id = self.alloc(key);
             self.memo.exact[id as usize] = true;
             let (b, arena) = (&self.memo.base, &mut self.memo.arena);
@@ -293,7 +297,8 @@ impl Search<'_> {
             let id = self.alloc(key);
             self.leaf(p, id, pr);
             if matches!(self.cut, Cut::Upper(_)) {
-                self.cap_by_free(p, id);
+                let free = if p.forced == 0 { free } else { free_block(self.aids.free, p) };
+                self.cap_by_free(id, free);
             }
             return id;
         }
