@@ -99,7 +99,8 @@
 //!   reached (the chance that the first cards drawn other than modifiers
 //!   are those that make the part, below a threshold: 1e-2, then 1e-3, ..
 //!   down to 1e-6; at a decision part, that chance times what the part
-//!   can still gain, below the threshold times 20 points), which take a
+//!   can still gain, below the threshold times 26 points; during forced
+//!   flips, that chance below twice the threshold), which take a
 //!   bound of their value instead. Below:
 //!   staying, or hitting once and then staying, where the player decides;
 //!   during forced flips, the score of the draws where none of them
