@@ -2,7 +2,7 @@
 //! prophet bound, and the quick bounds [`decide`](super::decide) tries
 //! before any search ([`Look`]).
 
-use super::state::{Base, MAX_ACTIONS_PER_KIND, MAX_MODS_PER_KIND, NUMBERS, numbers_in};
+use super::state::{Base, MAX_ACTIONS_PER_KIND, NUMBERS, numbers_in};
 use crate::games::flip7::cards::{FLIP_THREE, FREEZE, KINDS, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS, Hand};
 
@@ -43,37 +43,25 @@ pub(super) struct Prophet {
 }
 
 impl Prophet {
-    /// The part of the prophet bound of a decision state with number sum
-    /// `sum` that depends on the combination of modifiers only through the
-    /// `x2` cards left (`k`): the bound of the number sum with what `k`
-    /// more doublings could add, per `k`.
-    #[inline]
-    pub(super) fn scaled(&self, sum: u16) -> [f64; MAX_MODS_PER_KIND as usize + 1] {
-        std::array::from_fn(|k| {
-            f64::from(sum) + self.numbers + f64::from(u32::from(sum) + self.top) * f64::from((1u32 << k) - 1) * self.one
-        })
+    /// The prophet bound of a state with number sum `sum` and, from its
+    /// modifiers, `mult` (`2^x2` of those held), `plus` (their `+N`
+    /// points), `doubling` (`2^k - 1` for the `k` `x2` cards left) and
+    /// `plus_left` (the `+N` points left): the numbers' bound and what
+    /// the doublings left could add to them (with `X` of `k` drawn,
+    /// `2^X - 1 <= X (2^k - 1) / k`), doubled by those held, plus every
+    /// `+N` held and each left at a card's chance, and the bonus.
+    #[inline(always)]
+    pub(super) fn value(&self, sum: f64, mult: f64, plus: f64, doubling: f64, plus_left: f64) -> f64 {
+        (sum + self.numbers + (sum + f64::from(self.top)) * doubling * self.one) * mult
+            + plus
+            + plus_left * self.one
+            + self.bonus
     }
 
-    /// The prophet bound of that state with combination of modifiers `m`
-    /// of `base`, from the table of [`Prophet::scaled`].
+    /// [`Prophet::value`] with combination of modifiers `m` of `base`.
     #[inline]
-    pub(super) fn value_scaled(&self, scaled: &[f64; MAX_MODS_PER_KIND as usize + 1], base: &Base, m: usize) -> f64 {
-        self.value_of(scaled, base.times2_left[m], base.mult[m], base.plus_f[m], base.plus_left[m])
-    }
-
-    /// [`Prophet::value_scaled`] from the combination's `x2` cards left,
-    /// `mult`, `plus_f` and `+N` points left (for loops that walk those
-    /// tables together).
-    #[inline]
-    pub(super) fn value_of(
-        &self,
-        scaled: &[f64; MAX_MODS_PER_KIND as usize + 1],
-        times2_left: u8,
-        mult: f64,
-        plus_f: f64,
-        plus_left: u16,
-    ) -> f64 {
-        scaled[usize::from(times2_left)] * mult + plus_f + f64::from(plus_left) * self.one + self.bonus
+    pub(super) fn value_at(&self, sum: u16, base: &Base, m: usize) -> f64 {
+        self.value(f64::from(sum), base.mult[m], base.plus_f[m], base.doubling[m], base.plus_left_f[m])
     }
 }
 
@@ -339,13 +327,13 @@ impl Look {
             u32::from(self.pile[SECOND_CHANCE as usize]),
         );
         let k = u32::from(self.pile[TIMES2 as usize]);
-        let value = (f64::from(self.sum)
-            + p.numbers
-            + f64::from(self.sum + p.top) * f64::from((1u32 << k) - 1) * p.one)
-            * f64::from(1u32 << self.times2)
-            + f64::from(self.plus)
-            + f64::from(plus_left) * p.one
-            + p.bonus;
+        let value = p.value(
+            f64::from(self.sum),
+            f64::from(1u32 << self.times2),
+            f64::from(self.plus),
+            f64::from((1u32 << k) - 1),
+            f64::from(plus_left),
+        );
         value.min(f64::from(self.best()))
     }
 

@@ -108,7 +108,7 @@ impl Search<'_> {
                 let banked = b.banked(p.sum, 0);
                 let cards = f64::from(b.others_left(p) + b.mods_left[0]);
                 let bust = if p.sc { 0.0 } else { f64::from(p.busts) };
-                let hit = pr.value_scaled(&pr.scaled(p.sum), b, 0) - banked * bust / cards;
+                let hit = pr.value_at(p.sum, b, 0) - banked * bust / cards;
                 reach * (hit - banked).max(0.0) < threshold * GAIN
             }
             _ => reach < threshold * FORCED,
@@ -203,50 +203,38 @@ impl Search<'_> {
         let out = &mut self.memo.arena[at..at + b.size];
         let sum = f64::from(p.sum);
         match self.cut {
-            Cut::Lower(_) if decides && ft_left == 0 && others > 0 => {
-                // The same as below with no Flip Three left (its term is 0)
-                // and a card left for every combination: one loop over
-                // plain `f64` tables, with no lookups by index.
-                let n = out.len();
-                let others = f64::from(others);
-                let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]).zip(&b.mods_left_f[..n]);
-                let mods = b.mod_mult[..n].iter().zip(&b.mod_plus[..n]);
-                for ((o, ((&mult, &plus), &left)), (&mod_mult, &mod_plus)) in out.iter_mut().zip(per_m).zip(mods) {
-                    let banked = sum * mult + plus;
-                    let mut acc = new_sums * mult + new_cards * plus + flip7 + keep * banked;
-                    acc += sum * mod_mult + mod_plus;
-                    let hit = acc * (1.0 / (others + left));
-                    *o = if hit > banked { hit } else { banked };
-                }
-            }
             Cut::Lower(_) if decides => {
-                // Hitting once and then staying (or staying now). Per count
-                // of modifiers left: one over the cards left (0 for none:
-                // the player stays), and the chance that a Flip Three drawn
-                // then flips three cards that cannot hurt (0 without one:
-                // adding 0 changes no bit).
-                let mut safe3 = [0.0; MAX_MODS + 1];
-                let mut per_card = [0.0; MAX_MODS + 1];
-                for (v, (s, per)) in safe3.iter_mut().zip(&mut per_card).enumerate().take(most + 1) {
-                    let cards = others + v as u16;
-                    if cards > 0 {
-                        *per = 1.0 / f64::from(cards);
-                        if ft_left > 0 {
-                            *s = f64::from(ft_left) * safe(cards - 1, singles + v as u16, 3);
+                // Hitting once and then staying (or staying now).
+                let parts = (new_sums, new_cards, flip7, keep);
+                if ft_left == 0 && others > 0 {
+                    // No Flip Three (its term would be 0) and a card left
+                    // for every combination: no lookups by index.
+                    let others = f64::from(others);
+                    hit_then_stay_values(b, sum, parts, out, |acc, _, _| acc, |left, _| 1.0 / (others + left));
+                } else {
+                    // Per count of modifiers left: one over the cards left
+                    // (0 for none: the player stays), and the chance that
+                    // a Flip Three drawn then flips three cards that cannot
+                    // hurt (0 without one: adding 0 changes no bit).
+                    let mut safe3 = [0.0; MAX_MODS + 1];
+                    let mut per_card = [0.0; MAX_MODS + 1];
+                    for (v, (s, per)) in safe3.iter_mut().zip(&mut per_card).enumerate().take(most + 1) {
+                        let cards = others + v as u16;
+                        if cards > 0 {
+                            *per = 1.0 / f64::from(cards);
+                            if ft_left > 0 {
+                                *s = f64::from(ft_left) * safe(cards - 1, singles + v as u16, 3);
+                            }
                         }
                     }
-                }
-                let n = out.len();
-                let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]).zip(&b.mods_left[..n]);
-                let mods = b.mod_mult[..n].iter().zip(&b.mod_plus[..n]);
-                for ((o, ((&mult, &plus), &left)), (&mod_mult, &mod_plus)) in out.iter_mut().zip(per_m).zip(mods) {
-                    let banked = sum * mult + plus;
-                    let mut acc = new_sums * mult + new_cards * plus + flip7 + keep * banked;
-                    acc += banked * safe3[usize::from(left)];
-                    // A modifier drawn, then staying.
-                    acc += sum * mod_mult + mod_plus;
-                    let hit = acc * per_card[usize::from(left)];
-                    *o = if hit > banked { hit } else { banked };
+                    hit_then_stay_values(
+                        b,
+                        sum,
+                        parts,
+                        out,
+                        |acc, banked, left| acc + banked * safe3[usize::from(left)],
+                        |_, left| per_card[usize::from(left)],
+                    );
                 }
             }
             // When none of the forced flips busts, is a Flip Three or
@@ -375,24 +363,49 @@ impl Search<'_> {
 }
 
 /// The prophet bound (at most `best`) of a part with number sum `sum` and
-/// modifier-free parts `pr`, for every combination of modifiers of `b`,
-/// turned into `out` by `then(value, banked, modifiers left, as an index
-/// too)`. The sums of
-/// [`Prophet::value_of`], from tables per combination of plain `f64`s, so
-/// that the loop has no lookups by index (but those `then` makes).
+/// modifier-free parts `pr` ([`Prophet::value`]), for every combination of
+/// modifiers of `b`, turned into `out` by `then(value, banked, modifiers
+/// left, as an index too)`: one loop over plain `f64` tables per
+/// combination, with no lookups by index (but those `then` makes).
 #[inline(always)]
 fn prophet_values(b: &Base, pr: &Prophet, sum: f64, best: f64, out: &mut [f64], then: impl Fn(f64, f64, f64, u16) -> f64) {
     let n = out.len();
-    let base = sum + pr.numbers;
-    let top = f64::from(pr.top) + sum;
     let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]);
     let left = b.doubling[..n].iter().zip(&b.plus_left_f[..n]).zip(b.mods_left_f[..n].iter().zip(&b.mods_left[..n]));
     for (o, ((&mult, &plus), ((&doubling, &plus_left), (&mods_left, &index)))) in out.iter_mut().zip(per_m.zip(left)) {
         let banked = sum * mult + plus;
-        let scaled = base + top * doubling * pr.one;
-        let value = scaled * mult + plus + plus_left * pr.one + pr.bonus;
+        let value = pr.value(sum, mult, plus, doubling, plus_left);
         let value = if value < best { value } else { best };
         *o = then(value, banked, mods_left, index);
+    }
+}
+
+/// The better of staying and hitting once then staying at a decision part
+/// with number sum `sum`, for every combination of modifiers of `b`: per
+/// combination, the scores after a new number (`new_sums` over `new_cards`
+/// of them, and the `flip7` bonus), after the `keep` cards that bank the
+/// same score, `flip_three(that sum, banked, modifiers left)` for a Flip
+/// Three, then after a modifier; times `per_card(modifiers left, as
+/// `f64` and as an index)`, one over the cards left.
+#[inline(always)]
+fn hit_then_stay_values(
+    b: &Base,
+    sum: f64,
+    (new_sums, new_cards, flip7, keep): (f64, f64, f64, f64),
+    out: &mut [f64],
+    flip_three: impl Fn(f64, f64, u16) -> f64,
+    per_card: impl Fn(f64, u16) -> f64,
+) {
+    let n = out.len();
+    let per_m = b.mult[..n].iter().zip(&b.plus_f[..n]).zip(b.mods_left_f[..n].iter().zip(&b.mods_left[..n]));
+    let mods = b.mod_mult[..n].iter().zip(&b.mod_plus[..n]);
+    for ((o, ((&mult, &plus), (&left, &index))), (&mod_mult, &mod_plus)) in out.iter_mut().zip(per_m).zip(mods) {
+        let banked = sum * mult + plus;
+        let acc = flip_three(new_sums * mult + new_cards * plus + flip7 + keep * banked, banked, index);
+        // A modifier drawn, then staying.
+        let acc = acc + (sum * mod_mult + mod_plus);
+        let hit = acc * per_card(left, index);
+        *o = if hit > banked { hit } else { banked };
     }
 }
 

@@ -354,7 +354,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     free_unseen[FREEZE as usize] = 0;
     free_unseen[FLIP_THREE as usize] = 0;
     // The memo of the last search of the world without Freezes and Flip
-    // Threes.
+    // Threes (only alone in the round).
     let mut free_cur: Option<usize> = None;
     // Bounding searches, from the cheapest, each taking the exact blocks
     // of the one before. Of the two of a level, the one of the side
@@ -413,10 +413,9 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         }
         let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
         for upper_now in [stay_first, !stay_first] {
-            let free = if solo { free_cur } else { None };
             if upper_now {
                 let at = chain.pick(&mut memo.recent, free_cur);
-                hi = chain.run(&mut memo.bounds, at, free, above, hand, unseen, solo);
+                hi = chain.run(&mut memo.bounds, at, free_cur, above, hand, unseen, solo);
                 if hi <= stay + TIE {
                     return false;
                 }
@@ -429,7 +428,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
                 // coarser lower search (see `LOWER_BACK`).
                 let below = if stay_first && !solo && level > 0 { Cut::Lower(grid(level) - LOWER_BACK) } else { below };
                 let at = chain.pick(&mut memo.recent, free_cur);
-                lo = chain.run(&mut memo.bounds, at, free, below, hand, unseen, solo);
+                lo = chain.run(&mut memo.bounds, at, free_cur, below, hand, unseen, solo);
                 if lo > stay + TIE {
                     return true;
                 }
@@ -453,7 +452,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
             g += eighths;
             let cut = if stay_first { Cut::Upper(g) } else { Cut::Lower(g) };
             let at = chain.pick(&mut memo.recent, free_cur);
-            let hit = chain.run(&mut memo.bounds, at, if solo { free_cur } else { None }, cut, hand, unseen, solo);
+            let hit = chain.run(&mut memo.bounds, at, free_cur, cut, hand, unseen, solo);
             if stay_first {
                 if hit <= stay + TIE {
                     return false;
@@ -470,7 +469,7 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // Freezes and Flip Threes stays.
     let bounds = std::mem::take(&mut memo.bounds);
     let aids = Aids {
-        free: free_cur.filter(|_| solo).map(|j| &bounds[j]),
+        free: free_cur.map(|j| &bounds[j]),
         exact: chain.last.map(|j| &bounds[j]),
         upper: chain.last_upper.map(|j| &bounds[j]),
     };

@@ -202,7 +202,6 @@ impl Search<'_> {
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
         let best = b.best(p);
-        let mut scaled = None;
         (0..b.size).all(|m| {
             let banked = b.banked(p.sum, m);
             let total = others + b.mods_left[m];
@@ -217,9 +216,7 @@ impl Search<'_> {
                     }
                     // Hitting: the prophet's value less what it keeps when
                     // the next card busts.
-                    let prophet = pr.get_or_insert_with(|| self.prophet(p));
-                    let scaled = scaled.get_or_insert_with(|| prophet.scaled(p.sum));
-                    let value = prophet.value_scaled(scaled, b, m);
+                    let value = pr.get_or_insert_with(|| self.prophet(p)).value_at(p.sum, b, m);
                     value - banked * f64::from(bust) / f64::from(total) <= banked + TIE
                 }
             }
@@ -459,11 +456,7 @@ impl Search<'_> {
         let out = &mut memo.arena[at..at + size];
         let sum = f64::from(p.sum);
         let (acc_m, mult, plus_f, mods_left) = (&acc[..size], &b.mult[..size], &b.plus_f[..size], &b.mods_left_f[..size]);
-        if p.forced > 0 && others > 0.0 {
-            for ((o, &a), &left) in out.iter_mut().zip(acc_m).zip(mods_left) {
-                *o = a / (others + left);
-            }
-        } else if p.forced > 0 {
+        if p.forced > 0 {
             let per_m = acc_m.iter().zip(mult).zip(plus_f.iter().zip(mods_left));
             for (o, ((&a, &mult), (&plus, &left))) in out.iter_mut().zip(per_m) {
                 let total = others + left;
