@@ -143,19 +143,25 @@ impl Search<'_> {
         };
         let decides = p.forced == 0 && !p.frozen;
         let forced = if decides { 3 } else { usize::from(p.forced) };
-        // The upper bound needs neither the draws that cannot hurt nor the
-        // numbers not held one by one.
-        let lower = matches!(self.cut, Cut::Lower(_));
-        let survive = if lower { self.survive_poly(p, forced) } else { [0.0; MAX_FORCED + 1] };
-        let (binom, inverse) = (binomials(), inverse_binomials());
         let b = &self.memo.base;
-        let others = b.others_left(p);
-        let sc_left = u16::from(b.sc - p.sc_drawn);
         let ft_left = if p.frozen {
             0
         } else {
             u16::from(b.flip_three - p.ft_drawn)
         };
+        // The upper bound needs neither the draws that cannot hurt nor the
+        // numbers not held one by one; the lower bound needs the draws
+        // only during forced flips, or for a Flip Three drawn next.
+        let lower = matches!(self.cut, Cut::Lower(_));
+        let survive = if lower && (!decides || ft_left > 0) {
+            self.survive_poly(p, forced)
+        } else {
+            [0.0; MAX_FORCED + 1]
+        };
+        let (binom, inverse) = (binomials(), inverse_binomials());
+        let b = &self.memo.base;
+        let others = b.others_left(p);
+        let sc_left = u16::from(b.sc - p.sc_drawn);
         let singles = sc_left + if p.frozen { 0 } else { u16::from(b.freeze) };
         let good = |ones: usize, f: usize| good_draws(&binom[ones], &survive, f);
         // Their chance, for up to `flips` flips from `cards` cards.
