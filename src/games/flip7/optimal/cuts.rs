@@ -96,12 +96,11 @@ impl Search<'_> {
     /// the chance to get there times that gain. The search stops where
     /// that product is below the threshold times [`GAIN`].
     #[inline]
-    pub(super) fn cut_here(&self, p: &Part, pr: Option<&Prophet>) -> bool {
+    pub(super) fn cut_here(&self, p: &Part, pr: Option<&Prophet>, reach: f64) -> bool {
         let (Cut::Lower(l) | Cut::Upper(l)) = self.cut else {
             return false;
         };
         let b = &self.memo.base;
-        let reach = b.reach(p);
         let threshold = threshold(l);
         match pr {
             Some(pr) if p.forced == 0 => {
@@ -136,9 +135,9 @@ impl Search<'_> {
     /// during forced flips the score of the draws that cannot hurt; above,
     /// the prophet bound (see [`decide`](super::decide)).
     /// `known`: the prophet bound of `p` if already computed.
-    pub(super) fn leaf(&mut self, p: &Part, id: u32, known: Option<Prophet>) {
+    pub(super) fn leaf(&mut self, p: &Part, id: u32, known: &mut Option<Prophet>) {
         let pr = match self.cut {
-            Cut::Upper(_) => known.unwrap_or_else(|| self.prophet(p)),
+            Cut::Upper(_) => *known.get_or_insert_with(|| self.prophet(p)),
             _ => Prophet::default(),
         };
         let decides = p.forced == 0 && !p.frozen;
@@ -468,7 +467,7 @@ mod tests {
                     bounds.base.cut = cut;
                     for p in &parts {
                         let Some(id) = exact.get(p.key()) else { continue };
-                        Search { memo: &mut bounds, aids: Aids::default(), rule: Rule::Optimal, cut }.leaf(p, id, None);
+                        Search { memo: &mut bounds, aids: Aids::default(), rule: Rule::Optimal, cut }.leaf(p, id, &mut None);
                         let (bound, value) = (bounds.block(id), exact.block(id));
                         for (m, (&b, &v)) in bound.iter().zip(value).enumerate() {
                             match cut {

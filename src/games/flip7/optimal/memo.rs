@@ -3,6 +3,7 @@
 //! and the root they are relative to.
 
 use super::Rule;
+use super::bounds::Prophet;
 use super::cuts::Cut;
 use super::state::{Base, Part};
 use crate::games::flip7::cards::KINDS;
@@ -20,6 +21,20 @@ const GEN_LIMIT: u64 = 1 << (64 - GEN_SHIFT);
 const TAG_MASK: u64 = ((1 << PART_BITS) - 1) | (!0 << GEN_SHIFT);
 /// Smallest block index (slots), small so that small searches stay in cache.
 const MIN_BITS: u32 = 10;
+
+/// What a bounding search worked out about a hand part besides its values,
+/// the same for every search of the same root: a later search of the
+/// decision that meets the part again takes it instead of working it out
+/// again. (That the part is in the memo and not exact also tells that not
+/// every combination of modifiers stays there, by the rule or by its
+/// prophet bound.)
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Known {
+    /// The chance to reach the part ([`Base::reach`]).
+    pub(super) reach: f64,
+    /// Its prophet bound, if it was worked out.
+    pub(super) prophet: Option<Prophet>,
+}
 
 /// Reusable scratch for the search: the blocks of values computed, the hash
 /// table that finds them and the root they are relative to. It keeps its
@@ -42,6 +57,9 @@ pub struct Memo {
     /// stopped anywhere below it), so any search of the same root may
     /// take them.
     pub(super) exact: Vec<bool>,
+    /// Per block: what the search worked out about its hand part besides
+    /// its values (for the blocks that are not exact).
+    pub(super) known: Vec<Known>,
     pub(super) base: Base,
     pub(super) acc: Vec<f64>,
     scratch: Vec<u64>,
@@ -82,6 +100,7 @@ impl Memo {
             generation: 1,
             arena: Vec::new(),
             exact: Vec::new(),
+            known: Vec::new(),
             base: Base::default(),
             acc: Vec::new(),
             scratch: Vec::new(),
@@ -140,6 +159,7 @@ impl Memo {
         self.bits = want.min(self.slots.len().trailing_zeros());
         self.blocks = 0;
         self.exact.clear();
+        self.known.clear();
         self.generation += 1;
         if self.generation == GEN_LIMIT {
             self.slots.fill(0);
@@ -242,12 +262,6 @@ impl Memo {
         for i in (at..at + size).step_by(8) {
             std::hint::black_box(self.arena[i]);
         }
-    }
-
-    /// The values of the block keyed `key` if they are exact.
-    #[inline]
-    pub(super) fn exact_block(&self, key: u64) -> Option<&[f64]> {
-        self.get(key).filter(|&id| self.exact[id as usize]).map(|id| self.block(id))
     }
 
     /// The values of the block of `p`.

@@ -3,7 +3,7 @@
 
 use super::bounds::Prophet;
 use super::cuts::{Cut, free_block};
-use super::memo::Memo;
+use super::memo::{Known, Memo};
 use super::state::{MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
 use super::{Rule, TIE};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
@@ -223,24 +223,22 @@ impl Search<'_> {
         })
     }
 
-    /// Whether the world without Freezes and Flip Threes stays at decision
-    /// part `p` for every combination of modifiers, by its values `free`
-    /// there (see [`free_block`]): then so does this one, whose values are
-    /// no higher.
-    fn free_stays(&self, p: &Part, free: Option<&[f64]>) -> bool {
+    /// Whether upper bounds `upper` of the values of decision part `p`
+    /// stay for every combination of modifiers: then so does this search,
+    /// whose values are no higher. The bounds are those of the world
+    /// without Freezes and Flip Threes (see [`free_block`]), or of the last
+    /// upper bounding search.
+    fn stays_by(&self, p: &Part, upper: Option<&[f64]>) -> bool {
         let b = &self.memo.base;
-        free.is_some_and(|free| free.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
+        upper.is_some_and(|upper| upper.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
     }
 
     /// Whether the upper bounding search of `self.aids` stays at decision
     /// part `p` for every combination of modifiers: then so does this
     /// one (its values are no higher).
     fn upper_stays(&self, p: &Part) -> bool {
-        let Some(upper) = self.aids.upper else { return false };
-        let b = &self.memo.base;
-        upper
-            .get(p.key())
-            .is_some_and(|id| upper.block(id).iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
+        let upper = self.aids.upper.and_then(|upper| upper.get(p.key()).map(|id| upper.block(id)));
+        self.stays_by(p, upper)
     }
 
     /// Resolves `t` to a computed block when it is a hand part.
@@ -269,18 +267,29 @@ impl Search<'_> {
         if let Some(id) = self.memo.get(key) {
             return id;
         }
-        if let Some(values) = self.aids.exact.and_then(|m| m.exact_block(key)) {
-            let id = self.alloc(key);
-            let at = id as usize * values.len();
-            self.memo.arena[at..at + values.len()].copy_from_slice(values);
-            self.memo.exact[id as usize] = true;
-            return id;
+        // The block of the search before: taken if exact; otherwise what
+        // that search worked out about the part.
+        let mut before = None;
+        if let Some(aid) = self.aids.exact
+            && let Some(src) = aid.get(key)
+        {
+            if aid.exact[src as usize] {
+                let values = aid.block(src);
+                let id = self.alloc(key);
+                let at = id as usize * values.len();
+                self.memo.arena[at..at + values.len()].copy_from_slice(values);
+                self.memo.exact[id as usize] = true;
+                return id;
+            }
+            before = Some(aid.known[src as usize]);
         }
-        let mut pr = None;
+        let mut pr = before.and_then(|k| k.prophet);
         // At a decision part, the values of the same state in the world
         // without Freezes and Flip Threes, if the search draws on it.
         let free = if p.forced == 0 { free_block(self.aids.free, p) } else { None };
-        if p.forced == 0 && (self.free_stays(p, free) || self.upper_stays(p) || self.all_stay(p, &mut pr)) {
+        if p.forced == 0
+            && (self.stays_by(p, free) || self.upper_stays(p) || (before.is_none() && self.all_stay(p, &mut pr)))
+        {
             let id = self.alloc(key);
             self.memo.exact[id as usize] = true;
             let (b, arena) = (&self.memo.base, &mut self.memo.arena);
@@ -290,9 +299,15 @@ impl Search<'_> {
             }
             return id;
         }
-        if self.cut_here(p, pr.as_ref()) {
+        let reach = match before {
+            Some(k) => k.reach,
+            None if self.cut != Cut::Exact => self.memo.base.reach(p),
+            None => 0.0,
+        };
+        if self.cut_here(p, pr.as_ref(), reach) {
             let id = self.alloc(key);
-            self.leaf(p, id, pr);
+            self.leaf(p, id, &mut pr);
+            self.memo.known[id as usize] = Known { reach, prophet: pr };
             if matches!(self.cut, Cut::Upper(_)) {
                 let free = if p.forced == 0 { free } else { free_block(self.aids.free, p) };
                 self.cap_by_free(id, free);
@@ -337,15 +352,18 @@ impl Search<'_> {
                 && freeze.is_none_or(|(_, w, _, ids)| ids[..usize::from(w.forced)].iter().all(|&c| memo.exact[c as usize]))
         };
         self.memo.exact[id as usize] = exact;
+        self.memo.known[id as usize] = Known { reach, prophet: pr };
         self.fill(p, id, &mv, freeze);
         id
     }
 
+    #[inline]
     fn alloc(&mut self, key: u64) -> u32 {
         let id = self.memo.blocks as u32;
         self.memo.insert(key, id);
         self.memo.blocks += 1;
         self.memo.exact.push(false);
+        self.memo.known.push(Known::default());
         // The arena keeps its length from one search to the next: only
         // growing it writes anything before the block is filled.
         let end = (id as usize + 1) * self.memo.base.size;
