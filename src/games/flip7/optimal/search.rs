@@ -488,22 +488,11 @@ impl Search<'_> {
                 Rule::Optimal => None,
                 Rule::StayAt(t) => Some(f64::from(t)),
             };
-            for m in (0..size).rev() {
-                let mut a = acc_m[m];
-                if same && b.single {
-                    let mut left = !m & (size - 1);
-                    while left != 0 {
-                        a += out[m | (left & left.wrapping_neg())];
-                        left &= left - 1;
-                    }
-                } else if same {
-                    for k in 0..b.kinds {
-                        a += b.mod_weight[k][m] * out[b.mod_next[k][m] as usize];
-                    }
-                }
+            // The better of staying and hitting, worth `a` over the cards left.
+            let settle = |m: usize, a: f64| {
                 let total = others + mods_left[m];
                 let banked = sum * mult[m] + plus_f[m];
-                out[m] = if total == 0.0 {
+                if total == 0.0 {
                     banked
                 } else {
                     let hit = a / total;
@@ -512,7 +501,30 @@ impl Search<'_> {
                         Some(t) => banked >= t,
                     };
                     if stays { banked } else { hit }
-                };
+                }
+            };
+            if same && b.single {
+                for m in (0..size).rev() {
+                    let mut a = acc_m[m];
+                    let mut left = !m & (size - 1);
+                    while left != 0 {
+                        a += out[m | (left & left.wrapping_neg())];
+                        left &= left - 1;
+                    }
+                    out[m] = settle(m, a);
+                }
+            } else if same {
+                for m in (0..size).rev() {
+                    let mut a = acc_m[m];
+                    for k in 0..b.kinds {
+                        a += b.mod_weight[k][m] * out[b.mod_next[k][m] as usize];
+                    }
+                    out[m] = settle(m, a);
+                }
+            } else {
+                for m in (0..size).rev() {
+                    out[m] = settle(m, acc_m[m]);
+                }
             }
         }
         memo.acc = acc;
