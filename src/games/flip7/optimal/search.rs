@@ -197,7 +197,7 @@ impl Search<'_> {
     /// Whether every combination of modifiers of decision part `p` stays,
     /// by the rule or by the upper bound; `pr` keeps the prophet bound of
     /// `p` if it was computed.
-    fn all_stay(&self, p: &Part, pr: &mut Option<Prophet>) -> bool {
+    pub(super) fn all_stay(&self, p: &Part, pr: &mut Option<Prophet>) -> bool {
         let b = &self.memo.base;
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
