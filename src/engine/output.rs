@@ -374,7 +374,7 @@ fn partial_file(dir: &Path) -> std::io::Result<NamedTempFile> {
 }
 
 /// The system's reason of an error of a temporary file: tempfile adds "at
-/// path <the temporary name>" to its errors, a file the reader never asked
+/// path `<the temporary name>`" to its errors, a file the reader never asked
 /// for.
 fn without_temporary_name(e: &std::io::Error) -> String {
     e.to_string().split(" at path ").next().unwrap_or("").to_string()

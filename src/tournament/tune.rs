@@ -4,7 +4,7 @@
 //! docs/tune.md says the same in more words. In short:
 //!
 //! - **Candidates**: every combination of the `{...}` groups of the
-//!   template ([`expand_all`]). Each plays one seat against the field in
+//!   template ([`expand_all`](crate::tournament::expand::expand_all)). Each plays one seat against the field in
 //!   every seat position (rotations: seat `s` of arrangement `s`), on the
 //!   same deals as every other candidate: deal `i` of round `r` is the
 //!   same shuffled deck for all of them ([`batch_rng`]).

@@ -29,7 +29,7 @@
 //! (a game stopped by the game cap has no winner).
 //!
 //! The tree's nodes are keyed by what the searching player sees at each
-//! decision ([`seen`]): its own hand, what it knows of each other hand,
+//! decision (`seen`): its own hand, what it knows of each other hand,
 //! every hand's size, the community slots, the discard pile, the card in
 //! play, the totals, the penalised, the caller, and the decision (its
 //! kind, its parameters, who decides).

@@ -140,7 +140,10 @@
 //!   bounding search stops are capped by that world's values.
 //! - **The searches of one decision share their work**: a bounding search
 //!   takes the exact blocks (no stop anywhere below them) of the search
-//!   before it instead of computing them again, and does not expand the
+//!   before it instead of computing them again, and for its other blocks
+//!   what it worked out about their hand parts (`Known` in `memo.rs`: the
+//!   chance to reach the part, its prophet bound, and that not every
+//!   combination of modifiers stays there); it does not expand the
 //!   decision parts where the last upper bounding search stays for every
 //!   combination of modifiers (exact: their values are the scores
 //!   banked).
