@@ -94,7 +94,11 @@ impl Search<'_> {
     /// root) lies between the score banked and the prophet's value of
     /// hitting, and so do both bounds taken there: stopping costs at most
     /// the chance to get there times that gain. The search stops where
-    /// that product is below the threshold times [`GAIN`].
+    /// that product is below the threshold times [`GAIN`]. (The gain over
+    /// the better of staying and hitting once, rather than over staying,
+    /// cost more: 5.773 G against 5.263 G on the runs of [`GAIN`]. So did
+    /// stopping where the last lower and upper searches' values are
+    /// within the threshold times 1 to 60 points, taking theirs.)
     #[inline]
     pub(super) fn cut_here(&self, p: &Part, pr: Option<&Prophet>, reach: f64) -> bool {
         let (Cut::Lower(l) | Cut::Upper(l)) = self.cut else {

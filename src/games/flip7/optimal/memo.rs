@@ -27,7 +27,13 @@ const MIN_BITS: u32 = 10;
 /// decision that meets the part again takes it instead of working it out
 /// again. (That the part is in the memo and not exact also tells that not
 /// every combination of modifiers stays there, by the rule or by its
-/// prophet bound.)
+/// prophet bound.) On 200 games at two and four players, seeds 7 and 8:
+/// 5.210 G instructions to 5.016 G. Also taking it from the last upper
+/// search where the search before has no block gave nothing (5.024 G);
+/// from any earlier search of the decision, at most 7% more parts would
+/// find it. Taking whole blocks that are not exact from an earlier search
+/// in the same direction, where all its stops would stop again, cost more
+/// (5.564 G against 5.231 G): few blocks qualified, with looser values.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Known {
     /// The chance to reach the part ([`Base::reach`]).
