@@ -162,7 +162,6 @@ impl Search<'_> {
             [0.0; MAX_FORCED + 1]
         };
         let (binom, inverse) = (binomials(), inverse_binomials());
-        let b = &self.memo.base;
         let others = b.others_left(p);
         let sc_left = u16::from(b.sc - p.sc_drawn);
         let singles = sc_left + if p.frozen { 0 } else { u16::from(b.freeze) };

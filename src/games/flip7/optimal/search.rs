@@ -236,8 +236,9 @@ impl Search<'_> {
     /// Whether the upper bounding search of `self.aids` stays at decision
     /// part `p` for every combination of modifiers: then so does this
     /// one (its values are no higher).
-    fn upper_stays(&self, p: &Part) -> bool {
-        let upper = self.aids.upper.and_then(|upper| upper.get(p.key()).map(|id| upper.block(id)));
+    /// `key`: the key of `p`.
+    fn upper_stays(&self, p: &Part, key: u64) -> bool {
+        let upper = self.aids.upper.and_then(|upper| upper.get(key).map(|id| upper.block(id)));
         self.stays_by(p, upper)
     }
 
@@ -288,7 +289,7 @@ impl Search<'_> {
         // without Freezes and Flip Threes, if the search draws on it.
         let free = if p.forced == 0 { free_block(self.aids.free, p) } else { None };
         if p.forced == 0
-            && (self.stays_by(p, free) || self.upper_stays(p) || (before.is_none() && self.all_stay(p, &mut pr)))
+            && (self.stays_by(p, free) || self.upper_stays(p, key) || (before.is_none() && self.all_stay(p, &mut pr)))
         {
             let id = self.alloc(key);
             self.memo.exact[id as usize] = true;
@@ -483,7 +484,7 @@ impl Search<'_> {
         } else {
             // From the most modifiers drawn down: a modifier drawn in a
             // decision state leads to a later combination of the same block.
-            let same = matches!(mv.modifier, Target::Same);
+            debug_assert!(matches!(mv.modifier, Target::Same));
             let stay_at = match self.rule {
                 Rule::Optimal => None,
                 Rule::StayAt(t) => Some(f64::from(t)),
@@ -503,7 +504,7 @@ impl Search<'_> {
                     if stays { banked } else { hit }
                 }
             };
-            if same && b.single {
+            if b.single {
                 for m in (0..size).rev() {
                     let mut a = acc_m[m];
                     let mut left = !m & (size - 1);
@@ -513,17 +514,13 @@ impl Search<'_> {
                     }
                     out[m] = settle(m, a);
                 }
-            } else if same {
+            } else {
                 for m in (0..size).rev() {
                     let mut a = acc_m[m];
                     for k in 0..b.kinds {
                         a += b.mod_weight[k][m] * out[b.mod_next[k][m] as usize];
                     }
                     out[m] = settle(m, a);
-                }
-            } else {
-                for m in (0..size).rev() {
-                    out[m] = settle(m, acc_m[m]);
                 }
             }
         }
