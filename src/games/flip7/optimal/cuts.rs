@@ -23,7 +23,11 @@ pub(super) enum Cut {
 
 /// Where the bounding searches stop, from the cheapest: at the hand parts
 /// whose chance to be reached ([`Base::reach`](super::state::Base::reach))
-/// is below this (a decade apart).
+/// is below this (a decade apart). The exact search after the second or
+/// third level, not the last, computed 2.0 and 1.6 times as many states
+/// in 200 four-player games (seed 8): the few decisions that go that
+/// deep, near a tie, cost less through the finer bounding searches than
+/// through the exact one.
 pub(super) const REACH: [f64; 5] = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6];
 
 /// Steps of a threshold between two of [`REACH`]: an eighth of a decade
@@ -60,6 +64,9 @@ pub(super) fn threshold(g: u8) -> f64 {
 /// With [`FORCED`] 2, on 200 games at two and four players: seeds 7 and 8,
 /// 5.526 G, 5.325 G, 5.257 G, 5.351 G and 5.712 G with 15, 20, 26, 32 and
 /// 40; seeds 9 and 10, 4.927 G, 4.843 G and 4.753 G with 20, 26 and 32.
+/// Later, seeds 7 and 8: 20 or 34 alone in the round (26 at a table),
+/// 5.000 G and 5.026 G, and at a table (26 alone), 4.987 G and 5.091 G,
+/// against 4.946 G.
 pub(super) const GAIN: f64 = 26.0;
 
 /// During forced flips (and where the prophet bound of a decision part is

@@ -157,7 +157,10 @@ impl Memo {
     }
 
     fn new_generation(&mut self) {
-        // Size the index for a search like the last one.
+        // Size the index for a search like the last one. (Half as large,
+        // growing at 70% full rather than 50%: 4.916 G instructions against
+        // 4.906 G on 200 games at two and four players, seeds 7 and 8, and
+        // no clear change in time.)
         let want = (self.blocks * 4)
             .next_power_of_two()
             .trailing_zeros()

@@ -484,6 +484,11 @@ impl Search<'_> {
         } else {
             // From the most modifiers drawn down: a modifier drawn in a
             // decision state leads to a later combination of the same block.
+            // (Settling by count of kinds drawn, so that no combination
+            // waits on the one before, or with no division where staying
+            // is clearly better: 4.949 G and 4.937 G instructions against
+            // 4.906 G on 200 games at two and four players, seeds 7 and 8,
+            // and no clear change in time.)
             debug_assert!(matches!(mv.modifier, Target::Same));
             let stay_at = match self.rule {
                 Rule::Optimal => None,
