@@ -332,6 +332,15 @@ impl Search<'_> {
                 }
             }
             // Lower bounds are above: the upper bound during forced flips.
+            // (Capped further by the average over the next card of what it
+            // leads to, 0 for a bust and otherwise the value of the world
+            // without Freezes and Flip Threes: with that world exact, the
+            // mean gap to the exact value at the parts a search stops at
+            // alone in the round fell from 6.45 to 4.07 points during
+            // forced flips, but the searches took 6.193 G instructions
+            // against 4.931 G on 200 games at two and four players, seeds
+            // 7 and 8: the cap costs about a block's work per stop, more
+            // than the tighter bounds saved.)
             _ => {
                 let best = b.best(p);
                 // The chance that one of the first flips busts (the second
