@@ -318,7 +318,14 @@ impl Search<'_> {
             }
             Cut::Upper(_) if decides => {
                 // Staying, or hitting: the prophet bound less the score it
-                // keeps when the next card busts.
+                // keeps when the next card busts. (Loose at a table: 15.4
+                // points above the exact value on average, where stops
+                // happen, when the exact value is 7.2 above staying. Capped
+                // by staying or hitting once and taking this bound where
+                // the card leads, 6.2 above, but a prophet bound per card
+                // made the searches take 10.278 G instructions against
+                // 4.931 G on 200 games at two and four players, seeds 7
+                // and 8.)
                 let best = b.best(p);
                 if p.sc || p.busts == 0 {
                     prophet_values(b, &pr, sum, best, out, |value, banked, _, _| if value > banked { value } else { banked });
