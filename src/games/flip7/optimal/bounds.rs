@@ -87,6 +87,7 @@ impl Prophet {
 /// Second Chances, cost more than it saved.) With `X`
 /// of `k` x2 cards drawn, `2^X - 1 <= X (2^k - 1) / k`, so the doubling
 /// adds at most `(sum + top) (2^k - 1)` times a card's chance.
+#[inline(always)]
 pub(super) fn prophet_bound(
     avail: u16,
     copies: &[u8],

@@ -81,6 +81,7 @@ pub(super) const FORCED: f64 = 2.0;
 impl Search<'_> {
     /// The modifier-free parts of the prophet bound of decision part `p`
     /// (see [`prophet_bound`]).
+    #[inline(always)]
     pub(super) fn prophet(&self, p: &Part) -> Prophet {
         let b = &self.memo.base;
         prophet_bound(
@@ -106,7 +107,7 @@ impl Search<'_> {
     /// cost more: 5.773 G against 5.263 G on the runs of [`GAIN`]. So did
     /// stopping where the last lower and upper searches' values are
     /// within the threshold times 1 to 60 points, taking theirs.)
-    #[inline]
+    #[inline(always)]
     pub(super) fn cut_here(&self, p: &Part, pr: Option<&Prophet>, reach: f64) -> bool {
         let (Cut::Lower(l) | Cut::Upper(l)) = self.cut else {
             return false;
@@ -131,6 +132,7 @@ impl Search<'_> {
     /// play as any player here does, drawing the places of the missing
     /// cards at random, so it scores at least as much (see
     /// [`decide`](super::decide)).
+    #[inline(always)]
     pub(super) fn cap_by_free(&mut self, id: u32, free: Option<&[f64]>) {
         let Some(free) = free else { return };
         let size = self.memo.base.size;
@@ -146,6 +148,7 @@ impl Search<'_> {
     /// during forced flips the score of the draws that cannot hurt; above,
     /// the prophet bound (see [`decide`](super::decide)).
     /// `known`: the prophet bound of `p` if already computed.
+    #[inline(always)]
     pub(super) fn leaf(&mut self, p: &Part, id: u32, known: &mut Option<Prophet>) {
         let pr = match self.cut {
             Cut::Upper(_) => *known.get_or_insert_with(|| self.prophet(p)),
@@ -379,6 +382,7 @@ impl Search<'_> {
     /// The number of ways to draw `k` cards (`k <= flips`), at most one of
     /// each number not held and none of any other number: the coefficients
     /// of the product of `1 + copies x` over the numbers not held.
+    #[inline(always)]
     fn survive_poly(&self, p: &Part, flips: usize) -> [f64; MAX_FORCED + 1] {
         let b = &self.memo.base;
         let mut poly = [0.0; MAX_FORCED + 1];
@@ -452,6 +456,7 @@ fn good_draws(ways: &[f64; MAX_FORCED + 1], survive: &[f64; MAX_FORCED + 1], f: 
 /// The values of the state of `p` in the world without Freezes and Flip
 /// Threes (the memo `free`), if computed there: the same hand part as a
 /// decision, with no Flip Three drawn.
+#[inline(always)]
 pub(super) fn free_block<'m>(free: Option<&'m Memo>, p: &Part) -> Option<&'m [f64]> {
     let free = free?;
     let q = Part {

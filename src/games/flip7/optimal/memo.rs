@@ -196,7 +196,7 @@ impl Memo {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn get(&self, key: u64) -> Option<u32> {
         let tag = key | self.generation << GEN_SHIFT;
         let mask = (1usize << self.bits) - 1;
@@ -213,6 +213,7 @@ impl Memo {
         }
     }
 
+    #[inline(always)]
     pub(super) fn insert(&mut self, key: u64, block: u32) {
         if (self.blocks + 1) * 2 > 1 << self.bits {
             self.grow();

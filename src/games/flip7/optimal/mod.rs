@@ -905,6 +905,35 @@ mod tests {
     }
 
     #[test]
+    fn both_compiled_versions_of_the_search_give_the_same_bits() {
+        // The search compiled for AVX2 (taken when the processor has it)
+        // and for any x86-64: the same value, bit for bit, for exact and
+        // bounding searches alone in the round and at a table. (On a
+        // processor without AVX2 both runs take the plain version.)
+        let mut rng = crate::engine::rng::batch_rng(13, 0);
+        let (mut wide_memo, mut plain_memo) = (Memo::new(), Memo::new());
+        let mut searched = 0;
+        for _ in 0..16 {
+            let (h, u) = random_state(&mut rng);
+            for solo in [false, true] {
+                for cut in [Cut::Exact, Cut::Lower(8), Cut::Upper(8), Cut::Upper(16)] {
+                    let wide = evaluate_cut(&h, &u, solo, Rule::Optimal, cut, &mut wide_memo, Aids::default());
+                    search::PLAIN.set(true);
+                    let plain = evaluate_cut(&h, &u, solo, Rule::Optimal, cut, &mut plain_memo, Aids::default());
+                    search::PLAIN.set(false);
+                    assert_eq!(wide.hit.to_bits(), plain.hit.to_bits(), "{h:?} {u:?} {solo} {cut:?}");
+                    searched += 1;
+                }
+                search::PLAIN.set(true);
+                let plain = decide(&h, &u, solo, &mut plain_memo);
+                search::PLAIN.set(false);
+                assert_eq!(decide(&h, &u, solo, &mut wide_memo), plain, "{h:?} {u:?} {solo}");
+            }
+        }
+        assert!(wide_memo.expanded() > 100_000 && searched == 128, "{} {searched}", wide_memo.expanded());
+    }
+
+    #[test]
     fn decide_agrees_with_a_full_search() {
         let comp = composition(1, Without::default());
         let mut memo = Memo::new();

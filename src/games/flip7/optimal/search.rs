@@ -83,6 +83,32 @@ pub(super) struct Search<'m> {
     pub(super) cut: Cut,
 }
 
+/// Whether this processor runs [`Search::ensure`] compiled for AVX2 and
+/// the bit instructions of x86-64-v3 (see [`Search::ensure`]).
+#[inline]
+pub(super) fn wide() -> bool {
+    #[cfg(test)]
+    if PLAIN.get() {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests set it to run the search compiled for any x86-64.
+    pub(super) static PLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 impl Search<'_> {
     /// Where a hand part goes after a card's effect: the end of the forced
     /// flips with a Freeze waiting banks.
@@ -96,6 +122,7 @@ impl Search<'_> {
     }
 
     /// The successors of `p` by the card drawn.
+    #[inline(always)]
     fn moves(&self, p: &Part) -> Moves {
         let b = &self.memo.base;
         let mut mv = Moves {
@@ -197,6 +224,7 @@ impl Search<'_> {
     /// Whether every combination of modifiers of decision part `p` stays,
     /// by the rule or by the upper bound; `pr` keeps the prophet bound of
     /// `p` if it was computed.
+    #[inline(always)]
     pub(super) fn all_stay(&self, p: &Part, pr: &mut Option<Prophet>) -> bool {
         let b = &self.memo.base;
         let others = b.others_left(p);
@@ -228,6 +256,7 @@ impl Search<'_> {
     /// whose values are no higher. The bounds are those of the world
     /// without Freezes and Flip Threes (see [`free_block`]), or of the last
     /// upper bounding search.
+    #[inline(always)]
     fn stays_by(&self, p: &Part, upper: Option<&[f64]>) -> bool {
         let b = &self.memo.base;
         upper.is_some_and(|upper| upper.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
@@ -237,33 +266,69 @@ impl Search<'_> {
     /// part `p` for every combination of modifiers: then so does this
     /// one (its values are no higher).
     /// `key`: the key of `p`.
+    #[inline(always)]
     fn upper_stays(&self, p: &Part, key: u64) -> bool {
         let upper = self.aids.upper.and_then(|upper| upper.get(key).map(|id| upper.block(id)));
         self.stays_by(p, upper)
     }
 
     /// Resolves `t` to a computed block when it is a hand part.
-    #[inline]
-    fn resolve(&mut self, t: &mut Target) {
+    #[inline(always)]
+    fn resolve<const WIDE: bool>(&mut self, t: &mut Target) {
         if let Target::Part(c) = *t {
-            *t = Target::Block(self.ensure(&c));
+            *t = Target::Block(self.ensure_as::<WIDE>(&c));
         }
     }
 
     /// The blocks of `w` (a hand in effective-draw mode) with 1..=`flips`
     /// effective draws left: `ids[k - 1]`.
-    fn effective_blocks(&mut self, w: &Part, flips: u8) -> [u32; MAX_FORCED] {
+    #[inline(always)]
+    fn effective_blocks<const WIDE: bool>(&mut self, w: &Part, flips: u8) -> [u32; MAX_FORCED] {
         let mut ids = [0; MAX_FORCED];
         for k in 1..=flips {
             let mut c = *w;
             c.forced = k;
-            ids[usize::from(k) - 1] = self.ensure(&c);
+            ids[usize::from(k) - 1] = self.ensure_as::<WIDE>(&c);
         }
         ids
     }
 
     /// The block of `p`, computed (with its successors) if needed.
+    ///
+    /// The search is compiled twice: for any x86-64 processor, and for
+    /// those with AVX2 and the bit instructions of x86-64-v3 (wider vectors
+    /// over the combinations of modifiers, one instruction to count bits),
+    /// taken when the processor has them ([`wide`]). Both do the same
+    /// operations in the same order, without fused multiply-adds, so they
+    /// give the same bits.
     fn ensure(&mut self, p: &Part) -> u32 {
+        if wide() { self.ensure_as::<true>(p) } else { self.ensure_as::<false>(p) }
+    }
+
+    /// [`Search::ensure`] in the version `WIDE` picks.
+    #[inline(always)]
+    fn ensure_as<const WIDE: bool>(&mut self, p: &Part) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if WIDE {
+            // SAFETY: `WIDE` is true only when `wide()` found the features.
+            return unsafe { self.ensure_wide(p) };
+        }
+        self.ensure_plain(p)
+    }
+
+    fn ensure_plain(&mut self, p: &Part) -> u32 {
+        self.compute::<false>(p)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn ensure_wide(&mut self, p: &Part) -> u32 {
+        self.compute::<true>(p)
+    }
+
+    /// The body of [`Search::ensure`], inlined in each version.
+    #[inline(always)]
+    fn compute<const WIDE: bool>(&mut self, p: &Part) -> u32 {
         let key = p.key();
         if let Some(id) = self.memo.get(key) {
             return id;
@@ -328,12 +393,12 @@ impl Search<'_> {
             }
         }
         for i in 0..mv.len {
-            self.resolve(&mut mv.list[i].1);
+            self.resolve::<WIDE>(&mut mv.list[i].1);
         }
-        self.resolve(&mut mv.modifier);
+        self.resolve::<WIDE>(&mut mv.modifier);
         let freeze = mv
             .freeze
-            .map(|(cards, w, blanks)| (cards, w, blanks, self.effective_blocks(&w, w.forced)));
+            .map(|(cards, w, blanks)| (cards, w, blanks, self.effective_blocks::<WIDE>(&w, w.forced)));
         if big {
             for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
                 if let Target::Block(id) = t {
@@ -358,7 +423,7 @@ impl Search<'_> {
         id
     }
 
-    #[inline]
+    #[inline(always)]
     fn alloc(&mut self, key: u64) -> u32 {
         let id = self.memo.blocks as u32;
         self.memo.insert(key, id);
@@ -375,6 +440,7 @@ impl Search<'_> {
     }
 
     /// Computes the block `id` of `p` from its successors.
+    #[inline(always)]
     fn fill(&mut self, p: &Part, id: u32, mv: &Moves, freeze: Option<(u16, Part, u8, [u32; MAX_FORCED])>) {
         let memo = &mut *self.memo;
         memo.expanded += memo.base.size as u64;
@@ -540,8 +606,10 @@ impl Search<'_> {
             return self.memo.base.banked(p.sum, m);
         }
         let mut mv = self.moves(p);
-        for i in 0..mv.len {
-            self.resolve(&mut mv.list[i].1);
+        for (_, t) in &mut mv.list[..mv.len] {
+            if let Target::Part(c) = *t {
+                *t = Target::Block(self.ensure(&c));
+            }
         }
         let own = self.ensure(p);
         let memo = &*self.memo;

@@ -331,6 +331,7 @@ impl Base {
     /// order. It ignores that the player may stop before and, once a
     /// Freeze waits, the Flip Threes drawn: it only decides where a
     /// bounding search stops, never a value.
+    #[inline(always)]
     pub(super) fn reach(&self, p: &Part) -> f64 {
         let binom = binomials();
         let new = p.mask & !self.numbers;
@@ -368,7 +369,7 @@ impl Base {
     /// bonus if seven numbers can be reached. The same for every
     /// combination of modifiers: those drawn and those left add up to the
     /// root's pile.
-    #[inline]
+    #[inline(always)]
     pub(super) fn best(&self, p: &Part) -> f64 {
         let (top, bonus) = best_numbers(self.avail & !p.mask, p.count);
         f64::from(
