@@ -152,6 +152,7 @@ const MAX_SPARE: usize = MAX_ACTIONS_PER_KIND as usize;
 /// nothing else ends the round. The end is then the first card that busts
 /// with no shield left; it depends only on the order of the cards that
 /// bust and the Second Chances, in which the `c` cards fall uniformly.
+#[inline(always)]
 fn before_stop(busts: u32, spare: u32, held: bool) -> &'static [f64; MAX_COPIES + 1] {
     type Row = std::sync::OnceLock<[f64; MAX_COPIES + 1]>;
     static TABLE: std::sync::OnceLock<Vec<Row>> = std::sync::OnceLock::new();

@@ -143,6 +143,21 @@ impl Search<'_> {
     }
 
 
+    /// The prophet bound of `p`, kept in `known` (worked out if `None`).
+    /// (Not `Option::get_or_insert_with`: that was compiled out of line,
+    /// so only for any x86-64; see `Search::ensure`.)
+    #[inline(always)]
+    pub(super) fn prophet_of(&self, p: &Part, known: &mut Option<Prophet>) -> Prophet {
+        match *known {
+            Some(pr) => pr,
+            None => {
+                let pr = self.prophet(p);
+                *known = Some(pr);
+                pr
+            }
+        }
+    }
+
     /// Fills block `id` of `p` with bounds of its values: below, the
     /// better of staying and hitting once where the player decides, and
     /// during forced flips the score of the draws that cannot hurt; above,
@@ -151,7 +166,7 @@ impl Search<'_> {
     #[inline(always)]
     pub(super) fn leaf(&mut self, p: &Part, id: u32, known: &mut Option<Prophet>) {
         let pr = match self.cut {
-            Cut::Upper(_) => *known.get_or_insert_with(|| self.prophet(p)),
+            Cut::Upper(_) => self.prophet_of(p, known),
             _ => Prophet::default(),
         };
         let decides = p.forced == 0 && !p.frozen;
@@ -459,13 +474,20 @@ fn good_draws(ways: &[f64; MAX_FORCED + 1], survive: &[f64; MAX_FORCED + 1], f: 
 #[inline(always)]
 pub(super) fn free_block<'m>(free: Option<&'m Memo>, p: &Part) -> Option<&'m [f64]> {
     let free = free?;
-    let q = Part {
+    free.get(free_key(p)).map(|id| free.block(id))
+}
+
+/// The key of the state of `p` in the world without Freezes and Flip
+/// Threes: the same hand part as a decision, with no Flip Three drawn.
+#[inline(always)]
+pub(super) fn free_key(p: &Part) -> u64 {
+    Part {
         ft_drawn: 0,
         forced: 0,
         frozen: false,
         ..*p
-    };
-    free.get(q.key()).map(|id| free.block(id))
+    }
+    .key()
 }
 
 #[cfg(test)]

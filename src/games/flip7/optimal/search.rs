@@ -2,7 +2,7 @@
 //! card, and each block of values computed from its successors' blocks.
 
 use super::bounds::Prophet;
-use super::cuts::{Cut, free_block};
+use super::cuts::{Cut, free_block, free_key};
 use super::memo::{Known, Memo};
 use super::state::{MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
 use super::{Rule, TIE};
@@ -230,25 +230,30 @@ impl Search<'_> {
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
         let best = b.best(p);
-        (0..b.size).all(|m| {
+        // A plain loop: an iterator adapter here was compiled out of line,
+        // so only for any x86-64 (see `Search::ensure`).
+        for m in 0..b.size {
             let banked = b.banked(p.sum, m);
             let total = others + b.mods_left[m];
             if total == 0 {
-                return true;
+                continue;
             }
-            match self.rule {
+            let stays = match self.rule {
                 Rule::StayAt(t) => banked >= f64::from(t),
                 Rule::Optimal => {
-                    if best * f64::from(total - bust) / f64::from(total) <= banked + TIE {
-                        return true;
+                    best * f64::from(total - bust) / f64::from(total) <= banked + TIE || {
+                        // Hitting: the prophet's value less what it keeps
+                        // when the next card busts.
+                        let value = self.prophet_of(p, pr).value_at(p.sum, b, m);
+                        value - banked * f64::from(bust) / f64::from(total) <= banked + TIE
                     }
-                    // Hitting: the prophet's value less what it keeps when
-                    // the next card busts.
-                    let value = pr.get_or_insert_with(|| self.prophet(p)).value_at(p.sum, b, m);
-                    value - banked * f64::from(bust) / f64::from(total) <= banked + TIE
                 }
+            };
+            if !stays {
+                return false;
             }
-        })
+        }
+        true
     }
 
     /// Whether upper bounds `upper` of the values of decision part `p`
@@ -259,7 +264,13 @@ impl Search<'_> {
     #[inline(always)]
     fn stays_by(&self, p: &Part, upper: Option<&[f64]>) -> bool {
         let b = &self.memo.base;
-        upper.is_some_and(|upper| upper.iter().enumerate().all(|(m, &v)| v <= b.banked(p.sum, m) + TIE))
+        let Some(upper) = upper else { return false };
+        for (m, &v) in upper.iter().enumerate() {
+            if v > b.banked(p.sum, m) + TIE {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether the upper bounding search of `self.aids` stays at decision
@@ -330,6 +341,21 @@ impl Search<'_> {
     #[inline(always)]
     fn compute<const WIDE: bool>(&mut self, p: &Part) -> u32 {
         let key = p.key();
+        // The index slots of the part in the memos it may be looked up in
+        // below, loaded together rather than one miss after another.
+        // (Medians of 21 interleaved one-thread runs, four players: 3% and
+        // 6% less time.)
+        if let Some(aid) = self.aids.exact {
+            aid.prefetch_key(key);
+        }
+        if p.forced == 0 {
+            if let Some(upper) = self.aids.upper {
+                upper.prefetch_key(key);
+            }
+            if let Some(free) = self.aids.free {
+                free.prefetch_key(free_key(p));
+            }
+        }
         if let Some(id) = self.memo.get(key) {
             return id;
         }
