@@ -10,6 +10,9 @@ use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
 
 /// Values held beyond which the search starts loading successors ahead
 /// (about 8 MB: below that they are mostly in the processor's caches).
+/// (With the search compiled for AVX2, 1 MB, or prefetching the index
+/// slots of the successors at every size, made no clear change in time:
+/// medians of 21 interleaved one-thread runs.)
 const TOUCH_ABOVE: usize = 1 << 20;
 
 /// Most forced flips left at once (a Flip Three under way and five
@@ -311,7 +314,9 @@ impl Search<'_> {
     /// over the combinations of modifiers, one instruction to count bits),
     /// taken when the processor has them ([`wide`]). Both do the same
     /// operations in the same order, without fused multiply-adds, so they
-    /// give the same bits.
+    /// give the same bits. (200 four-player games, seed 8: 0.795 G
+    /// instructions against 0.885 G. Compiling `decide` and the quick
+    /// bounds twice as well gave nothing: 0.791 G against 0.792 G.)
     fn ensure(&mut self, p: &Part) -> u32 {
         if wide() { self.ensure_as::<true>(p) } else { self.ensure_as::<false>(p) }
     }
