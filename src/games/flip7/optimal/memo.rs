@@ -256,28 +256,21 @@ impl Memo {
         }
     }
 
-    /// Starts loading the index slot of `key` (a hint: the value is not
-    /// used), so that several misses overlap.
-    #[inline]
+    /// Starts loading the index slot of `key` without waiting for it, so
+    /// that several misses overlap: a prefetch hint on x86-64, elsewhere a
+    /// read whose value is not used.
+    #[inline(always)]
     pub(super) fn touch_key(&self, key: u64) {
         let tag = key | self.generation << GEN_SHIFT;
-        std::hint::black_box(self.slots[self.slot(tag)]);
-    }
-
-    /// Asks the processor to start loading the index slot of `key`, without
-    /// waiting for it (a prefetch hint; nothing on other processors).
-    #[inline(always)]
-    pub(super) fn prefetch_key(&self, key: u64) {
+        let i = self.slot(tag);
         #[cfg(target_arch = "x86_64")]
-        {
-            let tag = key | self.generation << GEN_SHIFT;
-            let at = self.slots.as_ptr().wrapping_add(self.slot(tag));
-            // SAFETY: a prefetch reads nothing and never faults; `at` is
-            // in `slots` anyway.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at.cast()) }
+        // SAFETY: a prefetch reads nothing and never faults; the address
+        // is in `slots` anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(self.slots.as_ptr().add(i).cast())
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        std::hint::black_box(self.slots[i]);
     }
 
     /// Starts loading the values of block `id` (one read per cache line).

@@ -919,7 +919,6 @@ mod tests {
         // processor without AVX2 both runs take the plain version.)
         let mut rng = crate::engine::rng::batch_rng(13, 0);
         let (mut wide_memo, mut plain_memo) = (Memo::new(), Memo::new());
-        let mut searched = 0;
         for _ in 0..16 {
             let (h, u) = random_state(&mut rng);
             for solo in [false, true] {
@@ -929,7 +928,6 @@ mod tests {
                     let plain = evaluate_cut(&h, &u, solo, Rule::Optimal, cut, &mut plain_memo, Aids::default());
                     search::PLAIN.set(false);
                     assert_eq!(wide.hit.to_bits(), plain.hit.to_bits(), "{h:?} {u:?} {solo} {cut:?}");
-                    searched += 1;
                 }
                 search::PLAIN.set(true);
                 let plain = decide(&h, &u, solo, &mut plain_memo);
@@ -937,7 +935,8 @@ mod tests {
                 assert_eq!(decide(&h, &u, solo, &mut wide_memo), plain, "{h:?} {u:?} {solo}");
             }
         }
-        assert!(wide_memo.expanded() > 100_000 && searched == 128, "{} {searched}", wide_memo.expanded());
+        // Searches of some size, not only trivial ones.
+        assert!(wide_memo.expanded() > 100_000, "{}", wide_memo.expanded());
     }
 
     #[test]

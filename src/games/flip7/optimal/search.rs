@@ -94,6 +94,7 @@ pub(super) fn wide() -> bool {
     if PLAIN.get() {
         return false;
     }
+    // The features of `Search::ensure_wide`'s attribute.
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx2")
@@ -336,6 +337,7 @@ impl Search<'_> {
         self.compute::<false>(p)
     }
 
+    /// Its features are those [`wide`] looks for.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn ensure_wide(&mut self, p: &Part) -> u32 {
@@ -351,14 +353,14 @@ impl Search<'_> {
         // (Medians of 21 interleaved one-thread runs, four players: 3% and
         // 6% less time.)
         if let Some(aid) = self.aids.exact {
-            aid.prefetch_key(key);
+            aid.touch_key(key);
         }
         if p.forced == 0 {
             if let Some(upper) = self.aids.upper {
-                upper.prefetch_key(key);
+                upper.touch_key(key);
             }
             if let Some(free) = self.aids.free {
-                free.prefetch_key(free_key(p));
+                free.touch_key(free_key(p));
             }
         }
         if let Some(id) = self.memo.get(key) {
