@@ -139,6 +139,45 @@ pub(super) fn prophet_bound(
     }
 }
 
+/// What hitting at a decision part loses at least below the prophet
+/// bound less the score banked times the chance that the next card busts,
+/// times `cards (cards - 1) / mult` (`cards` left, `mult` the doubling of
+/// the modifiers held): with no Second Chance held, `avail` the numbers not
+/// held (`copies[n]` of number `n` left), `count` numbers held with sum
+/// `sum`, and `busts` cards left that would bust.
+///
+/// Let `Q(s)` be the expected score just before the first card that busts
+/// from state `s`, drawing on through everything else. Every state is worth
+/// at most `Q`, and averaging `Q` over the next card (a card that busts
+/// keeping the score banked) gives `Q` again. So hitting at a state `c`
+/// is worth at most `Q(c)` less the score banked there times the chance
+/// `q` that the next card busts, and `c` at most `Q(c) - min(Q(c) -
+/// banked, q banked)`. After a new number `n` (not a Flip 7): `Q(c) -
+/// banked` is at least the next card's gain, `mult (T - n copies[n]) /
+/// (cards - 1)` with `T` the sum of `n copies[n]` over `avail`; `q` is
+/// `(busts + copies[n] - 1) / (cards - 1)`; the score banked is at least
+/// `mult (sum + n)`. Averaged over the next card, the value of hitting is
+/// at most the prophet's less the score banked when it busts, less the
+/// chance of each new number times that `min`: the sum over `avail` of
+/// `copies[n] min(T - n copies[n], (busts + copies[n] - 1) (sum + n))`,
+/// returned here, times `mult / (cards (cards - 1))`. (At the parts a
+/// bounding search stops at, on 200 games at four players with one
+/// `optimal-round` seat, seeds 1 to 10: 17.163 G instructions in all
+/// against 17.428 G without.)
+#[inline(always)]
+pub(super) fn look_ahead(avail: u16, copies: &[u8], count: u32, busts: u32, sum: u32) -> u32 {
+    if count + 1 >= FLIP7_CARDS {
+        return 0;
+    }
+    let total: u32 = numbers_in(avail).map(|n| n as u32 * u32::from(copies[n])).sum();
+    let mut k = 0;
+    for n in numbers_in(avail) {
+        let c = u32::from(copies[n]);
+        k += c * (total - n as u32 * c).min((busts + c - 1) * (sum + n as u32));
+    }
+    k
+}
+
 /// Most copies of one number (two decks).
 const MAX_COPIES: usize = 24;
 /// Most cards that bust, and Second Chances, that [`before_stop`] covers.
@@ -341,7 +380,10 @@ impl Look {
 
     /// An upper bound of the value of hitting now: the prophet's, less
     /// the score it keeps when the very next card busts (the player who
-    /// hits loses it).
+    /// hits loses it). (Less also what a new number drawn next then loses
+    /// at least, as in [`look_ahead`], the guesses of `decide` went wrong
+    /// more often: 17.259 G instructions against 17.163 G on the runs
+    /// there.)
     fn prophet_hit(&self) -> f64 {
         let prophet = self.prophet();
         if self.sc {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# How much faster one sim build plays `optimal-round` than another: three
+# tables (two players with one optimal-round seat, four with one, four all
+# playing it), each over seeds 1..SEEDS, one thread, the two builds
+# alternating run by run so that machine noise hits both alike. It adds up
+# the processor time (user + system) of every run and prints each build's
+# games per second of processor time and the ratio. The cost of a game
+# varies a lot with the seed (a few decisions near a tie take most of the
+# time), so a ratio needs several seeds.
+#
+# usage: scripts/optimal-round-speed.sh OLD_BIN NEW_BIN [SEEDS] [SCALE]
+#   SEEDS: seeds per table (default 10); SCALE: multiplies the games per
+#   seed (default 1: 300 two-player games, 1,000 and 300 four-player ones).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: $0 OLD_BIN NEW_BIN [SEEDS] [SCALE]" >&2; exit 2; }
+old=$1 new=$2 seeds=${3:-10} scale=${4:-1}
+for bin in "$old" "$new"; do
+    [ -x "$bin" ] || { echo "$0: $bin is not an executable" >&2; exit 2; }
+done
+[[ $seeds =~ ^[1-9][0-9]*$ ]] || { echo "$0: SEEDS must be a whole number from 1, not '$seeds'" >&2; exit 2; }
+[[ $scale =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "$0: SCALE must be a positive number, not '$scale'" >&2; exit 2; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# The processor seconds of one run (user + system).
+cpu() {
+    local TIMEFORMAT='%3U %3S' t
+    t=$( { time "$@" >/dev/null 2>"$out/err"; } 2>&1 ) || { cat "$out/err" >&2; exit 1; }
+    awk '{printf "%.3f", $1 + $2}' <<<"$t"
+}
+
+printf '%-40s %8s %14s %14s %7s\n' table games "old games/s" "new games/s" ratio
+table() {
+    local name=$1 games=$2; shift 2
+    games=$(awk -v g="$games" -v s="$scale" 'BEGIN{n = int(g * s + 0.5); print (n < 1) ? 1 : n}')
+    local a=0 b=0 s
+    for s in $(seq "$seeds"); do
+        local args=(flip7 "$@" --games "$games" --seed "$s" --threads 1 --no-progress --out "$out/run.csv")
+        a=$(awk -v x="$a" -v y="$(cpu "$old" "${args[@]}")" 'BEGIN{print x + y}')
+        b=$(awk -v x="$b" -v y="$(cpu "$new" "${args[@]}")" 'BEGIN{print x + y}')
+    done
+    awk -v name="$name" -v n="$((games * seeds))" -v a="$a" -v b="$b" 'BEGIN{
+        if (a <= 0) a = 0.001; if (b <= 0) b = 0.001;
+        printf "%-40s %8d %14.0f %14.0f %7.2f\n", name, n, n / a, n / b, a / b }'
+}
+table "2 players, one optimal-round seat" 300 --players 2 --policy optimal-round,stay-at-25
+table "4 players, one optimal-round seat" 1000 --policy optimal-round,stay-at-25,stay-at-25,stay-at-25
+table "4 players, all optimal-round" 300 --policy optimal-round
