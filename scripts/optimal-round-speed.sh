@@ -4,7 +4,8 @@
 # playing it), each over seeds 1..SEEDS, one thread, the two builds
 # alternating run by run so that machine noise hits both alike. It adds up
 # the processor time (user + system) of every run and prints each build's
-# games per second of processor time and the ratio. The cost of a game
+# games per second of processor time, the ratio, and the lowest and
+# highest ratio of a single seed. The cost of a game
 # varies a lot with the seed (a few decisions near a tie take most of the
 # time), so a ratio needs several seeds.
 #
@@ -30,19 +31,23 @@ cpu() {
     awk '{printf "%.3f", $1 + $2}' <<<"$t"
 }
 
-printf '%-40s %8s %14s %14s %7s\n' table games "old games/s" "new games/s" ratio
+printf '%-36s %7s %12s %12s %6s %14s\n' table games "old games/s" "new games/s" ratio "one seed"
+
 table() {
     local name=$1 games=$2; shift 2
     games=$(awk -v g="$games" -v s="$scale" 'BEGIN{n = int(g * s + 0.5); print (n < 1) ? 1 : n}')
-    local a=0 b=0 s
+    local s ta tb
+    : >"$out/times"
     for s in $(seq "$seeds"); do
         local args=(flip7 "$@" --games "$games" --seed "$s" --threads 1 --no-progress --out "$out/run.csv")
-        a=$(awk -v x="$a" -v y="$(cpu "$old" "${args[@]}")" 'BEGIN{print x + y}')
-        b=$(awk -v x="$b" -v y="$(cpu "$new" "${args[@]}")" 'BEGIN{print x + y}')
+        ta=$(cpu "$old" "${args[@]}")
+        tb=$(cpu "$new" "${args[@]}")
+        echo "$ta $tb" >>"$out/times"
     done
-    awk -v name="$name" -v n="$((games * seeds))" -v a="$a" -v b="$b" 'BEGIN{
-        if (a <= 0) a = 0.001; if (b <= 0) b = 0.001;
-        printf "%-40s %8d %14.0f %14.0f %7.2f\n", name, n, n / a, n / b, a / b }'
+    awk -v name="$name" -v n="$((games * seeds))" '
+        { a += $1; b += $2; r = ($2 > 0) ? $1 / $2 : 0; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r }
+        END { if (a <= 0) a = 0.001; if (b <= 0) b = 0.001;
+              printf "%-36s %7d %12.0f %12.0f %6.2f %6.2f..%-6.2f\n", name, n, n / a, n / b, a / b, lo, hi }' "$out/times"
 }
 table "2 players, one optimal-round seat" 300 --players 2 --policy optimal-round,stay-at-25
 table "4 players, one optimal-round seat" 1000 --policy optimal-round,stay-at-25,stay-at-25,stay-at-25

@@ -108,7 +108,10 @@
 //!   the flips made, or a Flip 7 that ends them early; a Second Chance
 //!   held cancels one card that busts.
 //!   Above: the prophet bound, less, during forced flips without a Second
-//!   Chance, the score banked times the chance that one of them busts.
+//!   Chance, the score banked times the chance that one of them busts;
+//!   where the player decides, less the score banked times the chance that
+//!   the next card busts and, without a Second Chance, what a new number
+//!   drawn next then loses at least (`look_ahead` in `bounds.rs`).
 //!   Every step of the search (averages with positive weights, the better
 //!   of two choices) keeps bounds bounds, so the bounding searches bound
 //!   the value of hitting: when the lower one beats staying, hit; when the
