@@ -1,7 +1,7 @@
 //! The bounding searches of [`decide`](super::decide): where they stop
 //! ([`Cut`], [`REACH`]) and the bounds of the values they take there.
 
-use super::bounds::{Prophet, look_ahead, prophet_bound};
+use super::bounds::{Prophet, prophet_bound};
 use super::memo::Memo;
 use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
 use super::state::{Base, MAX_MODS, Part, numbers_in};
@@ -170,10 +170,10 @@ impl Search<'_> {
             _ => Prophet::default(),
         };
         let decides = p.forced == 0 && !p.frozen;
-        // What hitting loses below the prophet bound (see [`look_ahead`]).
-        let ahead = if decides && !p.sc && matches!(self.cut, Cut::Upper(_)) {
-            let b = &self.memo.base;
-            f64::from(look_ahead(b.avail & !p.mask, &b.copies, u32::from(p.count), u32::from(p.busts), u32::from(p.sum)))
+        // What hitting loses below the prophet bound, times the cards
+        // left and one fewer (see `bounds::look_ahead`).
+        let loses = if decides && !p.sc && matches!(self.cut, Cut::Upper(_)) {
+            f64::from(self.memo.base.look_ahead(p))
         } else {
             0.0
         };
@@ -353,14 +353,14 @@ impl Search<'_> {
                 // and 8.)
                 let best = b.best(p);
                 // Less what a new number drawn next then loses at least (0
-                // with a Second Chance held; `look_ahead` is 0 with fewer
-                // than two cards left). A division per combination: a
-                // lookup by count of modifiers left stops the loop from
-                // being vectorised (8% more instructions).
+                // with a Second Chance held, and with fewer than two cards
+                // left). A division per combination: a lookup by count of
+                // modifiers left kept the loop from being vectorised and
+                // took more instructions.
                 let others_f = f64::from(others);
                 let ahead = |mult: f64, left: f64| {
                     let cards = others_f + left;
-                    mult * ahead / (cards * (cards - 1.0)).max(1.0)
+                    mult * loses / (cards * (cards - 1.0)).max(1.0)
                 };
                 if p.sc || p.busts == 0 {
                     prophet_values(b, &pr, ahead, sum, best, out, |value, banked, _, _| if value > banked { value } else { banked });
@@ -572,13 +572,7 @@ mod tests {
                         }
                         // The upper bound at a decision part less what a
                         // new number drawn next then loses at least.
-                        let b = &exact.base;
-                        if matches!(cut, Cut::Upper(_))
-                            && p.forced == 0
-                            && !p.frozen
-                            && !p.sc
-                            && look_ahead(b.avail & !p.mask, &b.copies, u32::from(p.count), u32::from(p.busts), u32::from(p.sum)) > 0
-                        {
+                        if matches!(cut, Cut::Upper(_)) && p.forced == 0 && !p.frozen && !p.sc && exact.base.look_ahead(p) > 0 {
                             ahead += 1;
                         }
                     }
@@ -680,7 +674,7 @@ mod tests {
             let bound = bounds.block(id)[m];
             assert!(bound + 1e-9 >= values.best(), "{h:?} {unseen:?}: {bound} below {values:?}");
             let b = &exact.base;
-            let k = look_ahead(b.avail & !root.mask, &b.copies, u32::from(root.count), u32::from(root.busts), u32::from(root.sum));
+            let k = b.look_ahead(&root);
             let cards = f64::from(b.others_left(&root) + b.mods_left[m]);
             let taken = f64::from(k) / (cards * (cards - 1.0)).max(1.0);
             if taken > 0.0 && bound > values.stay {

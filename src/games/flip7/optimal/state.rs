@@ -3,7 +3,7 @@
 //! keys are relative to, with the tables derived from it ([`Base`]).
 
 use super::Rule;
-use super::bounds::best_numbers;
+use super::bounds::{best_numbers, look_ahead};
 use super::cuts::Cut;
 use super::search::{MAX_FORCED, binomials, inverse_binomials};
 use crate::engine::bits::ones;
@@ -362,6 +362,12 @@ impl Base {
     #[inline]
     pub(super) fn banked(&self, sum: u16, m: usize) -> f64 {
         f64::from(sum) * self.mult[m] + self.plus_f[m]
+    }
+
+    /// [`look_ahead`] of decision part `p` (held with no Second Chance).
+    #[inline(always)]
+    pub(super) fn look_ahead(&self, p: &Part) -> u32 {
+        look_ahead(self.avail & !p.mask, &self.copies, u32::from(p.count), u32::from(p.busts), u32::from(p.sum))
     }
 
     /// The best score still reachable from `p`: its numbers and the best
