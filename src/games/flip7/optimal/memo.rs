@@ -178,14 +178,14 @@ impl Memo {
 
     /// The part and combination of `hand` facing `pile`, reusing the memo
     /// when its root applies, otherwise starting afresh with this root.
-    pub(super) fn locate(&mut self, rule: Rule, cut: Cut, hand: &Hand, pile: &[u8; KINDS]) -> (Part, usize) {
+    pub(super) fn locate(&mut self, rule: Rule, cut: Cut, hand: &Hand, pile: &[u8; KINDS], donors: &[Option<&Base>]) -> (Part, usize) {
         if self.base.cut == cut
             && let Some(found) = self.base.locate(rule, hand, pile)
         {
             return found;
         }
         self.new_generation();
-        self.base.set(rule, hand, pile);
+        self.base.set(rule, hand, pile, donors);
         self.base.cut = cut;
         self.acc.resize(self.base.size, 0.0);
         self.base.locate(rule, hand, pile).expect("a root locates itself")

@@ -280,7 +280,8 @@ fn evaluate_cut(
         return Values { stay, hit: stay };
     }
     memo.searches += 1;
-    let (part, m) = memo.locate(rule, cut, hand, &pile);
+    let donors = [aids.exact.map(|a| &a.base), aids.upper.map(|a| &a.base), aids.free.map(|a| &a.base)];
+    let (part, m) = memo.locate(rule, cut, hand, &pile, &donors);
     let aids = Aids {
         free: aids.free.filter(|f| {
             matches!(f.base.cut, Cut::Exact | Cut::Upper(_)) && f.base.same_root_but_actions(&memo.base)

@@ -146,7 +146,7 @@ pub(super) struct Base {
 }
 
 impl Base {
-    pub(super) fn set(&mut self, rule: Rule, hand: &Hand, pile: &[u8; KINDS]) {
+    pub(super) fn set(&mut self, rule: Rule, hand: &Hand, pile: &[u8; KINDS], donors: &[Option<&Base>]) {
         self.rule = Some(rule);
         self.numbers = hand.numbers;
         self.count = hand.count;
@@ -172,6 +172,13 @@ impl Base {
         mods.copy_from_slice(&pile[PLUS2 as usize..PLUS2 as usize + MODS]);
         let key = (hand.plus, hand.times2, mods);
         if self.tables_for == Some(key) {
+            return;
+        }
+        // Another search of the decision has them already: copied. (500
+        // four-player games with one `optimal-round` seat on one thread,
+        // seeds 1 to 10: 16.95 G instructions in all against 17.03 G.)
+        if let Some(from) = donors.iter().flatten().find(|d| d.tables_for == Some(key)) {
+            self.copy_tables(from);
             return;
         }
         self.tables_for = Some(key);
@@ -253,6 +260,35 @@ impl Base {
             self.mod_mult.push(mult);
             self.mod_plus.push(plus);
         }
+    }
+
+    /// The tables per combination of `from` (made for the same modifiers).
+    fn copy_tables(&mut self, from: &Base) {
+        self.tables_for = from.tables_for;
+        self.size = from.size;
+        self.stride = from.stride;
+        self.kinds = from.kinds;
+        self.single = from.single;
+        self.plus_at.clone_from(&from.plus_at);
+        self.times2_at.clone_from(&from.times2_at);
+        self.mods_left.clone_from(&from.mods_left);
+        self.plus_left.clone_from(&from.plus_left);
+        self.times2_left.clone_from(&from.times2_left);
+        self.mult.clone_from(&from.mult);
+        self.plus_f.clone_from(&from.plus_f);
+        self.mods_left_f.clone_from(&from.mods_left_f);
+        self.doubling.clone_from(&from.doubling);
+        self.plus_left_f.clone_from(&from.plus_left_f);
+        if self.mod_weight.len() < from.mod_weight.len() {
+            self.mod_weight.resize(from.mod_weight.len(), Vec::new());
+            self.mod_next.resize(from.mod_next.len(), Vec::new());
+        }
+        for a in 0..from.kinds {
+            self.mod_weight[a].clone_from(&from.mod_weight[a]);
+            self.mod_next[a].clone_from(&from.mod_next[a]);
+        }
+        self.mod_mult.clone_from(&from.mod_mult);
+        self.mod_plus.clone_from(&from.mod_plus);
     }
 
     /// The hand part and combination of modifiers of `hand` facing `pile`,
