@@ -4,7 +4,7 @@
 use super::bounds::{Prophet, prophet_bound};
 use super::memo::Memo;
 use super::search::{MAX_FORCED, Search, binomials, inverse_binomials};
-use super::state::{Base, MAX_MODS, Part, numbers_in};
+use super::state::{Base, FREE_KEY_BITS, MAX_MODS, Part, numbers_in};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
 
 /// Whether a search is exact or stops early with bounds of the values.
@@ -494,26 +494,13 @@ fn good_draws(ways: &[f64; MAX_FORCED + 1], survive: &[f64; MAX_FORCED + 1], f: 
     (0..=f).map(|k| ways[f - k] * survive[k]).sum()
 }
 
-/// The values of the state of `p` in the world without Freezes and Flip
-/// Threes (the memo `free`), if computed there: the same hand part as a
-/// decision, with no Flip Three drawn.
+/// The values in the world without Freezes and Flip Threes (the memo
+/// `free`) of the hand part keyed `key`, if computed there: the same hand
+/// part as a decision, with no Flip Three drawn.
 #[inline(always)]
-pub(super) fn free_block<'m>(free: Option<&'m Memo>, p: &Part) -> Option<&'m [f64]> {
+pub(super) fn free_block(free: Option<&Memo>, key: u64) -> Option<&[f64]> {
     let free = free?;
-    free.get(free_key(p)).map(|id| free.block(id))
-}
-
-/// The key of the state of `p` in the world without Freezes and Flip
-/// Threes: the same hand part as a decision, with no Flip Three drawn.
-#[inline(always)]
-pub(super) fn free_key(p: &Part) -> u64 {
-    Part {
-        ft_drawn: 0,
-        forced: 0,
-        frozen: false,
-        ..*p
-    }
-    .key()
+    free.get(key & FREE_KEY_BITS).map(|id| free.block(id))
 }
 
 #[cfg(test)]
@@ -523,6 +510,38 @@ mod tests {
     use super::super::{Rule, counted, evaluate, evaluate_cut};
     use super::*;
     use crate::games::flip7::rules::FLIP7_BONUS;
+
+    #[test]
+    fn the_key_by_bit_extraction_is_the_key_and_tells_parts_apart() {
+        // Every hand part of exact searches from random roots, alone in the
+        // round and at a table: the key the search takes on x86-64-v3 (one
+        // bit extraction) is `Part::key`, and no two parts share one.
+        let mut rng = crate::engine::rng::batch_rng(15, 0);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let (h, u) = random_state(&mut rng);
+            for solo in [false, true] {
+                let mut exact = Memo::new();
+                evaluate(&h, &u, solo, Rule::Optimal, &mut exact);
+                let Some((root, _)) = exact.base.locate(Rule::Optimal, &h, &counted(&u, solo)) else {
+                    continue;
+                };
+                let parts = Search { memo: &mut exact, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Exact }.parts(&root);
+                let mut seen = std::collections::HashMap::new();
+                for p in &parts {
+                    let fields = (p.mask, p.dups, p.sc, p.sc_drawn, p.ft_drawn, p.forced, p.frozen);
+                    assert_eq!(*seen.entry(p.key()).or_insert(fields), fields, "{p:?}");
+                    if super::super::search::wide() {
+                        assert_eq!(p.key_as::<true>(), p.key(), "{p:?}");
+                    }
+                    assert_eq!(p.key_as::<false>(), p.key());
+                    assert_eq!(p.key() & FREE_KEY_BITS, Part { ft_drawn: 0, forced: 0, frozen: false, ..*p }.key());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
 
     #[test]
     fn leaf_bounds_bracket_the_exact_value_of_every_part() {

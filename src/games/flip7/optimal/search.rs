@@ -2,9 +2,9 @@
 //! card, and each block of values computed from its successors' blocks.
 
 use super::bounds::Prophet;
-use super::cuts::{Cut, free_block, free_key};
+use super::cuts::{Cut, free_block};
 use super::memo::{Known, Memo};
-use super::state::{MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
+use super::state::{FREE_KEY_BITS, MAX_ACTIONS_PER_KIND, NUMBERS, Part, Target, numbers_in};
 use super::{Rule, TIE};
 use crate::games::flip7::rules::{FLIP7_BONUS, FLIP7_CARDS};
 
@@ -347,7 +347,7 @@ impl Search<'_> {
     /// The body of [`Search::ensure`], inlined in each version.
     #[inline(always)]
     fn compute<const WIDE: bool>(&mut self, p: &Part) -> u32 {
-        let key = p.key();
+        let key = p.key_as::<WIDE>();
         // The index slots of the part in the memos it may be looked up in
         // below, loaded together rather than one miss after another.
         // (Medians of 21 interleaved one-thread runs, four players: 3% and
@@ -360,7 +360,7 @@ impl Search<'_> {
                 upper.touch_key(key);
             }
             if let Some(free) = self.aids.free {
-                free.touch_key(free_key(p));
+                free.touch_key(key & FREE_KEY_BITS);
             }
         }
         if let Some(id) = self.memo.get(key) {
@@ -385,7 +385,7 @@ impl Search<'_> {
         let mut pr = before.and_then(|k| k.prophet);
         // At a decision part, the values of the same state in the world
         // without Freezes and Flip Threes, if the search draws on it.
-        let free = if p.forced == 0 { free_block(self.aids.free, p) } else { None };
+        let free = if p.forced == 0 { free_block(self.aids.free, key) } else { None };
         if p.forced == 0
             && (self.stays_by(p, free) || self.upper_stays(p, key) || (before.is_none() && self.all_stay(p, &mut pr)))
         {
@@ -408,7 +408,7 @@ impl Search<'_> {
             self.leaf(p, id, &mut pr);
             self.memo.known[id as usize] = Known { reach, prophet: pr };
             if matches!(self.cut, Cut::Upper(_)) {
-                let free = if p.forced == 0 { free } else { free_block(self.aids.free, p) };
+                let free = if p.forced == 0 { free } else { free_block(self.aids.free, key) };
                 self.cap_by_free(id, free);
             }
             return id;
@@ -421,7 +421,7 @@ impl Search<'_> {
         if big {
             for (_, t) in mv.list[..mv.len].iter().chain(std::iter::once(&(0, mv.modifier))) {
                 if let Target::Part(c) = t {
-                    self.memo.touch_key(c.key());
+                    self.memo.touch_key(c.key_as::<WIDE>());
                 }
             }
         }

@@ -25,14 +25,14 @@ pub(super) const MAX_MODS_PER_KIND: u8 = 3;
 pub(super) const MAX_ACTIONS_PER_KIND: u8 = 6;
 
 /// Everything of a state but the modifiers drawn: one block of values.
+/// The fields of its key come first, one byte each but for `mask`, in the
+/// order of [`Part::key`], so that the key is one bit extraction from
+/// their eight bytes ([`Part::key_wide`]).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(super) struct Part {
     /// Numbers held (absolute).
     pub(super) mask: u16,
-    pub(super) sum: u16,
-    pub(super) count: u8,
-    /// Copies left of the numbers held (the cards that bust).
-    pub(super) busts: u16,
     /// Duplicates cancelled since the root.
     pub(super) dups: u8,
     /// Holds a Second Chance.
@@ -49,7 +49,19 @@ pub(super) struct Part {
     /// Freezes and Flip Threes are blanks; they are left out of the pile
     /// and `forced` counts the other cards still to draw before banking.
     pub(super) frozen: bool,
+    pub(super) sum: u16,
+    /// Copies left of the numbers held (the cards that bust).
+    pub(super) busts: u16,
+    pub(super) count: u8,
 }
+
+/// The bits of the first eight bytes of a [`Part`] that make its key.
+#[cfg(target_arch = "x86_64")]
+const KEY_BITS: u64 = 0x1FFF | 0x7 << 16 | 1 << 24 | 0x7 << 32 | 0xF << 40 | 0x1F << 48 | 1 << 56;
+
+/// The bits of a key that a decision part with no Flip Three drawn keeps:
+/// its key in the world without Freezes and Flip Threes.
+pub(super) const FREE_KEY_BITS: u64 = (1 << 20) - 1;
 
 impl Part {
     #[inline]
@@ -61,6 +73,25 @@ impl Part {
             | u64::from(self.ft_drawn) << 20
             | u64::from(self.forced) << 24
             | u64::from(self.frozen) << 29
+    }
+
+    /// [`Part::key`] by one bit extraction, where the processor has the
+    /// bit instructions of x86-64-v3 (`WIDE`, see `Search::ensure`). (500
+    /// four-player games with one `optimal-round` seat on one thread,
+    /// seeds 1 to 10: 16.43 G instructions in all against 16.95 G.)
+    #[inline(always)]
+    pub(super) fn key_as<const WIDE: bool>(&self) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if WIDE {
+            // SAFETY: `Part` is `repr(C)` with its first eight bytes the
+            // key fields (no padding: a `u16` and six bytes), and `WIDE` is
+            // true only where the processor has BMI2.
+            return unsafe {
+                let bytes = std::ptr::read_unaligned((self as *const Part).cast::<u64>());
+                std::arch::x86_64::_pext_u64(u64::from_le(bytes), KEY_BITS)
+            };
+        }
+        self.key()
     }
 }
 
