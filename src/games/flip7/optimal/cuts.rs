@@ -509,7 +509,18 @@ mod tests {
     use super::super::tests::random_state;
     use super::super::{Rule, counted, evaluate, evaluate_cut};
     use super::*;
-    use crate::games::flip7::rules::FLIP7_BONUS;
+    use crate::games::flip7::cards::KINDS;
+    use crate::games::flip7::rules::{FLIP7_BONUS, Hand};
+
+    /// The memo of an exact search for `h` facing `u`, and every hand part
+    /// reachable from its root (`None` when there is nothing to draw).
+    fn exact_parts(h: &Hand, u: &[u8; KINDS], solo: bool) -> Option<(Memo, Vec<Part>)> {
+        let mut exact = Memo::new();
+        evaluate(h, u, solo, Rule::Optimal, &mut exact);
+        let (root, _) = exact.base.locate(Rule::Optimal, h, &counted(u, solo))?;
+        let parts = Search { memo: &mut exact, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Exact }.parts(&root);
+        Some((exact, parts))
+    }
 
     #[test]
     fn the_key_by_bit_extraction_is_the_key_and_tells_parts_apart() {
@@ -521,12 +532,7 @@ mod tests {
         for _ in 0..20 {
             let (h, u) = random_state(&mut rng);
             for solo in [false, true] {
-                let mut exact = Memo::new();
-                evaluate(&h, &u, solo, Rule::Optimal, &mut exact);
-                let Some((root, _)) = exact.base.locate(Rule::Optimal, &h, &counted(&u, solo)) else {
-                    continue;
-                };
-                let parts = Search { memo: &mut exact, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Exact }.parts(&root);
+                let Some((_, parts)) = exact_parts(&h, &u, solo) else { continue };
                 let mut seen = std::collections::HashMap::new();
                 for p in &parts {
                     let fields = (p.mask, p.dups, p.sc, p.sc_drawn, p.ft_drawn, p.forced, p.frozen);
@@ -554,12 +560,7 @@ mod tests {
         for _ in 0..40 {
             let (h, u) = random_state(&mut rng);
             for solo in [false, true] {
-                let mut exact = Memo::new();
-                evaluate(&h, &u, solo, Rule::Optimal, &mut exact);
-                let Some((root, _)) = exact.base.locate(Rule::Optimal, &h, &counted(&u, solo)) else {
-                    continue;
-                };
-                let parts = Search { memo: &mut exact, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Exact }.parts(&root);
+                let Some((exact, parts)) = exact_parts(&h, &u, solo) else { continue };
                 for cut in [Cut::Lower(0), Cut::Upper(0)] {
                     let mut bounds = exact.clone();
                     bounds.base.cut = cut;
