@@ -663,8 +663,6 @@ mod tests {
         // taking it off twice would not, so the test would catch a term
         // much larger than it may be.
         use crate::engine::rng::Draw;
-        use crate::games::flip7::cards::KINDS;
-        use crate::games::flip7::rules::Hand;
         let mut rng = crate::engine::rng::batch_rng(15, 0);
         let (mut active, mut sharp) = (0, 0);
         for _ in 0..3000 {

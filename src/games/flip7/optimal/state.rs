@@ -27,7 +27,7 @@ pub(super) const MAX_ACTIONS_PER_KIND: u8 = 6;
 /// Everything of a state but the modifiers drawn: one block of values.
 /// The fields of its key come first, one byte each but for `mask`, in the
 /// order of [`Part::key`], so that the key is one bit extraction from
-/// their eight bytes ([`Part::key_wide`]).
+/// their eight bytes ([`Part::key_as`]).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(super) struct Part {
@@ -457,4 +457,29 @@ impl Base {
 #[inline]
 pub(super) fn numbers_in(bits: u16) -> impl Iterator<Item = usize> {
     ones(u64::from(bits)).map(|n| n as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::flip7::cards::{Without, composition};
+
+    #[test]
+    fn tables_copied_from_another_search_are_the_tables_made_afresh() {
+        // Every table per combination of modifiers that `Base::set` makes
+        // is one `copy_tables` copies: the two roots print the same, with
+        // one deck (a bit per kind) and two (counts per kind), modifiers in
+        // hand or not.
+        for decks in [1, 2] {
+            let pile = composition(decks, Without::default());
+            for hand in [Hand::holding(&[3, 7], 0, 0, false), Hand::holding(&[5], 6, 1, true)] {
+                let mut made = Base::default();
+                made.set(Rule::Optimal, &hand, &pile, &[]);
+                let mut copied = Base::default();
+                copied.set(Rule::Optimal, &hand, &pile, &[Some(&made)]);
+                assert!(made.size > 1);
+                assert_eq!(format!("{copied:?}"), format!("{made:?}"));
+            }
+        }
+    }
 }
