@@ -169,6 +169,12 @@ impl Memo {
         self.blocks = 0;
         self.exact.clear();
         self.known.clear();
+        self.next_generation();
+    }
+
+    /// A generation whose slots are all empty: every slot holds an older
+    /// one (after the last of them, every slot is cleared).
+    fn next_generation(&mut self) {
         self.generation += 1;
         if self.generation == GEN_LIMIT {
             self.slots.fill(0);
@@ -230,6 +236,8 @@ impl Memo {
         self.slots[i] = tag | u64::from(block) << PART_BITS;
     }
 
+    /// Doubles the index. Its entries move to a new generation, which
+    /// leaves every other slot empty without writing it.
     #[cold]
     fn grow(&mut self) {
         let used = 1usize << self.bits;
@@ -238,18 +246,20 @@ impl Memo {
         self.scratch.extend(
             self.slots[..used]
                 .iter()
-                .filter(|&&e| e >> GEN_SHIFT == generation),
+                .filter(|&&e| e >> GEN_SHIFT == generation)
+                .map(|&e| e & !(!0 << GEN_SHIFT)),
         );
         self.bits += 1;
         let size = 1usize << self.bits;
         if self.slots.len() < size {
             self.slots.resize(size, 0);
         }
-        self.slots[..size].fill(0);
+        self.next_generation();
         let mask = size - 1;
         for &e in &self.scratch {
+            let e = e | self.generation << GEN_SHIFT;
             let mut i = self.slot(e & TAG_MASK);
-            while self.slots[i] != 0 {
+            while self.slots[i] >> GEN_SHIFT == self.generation {
                 i = (i + 1) & mask;
             }
             self.slots[i] = e;
