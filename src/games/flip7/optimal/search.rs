@@ -587,7 +587,10 @@ impl Search<'_> {
             // waits on the one before, or with no division where staying
             // is clearly better: 4.949 G and 4.937 G instructions against
             // 4.906 G on 200 games at two and four players, seeds 7 and 8,
-            // and no clear change in time.)
+            // and no clear change in time. Multiplying by one over the
+            // cards left, looked up by the count of modifiers left, instead
+            // of dividing: 8% more instructions on 500 four-player games,
+            // seed 5, and 10% more time.)
             debug_assert!(matches!(mv.modifier, Target::Same));
             let stay_at = match self.rule {
                 Rule::Optimal => None,

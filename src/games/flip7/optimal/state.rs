@@ -27,7 +27,11 @@ pub(super) const MAX_ACTIONS_PER_KIND: u8 = 6;
 /// Everything of a state but the modifiers drawn: one block of values.
 /// The fields of its key come first, one byte each but for `mask`, in the
 /// order of [`Part::key`], so that the key is one bit extraction from
-/// their eight bytes ([`Part::key_as`]).
+/// their eight bytes ([`Part::key_as`]). (Packed in two 64-bit words
+/// instead, a card's successor made by adding to them: 0.7% fewer
+/// instructions on 500 four-player games, seed 11, and no less time; a
+/// [`Target`] then takes 24 bytes, and the list of successors twice the
+/// memory.)
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(super) struct Part {
