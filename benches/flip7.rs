@@ -12,6 +12,7 @@ use sim::engine::rng::batch_rng;
 use sim::engine::runner::{BATCH_GAMES, Simulation};
 use sim::games::flip7::Flip7Sim;
 use sim::games::flip7::cards::{Without, composition};
+use sim::games::flip7::optimal::{Memo, decide, random_state};
 use sim::games::flip7::policies::{Policy, Seats, Thresholds};
 use sim::games::flip7::rules::{Rules, Silent, Table};
 
@@ -102,11 +103,45 @@ fn bench_strong(c: &mut Criterion) {
     g.finish();
 }
 
+/// `optimal-round`'s decisions alone: the same 300 random states that its
+/// bounds without a search leave open (alone in the round and at a table),
+/// each decided afresh. A whole game's time depends on the few decisions
+/// near a tie it meets, so this measures changes to the search with less
+/// noise than whole runs.
+fn bench_optimal_decisions(c: &mut Criterion) {
+    let mut rng = batch_rng(23, 0);
+    let mut memo = Memo::new();
+    let mut states = Vec::new();
+    while states.len() < 300 {
+        let (hand, unseen) = random_state(&mut rng);
+        for solo in [false, true] {
+            memo.clear();
+            let searches = memo.searches() + memo.bounding_searches();
+            decide(&hand, &unseen, solo, &mut memo);
+            if memo.searches() + memo.bounding_searches() > searches {
+                states.push((hand, unseen, solo));
+            }
+        }
+    }
+    let mut g = c.benchmark_group("flip7_optimal");
+    g.throughput(Throughput::Elements(states.len() as u64));
+    g.sample_size(10);
+    g.bench_function("decide_300_searched_states", |b| {
+        b.iter(|| {
+            for (hand, unseen, solo) in &states {
+                memo.clear();
+                black_box(decide(hand, unseen, *solo, &mut memo));
+            }
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     // No charts: they need system fonts, which a bare machine may lack
     // (criterion then panics after measuring). The figures are printed.
     config = Criterion::default().without_plots();
-    targets = bench_round, bench_batch, bench_strong
+    targets = bench_round, bench_batch, bench_strong, bench_optimal_decisions
 }
 criterion_main!(benches);

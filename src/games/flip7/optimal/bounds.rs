@@ -519,7 +519,7 @@ mod tests {
         let mut rng = crate::engine::rng::seeded_game_rng(17);
         let mut checked = 0;
         for _ in 0..300 {
-            let (h, unseen) = super::super::tests::random_state(&mut rng);
+            let (h, unseen) = super::super::random_state(&mut rng);
             let look = Look::new(&h, &counted(&unseen, true));
             for k in 0..KINDS {
                 let held = k < NUMBERS && look.numbers & (1 << k) != 0;

@@ -509,7 +509,7 @@ pub(super) fn free_block(free: Option<&Memo>, key: u64) -> Option<&[f64]> {
 #[cfg(test)]
 mod tests {
     use super::super::search::Aids;
-    use super::super::tests::random_state;
+    use super::super::random_state;
     use super::super::{Rule, counted, evaluate, evaluate_cut};
     use super::*;
     use crate::games::flip7::cards::KINDS;

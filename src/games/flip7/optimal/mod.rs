@@ -684,10 +684,46 @@ const FREE_LEVELS: usize = 3;
 /// against 16.24 G on those games, seeds 1 to 10.)
 const UPPER_DEPTH: u32 = 1;
 
+/// A random hand facing the full deck less the hand and some cards
+/// seen, for the tests of the search and its benchmark: cards are taken
+/// from a shuffled deck into the hand until it holds `1..=5` numbers
+/// (repeats, Freezes, Flip Threes and a second Second Chance are put
+/// aside as seen), then `0..75` more are seen.
+pub fn random_state(rng: &mut crate::engine::rng::SimRng) -> (Hand, [u8; KINDS]) {
+    use super::cards::{MAX_NUMBER, Without, composition, plus_value};
+    use crate::engine::rng::Draw;
+    let comp = composition(1, Without::default());
+    let mut deck: Vec<u8> = (0..KINDS as u8)
+        .flat_map(|k| std::iter::repeat_n(k, usize::from(comp[usize::from(k)])))
+        .collect();
+    rng.shuffle(&mut deck);
+    let want = rng.below(5) as usize + 1;
+    let (mut numbers, mut plus, mut times2, mut sc) = (Vec::new(), 0, 0, false);
+    let mut unseen = comp;
+    let mut cards = deck.into_iter();
+    while numbers.len() < want {
+        let c = cards.next().expect("the deck holds enough numbers");
+        unseen[usize::from(c)] -= 1;
+        if c <= MAX_NUMBER && !numbers.contains(&c) {
+            numbers.push(c);
+        } else if c == TIMES2 {
+            times2 += 1;
+        } else if (PLUS2..TIMES2).contains(&c) {
+            plus += plus_value(c);
+        } else if c == SECOND_CHANCE {
+            sc = true;
+        }
+    }
+    for c in cards.take(rng.below(75) as usize) {
+        unseen[usize::from(c)] -= 1;
+    }
+    (Hand::holding(&numbers, plus, times2, sc), unseen)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::flip7::cards::{MAX_NUMBER, Without, composition, plus_value};
+    use crate::games::flip7::cards::{Without, composition};
 
     pub(super) fn unseen_after(comp: [u8; KINDS], h: &Hand) -> [u8; KINDS] {
         let mut u = comp;
@@ -765,40 +801,6 @@ mod tests {
         assert_eq!(memo.states(), states, "no new state computed");
         let fresh = evaluate(&h1, &u1, true, Rule::Optimal, &mut Memo::new());
         assert_eq!(reused, fresh);
-    }
-
-    /// A random hand facing the full deck less the hand and some cards
-    /// seen: cards are taken from a shuffled deck into the hand until it
-    /// holds `1..=5` numbers (repeats, Freezes, Flip Threes and a second
-    /// Second Chance are put aside as seen), then `0..75` more are seen.
-    pub(super) fn random_state(rng: &mut crate::engine::rng::SimRng) -> (Hand, [u8; KINDS]) {
-        use crate::engine::rng::Draw;
-        let comp = composition(1, Without::default());
-        let mut deck: Vec<u8> = (0..KINDS as u8)
-            .flat_map(|k| std::iter::repeat_n(k, usize::from(comp[usize::from(k)])))
-            .collect();
-        rng.shuffle(&mut deck);
-        let want = rng.below(5) as usize + 1;
-        let (mut numbers, mut plus, mut times2, mut sc) = (Vec::new(), 0, 0, false);
-        let mut unseen = comp;
-        let mut cards = deck.into_iter();
-        while numbers.len() < want {
-            let c = cards.next().expect("the deck holds enough numbers");
-            unseen[usize::from(c)] -= 1;
-            if c <= MAX_NUMBER && !numbers.contains(&c) {
-                numbers.push(c);
-            } else if c == TIMES2 {
-                times2 += 1;
-            } else if (PLUS2..TIMES2).contains(&c) {
-                plus += plus_value(c);
-            } else if c == SECOND_CHANCE {
-                sc = true;
-            }
-        }
-        for c in cards.take(rng.below(75) as usize) {
-            unseen[usize::from(c)] -= 1;
-        }
-        (Hand::holding(&numbers, plus, times2, sc), unseen)
     }
 
     /// `unseen` without its Freezes and Flip Threes.
