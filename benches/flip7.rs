@@ -105,9 +105,9 @@ fn bench_strong(c: &mut Criterion) {
 
 /// `optimal-round`'s decisions alone: the same 300 random states that its
 /// bounds without a search leave open (alone in the round and at a table),
-/// each decided afresh. A whole game's time depends on the few decisions
-/// near a tie it meets, so this measures changes to the search with less
-/// noise than whole runs.
+/// each decided afresh. A whole run's time depends on the few decisions
+/// near a tie its seed meets; this measures changes to the search on a
+/// fixed set of decisions.
 fn bench_optimal_decisions(c: &mut Criterion) {
     let mut rng = batch_rng(23, 0);
     let mut memo = Memo::new();
