@@ -334,4 +334,40 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn growth_that_wraps_the_generation_keeps_every_entry_and_drops_the_rest() {
+        // Growth moves the entries to a new generation; when that is past
+        // the last one, every slot is cleared first. Keys left in the slots
+        // from an early generation, which the count reaches again after
+        // the wrap, must not come back.
+        let key = |i: u64| (i * 0x9E37_79B1) & ((1 << PART_BITS) - 1);
+        let mut memo = Memo::new();
+        memo.new_generation();
+        assert_eq!(memo.generation, 2);
+        let old: Vec<u64> = (10_000..10_400).map(key).collect();
+        for (i, &k) in old.iter().enumerate() {
+            memo.insert(k, i as u32);
+            memo.blocks += 1;
+        }
+        memo.new_generation();
+        memo.generation = GEN_LIMIT - 3;
+        let (start, bits) = (memo.generation, memo.bits);
+        // Four doublings: the last two generations, then 1 and 2 again.
+        let keys: Vec<u64> = (0..5000).map(key).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            memo.insert(k, i as u32);
+            memo.blocks += 1;
+        }
+        assert_eq!((memo.bits, memo.generation), (bits + 4, 2), "from generation {start}");
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(memo.get(k), Some(i as u32), "key {k}");
+        }
+        for &k in &old {
+            assert_eq!(memo.get(k), None, "key {k} of the generation before");
+        }
+        // No slot left from generation 2 counts as one of this one.
+        let current = memo.slots.iter().filter(|&&e| e >> GEN_SHIFT == memo.generation).count();
+        assert_eq!(current, keys.len());
+    }
 }
