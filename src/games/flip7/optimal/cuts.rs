@@ -359,7 +359,10 @@ impl Search<'_> {
                 // with a Second Chance held, and with fewer than two cards
                 // left). A division per combination: a lookup by count of
                 // modifiers left kept the loop from being vectorised and
-                // took more instructions.
+                // took more instructions (both divisions looked up: 7.3%
+                // more on 500 four-player games, seeds 1 to 10, and no
+                // clear change in time, 0.97 to 1.04 of it in interleaved
+                // runs).
                 let others_f = f64::from(others);
                 let ahead = |mult: f64, left: f64| {
                     let cards = others_f + left;

@@ -234,6 +234,10 @@ impl Search<'_> {
         let others = b.others_left(p);
         let bust = if p.sc { 0 } else { p.busts };
         let best = b.best(p);
+        // (The first test worked out once per count of modifiers left,
+        // before the loop: 1.7% more instructions on 500 four-player
+        // games, seeds 1 to 10, as most calls end at the first
+        // combination.)
         // A plain loop: an iterator adapter here was compiled out of line,
         // so only for any x86-64 (see `Search::ensure`).
         for m in 0..b.size {
@@ -464,7 +468,11 @@ impl Search<'_> {
         self.memo.exact.push(false);
         self.memo.known.push(Known::default());
         // The arena keeps its length from one search to the next: only
-        // growing it writes anything before the block is filled.
+        // growing it writes anything before the block is filled. (Huge
+        // pages asked of the kernel by `madvise` over the 2 MB-aligned part
+        // of the arena and the index: it gave some, but 1,000 four-player
+        // games, seed 10, took more page faults, 25,000 against 18,500, and
+        // more system time.)
         let end = (id as usize + 1) * self.memo.base.size;
         if self.memo.arena.len() < end {
             self.memo.arena.resize(end, 0.0);
@@ -511,6 +519,9 @@ impl Search<'_> {
         }
         // A Freeze during forced flips: it waits, and the flips left are
         // effective draws or blanks (hypergeometric), then the player banks.
+        // (The chances worked out once per count of modifiers left, before
+        // the loop: 4.5% more instructions on 500 four-player games, seeds
+        // 1 to 10.)
         if let Some((cards, w, blanks, ids)) = freeze {
             let (binom, inverse) = (binomials(), inverse_binomials());
             let effective = b.others_left(&w);
