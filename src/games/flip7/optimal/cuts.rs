@@ -27,7 +27,10 @@ pub(super) enum Cut {
 /// third level, not the last, computed 2.0 and 1.6 times as many states
 /// in 200 four-player games (seed 8): the few decisions that go that
 /// deep, near a tie, cost less through the finer bounding searches than
-/// through the exact one.
+/// through the exact one. A sixth level (1e-7) before the exact search
+/// took more: 16.10 G instructions against 16.05 G on 500 four-player
+/// games with one `optimal-round` seat, seeds 1 to 10 (all of it on the
+/// one seed with a search that deep).
 pub(super) const REACH: [f64; 5] = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6];
 
 /// Steps of a threshold between two of [`REACH`]: an eighth of a decade

@@ -58,6 +58,16 @@ pub struct Memo {
     /// Values, `base.size` per block: the first `blocks` blocks are this
     /// search's (the rest are left from earlier ones, so that a block is
     /// written once, by the search).
+    ///
+    /// (Tried on 500 four-player games with one `optimal-round` seat,
+    /// seeds 1 to 10, 16.05 G instructions, and timed on 2,000 games a
+    /// seed, medians of 5 interleaved one-thread runs: the blocks that are
+    /// not exact stored as `f32` rounded outward, still bounds, so the
+    /// same decisions: 17.03 G and 0.95 of the speed, the extra pass and
+    /// conversions costing more than the memory saved. The arena started
+    /// at a cache line: 16.20 G and 0.97 of the speed. Everything in
+    /// `f32`, which is not exact and so not an option: 15.54 G and 1.08
+    /// and 1.11 times the speed in two runs.)
     pub(super) arena: Vec<f64>,
     /// Per block: whether its values are exact (no bounding search
     /// stopped anywhere below it), so any search of the same root may

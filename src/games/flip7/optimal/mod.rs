@@ -351,7 +351,13 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
         }
     }
     // A state of an exact search already made (a later decision of the
-    // same round) is answered from it.
+    // same round) is answered from it. (So, in principle, could a state
+    // that follows from the root of a bounding search of an earlier
+    // decision, by that search's bound there; but alone in the round, on
+    // 1,000 four-player games, seed 3, only 162 of 1,518 decisions found
+    // their state in such a memo, most with a bound that settles nothing,
+    // as the decision before was mostly made at a table, with cards drawn
+    // by others since: 0.2% fewer instructions, not worth the code.)
     if memo.base.locate(Rule::Optimal, hand, &look.pile).is_some() {
         return evaluate(hand, unseen, solo, Rule::Optimal, memo).hits();
     }
