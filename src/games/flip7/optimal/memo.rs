@@ -72,8 +72,9 @@ pub struct Memo {
     /// Memory matters more than the instruction count shows: on 500
     /// four-player games with one `optimal-round` seat, seed 3, the build
     /// of 5bb4051^ took 14.0 times as many instructions as this one
-    /// (21.37 G against 1.53 G), but about 10 times as much time. In valgrind's cache model (48 KB and 2 MB, as
-    /// on the development machine) 81% of the misses of the second level
+    /// (21.37 G against 1.53 G), but about 10 times as much time. In
+    /// valgrind's cache model (48 KB and 2 MB, as on the development
+    /// machine) 81% of the misses of the second level
     /// are writes: of bounds where a search stops (31%), of blocks computed
     /// (23%), of the arena as it grows (17%), of [`Known`] (17%) and of
     /// exact blocks copied (8%). [`Known`] packed into 40 bytes rather than

@@ -323,8 +323,9 @@ impl Search<'_> {
     /// instructions against 0.885 G. Compiling `decide` and the quick
     /// bounds twice as well gave nothing: 0.791 G against 0.792 G. The
     /// second version compiled for AVX-512 as well, on a processor with
-    /// it: 0.984 of the time over 40 interleaved one-thread runs of 1,000
-    /// four-player games, seeds 1 to 10, within the noise, and callgrind
+    /// it: 0.984 of the time over 40 interleaved pairs of one-thread runs
+    /// of 1,000 four-player games, seeds 1 to 10, within the noise, and
+    /// callgrind
     /// cannot count it.)
     fn ensure(&mut self, p: &Part) -> u32 {
         if wide() { self.ensure_as::<true>(p) } else { self.ensure_as::<false>(p) }
