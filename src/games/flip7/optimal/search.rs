@@ -325,8 +325,7 @@ impl Search<'_> {
     /// second version compiled for AVX-512 as well, on a processor with
     /// it: 0.984 of the time over 40 interleaved pairs of one-thread runs
     /// of 1,000 four-player games, seeds 1 to 10, within the noise, and
-    /// callgrind
-    /// cannot count it.)
+    /// callgrind cannot count it.)
     fn ensure(&mut self, p: &Part) -> u32 {
         if wide() { self.ensure_as::<true>(p) } else { self.ensure_as::<false>(p) }
     }
