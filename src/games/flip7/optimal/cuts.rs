@@ -112,7 +112,15 @@ impl Search<'_> {
     /// the better of staying and hitting once, rather than over staying,
     /// cost more: 5.773 G against 5.263 G on the runs of [`GAIN`]. So did
     /// stopping where the last lower and upper searches' values are
-    /// within the threshold times 1 to 60 points, taking theirs.)
+    /// within the threshold times 1 to 60 points, taking theirs. So did
+    /// stopping along the combinations of modifiers: at a decision part
+    /// that would stop with a tenth of its chance, only the root's
+    /// combination worked out from the successors and the others taking
+    /// the bounds of a stop, 10.58 G against 7.98 G on 500 four-player
+    /// games with one `optimal-round` seat, seeds 1 to 5; with a half and
+    /// 0.9 of the chance, 8.39 G and 8.06 G. A modifier comes about one
+    /// card in ten, at every decision part on the way: the other
+    /// combinations weigh too much for such loose bounds.)
     #[inline(always)]
     pub(super) fn cut_here(&self, p: &Part, pr: Option<&Prophet>, reach: f64) -> bool {
         let (Cut::Lower(l) | Cut::Upper(l)) = self.cut else {
