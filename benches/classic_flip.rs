@@ -4,7 +4,7 @@
 //! sheriff's exact chance, the end-of-turn discard, and one whole round. The whole game
 //! with the default policy is in `benches/games.rs`.
 //!
-//! Run: `cargo bench --bench classic_flip`.
+//! Run: `cargo bench --features bench --bench classic_flip`.
 
 use std::hint::black_box;
 

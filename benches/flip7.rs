@@ -2,8 +2,8 @@
 //! batch through the runner (the unit of parallel work), and whole games
 //! with the strongest policies.
 //!
-//! Run: `cargo bench --bench flip7`. Figures are medians; compare runs made
-//! on the same machine in the same session.
+//! Run: `cargo bench --features bench --bench flip7`. Figures are medians;
+//! compare runs made on the same machine in the same session.
 
 use std::hint::black_box;
 

@@ -3,8 +3,8 @@
 //! (which reads its opponents), the counting `counter` (the default before
 //! it) and the cheap `call-at:0.5+count+place-random` baseline.
 //!
-//! Run: `cargo bench --bench flip_flush`. Figures are medians; compare runs
-//! made on the same machine in the same session.
+//! Run: `cargo bench --features bench --bench flip_flush`. Figures are
+//! medians; compare runs made on the same machine in the same session.
 
 use std::hint::black_box;
 

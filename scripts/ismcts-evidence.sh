@@ -22,7 +22,8 @@
 # evidence.csv and timing.csv (the two tables as CSV), and strength.svg,
 # the chart of ismcts's win rate against N (log scale), one line per game
 # and opponent, with the 95% intervals and the fair share (1 / players)
-# marked.
+# marked. TIMED (default 20000) sets the games timed: TIMED / N (a tenth
+# of that in Classic Flip, at least 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # `ismcts-evidence.sh chart CSV` only draws the chart of an evidence CSV
@@ -37,6 +38,8 @@ seed="${2:-2026}"
 threads="${3:-2}"
 shift $(($# < 3 ? $# : 3))
 ns=("$@")
+timed="${TIMED:-20000}"
+[[ $timed =~ ^[1-9][0-9]*$ ]] || { echo "$0: TIMED must be a whole number from 1, not '$timed'" >&2; exit 2; }
 [ ${#ns[@]} -gt 0 ] || ns=(100 1000)
 # SIM names the binary to use (the docs tests set it); else build it.
 [ -n "${SIM:-}" ] || [ -n "$chart_only" ] || cargo build --release --quiet
@@ -190,8 +193,8 @@ echo "| game | N | ms per decision (median of 3) | decisions per second |"
 echo "|---|---|---|---|"
 echo "$games" | while read -r game default _; do
     for n in "${ns[@]}"; do
-        # Games timed: 20,000 / N (at least 4); a tenth of that in Classic Flip.
-        g=$(awk -v n="$n" -v game="$game" 'BEGIN { x = int((game == "classic-flip" ? 2000 : 20000) / n); print (x < 4 ? 4 : x) }')
+        # Games timed: TIMED / N (at least 4); a tenth of that in Classic Flip.
+        g=$(awk -v n="$n" -v game="$game" -v t="$timed" 'BEGIN { x = int((game == "classic-flip" ? t / 10 : t) / n); print (x < 4 ? 4 : x) }')
         ms=$(for k in 1 2 3; do
             start=$(date +%s.%N)
             "$sim" "$game" --players 2 --policy "ismcts:$n,$default" --games "$g" --seed "$k" --threads 1 \
