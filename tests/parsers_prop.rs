@@ -176,7 +176,8 @@ fn policy_specs_of_every_game_parse_or_explain() {
             match G::parse_policy(self.0) {
                 // What is accepted prints as a spec that means the same.
                 Ok(p) => {
-                    let again = G::parse_policy(&p.to_string()).expect("a printed policy parses");
+                    let again = G::parse_policy(&p.to_string())
+                        .unwrap_or_else(|e| panic!("{:?} printed as {p}, which fails: {e}", self.0));
                     assert_eq!(again.to_string(), p.to_string(), "{:?}", self.0);
                 }
                 Err(e) => assert!(!e.is_empty(), "{:?}", self.0),
