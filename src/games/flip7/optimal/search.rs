@@ -515,6 +515,10 @@ impl Search<'_> {
         for ((a, mult), plus) in acc.iter_mut().zip(&b.mult).zip(&b.plus_f) {
             *a = cards_sum * mult + cards * plus + bonus;
         }
+        // (Four combinations at a time over every successor, in the same
+        // order, so the same bits, with the sums held in registers rather
+        // than in `acc`: 8.52 G instructions against 7.98 G on 500
+        // four-player games with one `optimal-round` seat, seeds 1 to 5.)
         for &(c, t) in &mv.list[..mv.len] {
             if let Target::Block(child) = t {
                 let w = f64::from(c);
