@@ -375,7 +375,11 @@ impl Search<'_> {
             return id;
         }
         // The block of the search before: taken if exact; otherwise what
-        // that search worked out about the part.
+        // that search worked out about the part. (Blocks made exact by any
+        // earlier search of the decision, not only the last: on 1,000
+        // four-player games with one `optimal-round` seat, seeds 1 and 3,
+        // 663 and 911 of 200,000 blocks computed, against 42,465 and
+        // 48,898 copied from the last search: not worth a store of them.)
         let mut before = None;
         if let Some(aid) = self.aids.exact
             && let Some(src) = aid.get(key)
