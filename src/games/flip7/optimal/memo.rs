@@ -74,10 +74,10 @@ pub struct Memo {
     /// of 5bb4051^ took 14.0 times as many instructions as this one
     /// (21.37 G against 1.53 G), but about 10 times as much time. In
     /// valgrind's cache model (48 KB and 2 MB, as on the development
-    /// machine) 81% of the misses of the second level
-    /// are writes: of bounds where a search stops (31%), of blocks computed
-    /// (23%), of the arena as it grows (17%), of [`Known`] (17%) and of
-    /// exact blocks copied (8%). [`Known`] packed into 40 bytes rather than
+    /// machine) 81% of the misses of the second level are writes: of
+    /// bounds where a search stops (31%), of blocks computed (23%), of the
+    /// arena as it grows (17%), of [`Known`] (17%) and of exact blocks
+    /// copied (8%). [`Known`] packed into 40 bytes rather than
     /// 48 (the prophet bound's absence marked in `top`): 5% fewer misses
     /// of the second level, 0.4% more instructions; not clearly less time.
     pub(super) arena: Vec<f64>,

@@ -360,8 +360,8 @@ pub fn decide(hand: &Hand, unseen: &[u8; KINDS], solo: bool, memo: &mut Memo) ->
     // by others since: 0.2% fewer instructions, not worth the code. Nor
     // would a table of the decisions made, kept from game to game: in
     // 2,000 four-player games with one `optimal-round` seat, seeds 1 and
-    // 2, none of the more than 7,000 and 6,000 decisions that got this far met a
-    // hand and pile of cards that an earlier one had met.)
+    // 2, none of the more than 7,000 and 6,000 decisions that got this
+    // far met a hand and pile of cards that an earlier one had met.)
     if memo.base.locate(Rule::Optimal, hand, &look.pile).is_some() {
         return evaluate(hand, unseen, solo, Rule::Optimal, memo).hits();
     }
