@@ -127,7 +127,8 @@ impl Search<'_> {
             return false;
         };
         let b = &self.memo.base;
-        let threshold = threshold(l);
+        let threshold = self.threshold;
+        debug_assert_eq!(threshold, super::cuts::threshold(l));
         match pr {
             Some(pr) if p.forced == 0 => {
                 let banked = b.banked(p.sum, 0);
@@ -535,7 +536,7 @@ mod tests {
         let mut exact = Memo::new();
         evaluate(h, u, solo, Rule::Optimal, &mut exact);
         let (root, _) = exact.base.locate(Rule::Optimal, h, &counted(u, solo))?;
-        let parts = Search { memo: &mut exact, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Exact }.parts(&root);
+        let parts = Search::new(&mut exact, Aids::default(), Rule::Optimal, Cut::Exact).parts(&root);
         Some((exact, parts))
     }
 
@@ -583,7 +584,7 @@ mod tests {
                     bounds.base.cut = cut;
                     for p in &parts {
                         let Some(id) = exact.get(p.key()) else { continue };
-                        Search { memo: &mut bounds, aids: Aids::default(), rule: Rule::Optimal, cut }.leaf(p, id, &mut None);
+                        Search::new(&mut bounds, Aids::default(), Rule::Optimal, cut).leaf(p, id, &mut None);
                         let (bound, value) = (bounds.block(id), exact.block(id));
                         for (m, (&b, &v)) in bound.iter().zip(value).enumerate() {
                             match cut {
@@ -641,7 +642,7 @@ mod tests {
                     continue;
                 };
                 let mut probe = first.clone();
-                let search = Search { memo: &mut probe, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Upper(8) };
+                let search = Search::new(&mut probe, Aids::default(), Rule::Optimal, Cut::Upper(8));
                 for p in search.parts(&root) {
                     let Some(id) = first.get(p.key()) else { continue };
                     if first.exact[id as usize] {
@@ -705,7 +706,7 @@ mod tests {
             let Some(id) = exact.get(root.key()) else { continue };
             let mut bounds = exact.clone();
             bounds.base.cut = Cut::Upper(0);
-            Search { memo: &mut bounds, aids: Aids::default(), rule: Rule::Optimal, cut: Cut::Upper(0) }.leaf(&root, id, &mut None);
+            Search::new(&mut bounds, Aids::default(), Rule::Optimal, Cut::Upper(0)).leaf(&root, id, &mut None);
             let bound = bounds.block(id)[m];
             assert!(bound + 1e-9 >= values.best(), "{h:?} {unseen:?}: {bound} below {values:?}");
             let b = &exact.base;

@@ -291,7 +291,7 @@ fn evaluate_cut(
             .upper
             .filter(|u| matches!(u.base.cut, Cut::Upper(_)) && u.base.same_root(&memo.base)),
     };
-    let mut hit = Search { memo, aids, rule, cut }.hit_value(&part, m);
+    let mut hit = Search::new(memo, aids, rule, cut).hit_value(&part, m);
     // Freezes and Flip Threes given away were left out. That changes no
     // decision and no state's value, but the value of hitting now, when
     // staying is better, counts that such a card would let the player

@@ -74,32 +74,50 @@ impl Moves {
     }
 }
 
-/// `binomial(n, k)` for `n <= 200`, `k <= MAX_FORCED`, as `f64` (exact
-/// below 2^53, which covers one deck).
-pub(super) fn binomials() -> &'static [[f64; MAX_FORCED + 1]] {
-    static TABLE: std::sync::OnceLock<Vec<[f64; MAX_FORCED + 1]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = vec![[0.0; MAX_FORCED + 1]; 201];
-        for n in 0..=200 {
-            t[n][0] = 1.0;
-            for k in 1..=MAX_FORCED.min(n) {
-                t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0.0 };
-            }
+/// [`binomials`], worked out when compiling (Pascal's triangle).
+const BINOMIALS: [[f64; MAX_FORCED + 1]; 201] = {
+    let mut t = [[0.0; MAX_FORCED + 1]; 201];
+    t[0][0] = 1.0;
+    let mut n = 1;
+    while n <= 200 {
+        t[n][0] = 1.0;
+        let mut k = 1;
+        while k <= MAX_FORCED && k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0.0 };
+            k += 1;
         }
-        t
-    })
+        n += 1;
+    }
+    t
+};
+
+/// `binomial(n, k)` for `n <= 200`, `k <= MAX_FORCED`, as `f64` (exact
+/// below 2^53, which covers one deck). Worked out when compiling: a table
+/// made at its first use was checked at every use, in the search's inner
+/// loops (0.5% of the instructions).
+pub(super) fn binomials() -> &'static [[f64; MAX_FORCED + 1]] {
+    static TABLE: [[f64; MAX_FORCED + 1]; 201] = BINOMIALS;
+    &TABLE
 }
 
 /// `1 / binomial(n, k)` for the pairs of [`binomials`] (0 where that is 0):
 /// divisions become multiplications in the search's inner loops.
 pub(super) fn inverse_binomials() -> &'static [[f64; MAX_FORCED + 1]] {
-    static TABLE: std::sync::OnceLock<Vec<[f64; MAX_FORCED + 1]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        binomials()
-            .iter()
-            .map(|row| row.map(|b| if b > 0.0 { 1.0 / b } else { 0.0 }))
-            .collect()
-    })
+    static TABLE: [[f64; MAX_FORCED + 1]; 201] = {
+        let mut t = [[0.0; MAX_FORCED + 1]; 201];
+        let mut n = 0;
+        while n <= 200 {
+            let mut k = 0;
+            while k <= MAX_FORCED {
+                let b = BINOMIALS[n][k];
+                t[n][k] = if b > 0.0 { 1.0 / b } else { 0.0 };
+                k += 1;
+            }
+            n += 1;
+        }
+        t
+    };
+    &TABLE
 }
 
 /// Memos of other searches that a search draws on, each used only when
@@ -125,6 +143,21 @@ pub(super) struct Search<'m> {
     pub(super) aids: Aids<'m>,
     pub(super) rule: Rule,
     pub(super) cut: Cut,
+    /// The [`threshold`](super::cuts::threshold) of a bounding search's
+    /// cut (0 for the exact search), worked out once.
+    pub(super) threshold: f64,
+}
+
+impl<'m> Search<'m> {
+    /// The search over the root of `memo` by `rule`, stopping where `cut`
+    /// says, drawing on `aids`.
+    pub(super) fn new(memo: &'m mut Memo, aids: Aids<'m>, rule: Rule, cut: Cut) -> Search<'m> {
+        let threshold = match cut {
+            Cut::Exact => 0.0,
+            Cut::Lower(g) | Cut::Upper(g) => super::cuts::threshold(g),
+        };
+        Search { memo, aids, rule, cut, threshold }
+    }
 }
 
 /// Whether this processor runs [`Search::ensure`] compiled for AVX2 and
