@@ -75,7 +75,7 @@ impl Moves {
 }
 
 /// [`binomials`], worked out when compiling (Pascal's triangle).
-const BINOMIALS: [[f64; MAX_FORCED + 1]; 201] = {
+static BINOMIALS: [[f64; MAX_FORCED + 1]; 201] = {
     let mut t = [[0.0; MAX_FORCED + 1]; 201];
     t[0][0] = 1.0;
     let mut n = 1;
@@ -96,8 +96,7 @@ const BINOMIALS: [[f64; MAX_FORCED + 1]; 201] = {
 /// made at its first use was checked at every use, in the search's inner
 /// loops (0.5% of the instructions).
 pub(super) fn binomials() -> &'static [[f64; MAX_FORCED + 1]] {
-    static TABLE: [[f64; MAX_FORCED + 1]; 201] = BINOMIALS;
-    &TABLE
+    &BINOMIALS
 }
 
 /// `1 / binomial(n, k)` for the pairs of [`binomials`] (0 where that is 0):
