@@ -463,10 +463,9 @@ impl Search<'_> {
         {
             if aid.exact[src as usize] {
                 let values = aid.block(src);
-                let id = self.alloc(key);
+                let id = self.alloc(key, true, Known::default());
                 let at = id as usize * values.len();
                 self.memo.arena[at..at + values.len()].copy_from_slice(values);
-                self.memo.exact[id as usize] = true;
                 return id;
             }
             before = Some(aid.known[src as usize]);
@@ -478,8 +477,7 @@ impl Search<'_> {
         if p.forced == 0
             && (self.stays_by(p, free) || self.upper_stays(p, key) || (before.is_none() && self.all_stay(p, &mut pr)))
         {
-            let id = self.alloc(key);
-            self.memo.exact[id as usize] = true;
+            let id = self.alloc(key, true, Known::default());
             let (b, arena) = (&self.memo.base, &mut self.memo.arena);
             let at = id as usize * b.size;
             for m in 0..b.size {
@@ -493,7 +491,7 @@ impl Search<'_> {
             None => 0.0,
         };
         if self.cut_here(p, pr.as_ref(), reach) {
-            let id = self.alloc(key);
+            let id = self.alloc(key, false, Known::default());
             self.leaf(p, id, &mut pr);
             self.memo.known[id as usize] = Known { reach, prophet: pr };
             if matches!(self.cut, Cut::Upper(_)) {
@@ -529,7 +527,6 @@ impl Search<'_> {
                 }
             }
         }
-        let id = self.alloc(key);
         let exact = self.cut == Cut::Exact || {
             let memo = &*self.memo;
             let is_exact = |t: &Target| match *t {
@@ -540,19 +537,22 @@ impl Search<'_> {
                 && is_exact(&mv.modifier)
                 && freeze.is_none_or(|(_, w, _, ids)| ids[..usize::from(w.forced)].iter().all(|&c| memo.exact[c as usize]))
         };
-        self.memo.exact[id as usize] = exact;
-        self.memo.known[id as usize] = Known { reach, prophet: pr };
+        let id = self.alloc(key, exact, Known { reach, prophet: pr });
         self.fill(p, id, &mv, freeze);
         id
     }
 
+    /// A new block for the part keyed `key`, whether it is `exact` and
+    /// what is `known` about the part, written once. (Written first as
+    /// defaults and then again: 7.55 G instructions against 7.53 G on 500
+    /// four-player games with one `optimal-round` seat, seeds 1 to 5.)
     #[inline(always)]
-    fn alloc(&mut self, key: u64) -> u32 {
+    fn alloc(&mut self, key: u64, exact: bool, known: Known) -> u32 {
         let id = self.memo.blocks as u32;
         self.memo.insert(key, id);
         self.memo.blocks += 1;
-        self.memo.exact.push(false);
-        self.memo.known.push(Known::default());
+        self.memo.exact.push(exact);
+        self.memo.known.push(known);
         // The arena keeps its length from one search to the next: only
         // growing it writes anything before the block is filled. (Huge
         // pages asked of the kernel by `madvise` over the 2 MB-aligned part
