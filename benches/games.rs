@@ -4,7 +4,8 @@
 //! A new game is measured here by being registered; its own hot paths
 //! (a round, a decision) go in a bench of its own.
 //!
-//! Run: `cargo bench --features bench --bench games`. Figures are medians per game.
+//! Run: `cargo bench --features bench --bench games`. Figures are medians
+//! per game.
 
 use std::hint::black_box;
 

@@ -56,6 +56,7 @@ fn any_text(rng: &mut SimRng, max: usize) -> String {
 
 const DIGITS: &[u8] = b"0123456789";
 const LOWER: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+const LOWER_AND_DIGITS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 
 /// Text built from the pieces these parsers look for, so that the inputs
 /// reach deep into them rather than failing at the first character: up
@@ -125,8 +126,7 @@ fn strategy_text(rng: &mut SimRng) -> String {
             i if i == LINES.len() => {
                 let quote = ["", "\"", "'"][rng.random_range(0..3)];
                 let key = run_of(rng, LOWER, false, 5);
-                let value: Vec<u8> = [LOWER, DIGITS].concat();
-                format!("{key} = {quote}{}{quote}", run_of(rng, &value, true, 5))
+                format!("{key} = {quote}{}{quote}", run_of(rng, LOWER_AND_DIGITS, true, 5))
             }
             _ => any_text(rng, 12),
         })
