@@ -127,8 +127,8 @@ impl Search<'_> {
             return false;
         };
         let b = &self.memo.base;
+        debug_assert_eq!(self.threshold, threshold(l));
         let threshold = self.threshold;
-        debug_assert_eq!(threshold, super::cuts::threshold(l));
         match pr {
             Some(pr) if p.forced == 0 => {
                 let banked = b.banked(p.sum, 0);
