@@ -3,7 +3,7 @@
 //! such as `sim flip7 solve`), `sim tournament G`, `sim sweep G` and
 //! `sim tune G`. This
 //! file only parses and dispatches; the runs themselves live in
-//! [`crate::engine::run`] and [`crate::tournament`].
+//! [`crate::studies`], their pages in [`crate::report`].
 
 use crate::engine::custom::{Custom, Decision, Params};
 use crate::engine::failure::Failure;
@@ -11,9 +11,10 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use crate::engine::game::{Game, Visitor};
 use crate::engine::job::{PROCESS_OPTIONS, command_line, command_path, run_words};
-use crate::engine::run::{self, PlayArgs};
-use crate::tournament::args::{SweepArgs, TournamentArgs};
-use crate::tournament::tune::TuneArgs;
+use crate::engine::show::print;
+use crate::studies::args::{SweepArgs, TournamentArgs};
+use crate::studies::run::{self, PlayArgs};
+use crate::studies::tune::TuneArgs;
 
 /// A `sim` with policies of your own: registers each, then runs the
 /// whole command line, on which every command (runs, tournaments, sweeps,
@@ -250,13 +251,13 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
         Some(("man", c)) => return Ok(man_pages(c)?),
         Some(("merge", c)) => return merge(c),
         Some(("report", c)) => {
-            return crate::tournament::study::report(&crate::tournament::study::ReportArgs {
+            return crate::studies::study::report(&crate::studies::study::ReportArgs {
                 dir: c
                     .get_one::<std::path::PathBuf>("dir")
                     .cloned()
                     .unwrap_or_default(),
                 no_charts: c.get_flag("no-charts"),
-                show: crate::engine::run::ShowArgs {
+                show: crate::engine::show::ShowArgs {
                     json: c.get_flag("json"),
                     quiet: c.get_flag("quiet"),
                 },
@@ -407,13 +408,13 @@ impl Visitor for Dispatch<'_> {
             },
             Kind::Tournament => TournamentArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
-                .and_then(|a| crate::tournament::run::run::<G>(&a)),
+                .and_then(|a| crate::studies::tournament::run::<G>(&a)),
             Kind::Sweep => SweepArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
-                .and_then(|a| crate::tournament::sweep::run::<G>(&a)),
+                .and_then(|a| crate::studies::sweep::run::<G>(&a)),
             Kind::Tune => TuneArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
-                .and_then(|a| crate::tournament::tune::run::<G>(&a)),
+                .and_then(|a| crate::studies::tune::run::<G>(&a)),
         });
     }
 }
@@ -606,7 +607,7 @@ fn completions(m: &ArgMatches) -> Result<(), String> {
         .ok_or("internal: no shell")?;
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command(), "sim", &mut script);
-    run::print(&script)
+    print(&script)
 }
 
 /// `sim man`: the top-level man page on stdout, or every command's page
@@ -622,7 +623,7 @@ fn man_pages(m: &ArgMatches) -> Result<(), String> {
     let mut root = command();
     root.build();
     let Some(dir) = m.get_one::<std::path::PathBuf>("out") else {
-        return run::print(&render(&root)?);
+        return print(&render(&root)?);
     };
     // Every command down the tree, named as man pages are: sim-tournament-flip7.
     let mut pages: Vec<(String, Command)> = Vec::new();
@@ -653,7 +654,7 @@ fn man_pages(m: &ArgMatches) -> Result<(), String> {
     for p in written.into_iter().flatten() {
         listed.push_str(&format!("wrote {}\n", p.display()));
     }
-    run::print(listed.as_bytes())
+    print(listed.as_bytes())
 }
 
 /// `--json` and `-q/--quiet`, the summary options of `sim merge` and `sim report`.

@@ -1,9 +1,12 @@
 //! `sim`: a Monte Carlo strategy simulator for the Flip family of card games.
 //!
-//! Arrows point down only: [`cli`] builds the command line from the
-//! registry in [`games`] and dispatches to [`engine::run`] and
-//! [`tournament`]; each game implements [`engine::game::Game`] and uses
-//! the [`engine`], which names no game.
+//! Arrows point down only, through five floors: the [`engine`] (the game
+//! interface, runner, random streams, statistics, state and output files),
+//! the [`analysis`] (what the figures say), the [`studies`] (plain run,
+//! tournament, sweep, tune), the [`report`]s (pages, charts, workbooks)
+//! and the command line ([`cli`]), built from the registry in [`games`].
+//! Each game implements [`engine::game::Game`] and uses the engine, which
+//! names no game; docs/development.md draws the floors.
 //!
 //! # Your own policy in code
 //!
@@ -14,11 +17,12 @@
 //! [`prelude::Flip7View`] and so on). See `docs/custom-policies.md` and the
 //! programs in `examples/`.
 
+pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod games;
 pub mod report;
-pub mod tournament;
+pub mod studies;
 
 /// What a program with policies of its own needs: the [`cli::Builder`],
 /// the [`engine::custom::Params`] of a spec, each game and its view.

@@ -12,14 +12,15 @@
 // Lists of batch ranges that hold one range.
 #![allow(clippy::single_range_in_vec_init)]
 
+use sim::analysis::standings::{self as analysis, Setup};
+use sim::analysis::tally::Moments;
 use sim::engine::design::{Ratio, t975};
 use sim::engine::game::{Game, default_options};
 use sim::engine::runner::{self, RunConfig};
 use sim::engine::stats::wilson95;
 use sim::games::flip7::{Flip7, Flip7Options};
-use sim::tournament::analysis::{self, Setup};
-use sim::tournament::arrange::arrangements;
-use sim::tournament::play::{Moments, play_batches};
+use sim::studies::arrange::arrangements;
+use sim::studies::play::play_batches;
 
 /// No progress bar.
 fn hidden() -> indicatif::ProgressBar {
@@ -138,7 +139,7 @@ fn tournament_intervals_cover_the_pooled_mean_over_many_seeds() {
             round.count((m - t * se, m + t * se), pooled.round[e].estimate());
         }
         for p in r.pairs.iter().filter(|p| p.a < p.b) {
-            let k = sim::tournament::play::pair_index(p.a, p.b, names.len());
+            let k = sim::analysis::tally::pair_index(p.a, p.b, names.len());
             h2h.count(p.h2h_ci, pooled.h2h[k].estimate());
         }
     }

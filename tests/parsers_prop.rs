@@ -12,7 +12,7 @@ use sim::engine::args::{format_count, parse_count, parse_seed};
 use sim::engine::game::{Game, Visitor};
 use sim::engine::rng::SimRng;
 use sim::engine::strategies::{Origin, parse_strategy};
-use sim::tournament::expand::{MAX_POINTS, expand};
+use sim::studies::expand::{MAX_POINTS, expand};
 
 /// Inputs per property.
 const CASES: usize = 2000;

@@ -9,8 +9,8 @@ use common::*;
 use sim::engine::game::Game;
 use sim::games::flip7::policies::Policy;
 use sim::games::flip7::{Flip7, Flip7Options};
-use sim::tournament::arrange::arrangements;
-use sim::tournament::play::trace;
+use sim::studies::arrange::arrangements;
+use sim::studies::play::trace;
 
 fn read_csv(path: &Path) -> Vec<Vec<String>> {
     let mut r = csv::Reader::from_path(path).unwrap();
@@ -388,7 +388,8 @@ fn lineups_come_from_strategy_files_and_bad_input_is_refused() {
 /// there are bootstrap groups keeps the same number of groups.
 #[test]
 fn tallies_of_disjoint_batch_ranges_add_up_to_the_whole_run() {
-    use sim::tournament::play::{GROUPS, Tally, play_batches};
+    use sim::analysis::tally::{GROUPS, Tally};
+    use sim::studies::play::play_batches;
     let opts = flip7_table(2);
     let policies = [
         Policy::parse("stay-at-18").unwrap(),

@@ -34,7 +34,7 @@ use serde_json::value::RawValue;
 
 use super::failure::Failure;
 use super::output::Output;
-use super::run::{ShowArgs, plural};
+use super::show::{ShowArgs, plural};
 use super::state::{self, State};
 
 /// The options of every command that plays batches.

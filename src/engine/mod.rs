@@ -2,7 +2,7 @@
 //!
 //! - [`game`]: the [`game::Game`] trait every game implements, and the
 //!   registry's [`game::Visitor`].
-//! - [`run`]: the run of `sim GAME` every game shares.
+//! - [`show`]: how a command shows its summary, and the words it uses.
 //! - [`runner`]: fixed batches, one random stream per batch, threads.
 //! - [`observe`]: observers of a game and the trace writer.
 //! - [`custom`]: policies written as code by a user of the library.
@@ -29,8 +29,8 @@ pub mod job;
 pub mod observe;
 pub mod output;
 pub mod rng;
-pub mod run;
 pub mod runner;
+pub mod show;
 pub mod state;
 pub mod stats;
 pub mod strategies;

@@ -390,6 +390,36 @@ pub fn ignore_closed_pipe(r: std::io::Result<()>) -> Result<(), String> {
     }
 }
 
+/// Where the state of an interrupted run goes when `--state` is not
+/// given: beside its output, `NAME.state.json`.
+pub fn state_beside(output: &Path) -> PathBuf {
+    let mut name = output.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".state.json");
+    output.with_file_name(name)
+}
+
+/// A file-name-safe label for a line-up of policies: the spec when every
+/// seat plays the same, else the specs joined by `+`.
+pub fn file_label(names: &[String]) -> String {
+    let joined = if names.iter().all(|n| n == &names[0]) {
+        names[0].clone()
+    } else {
+        names.join("+")
+    };
+    let mut safe: String = joined
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._+-".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    safe.truncate(120);
+    safe
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -235,6 +235,12 @@ pub fn run_traced<S: Simulation>(
     }
 }
 
+/// `--threads`, or every core when not given.
+pub fn threads(flag: Option<u16>) -> usize {
+    flag.map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::game::Game;
+
 mod built_in {
     include!(concat!(env!("OUT_DIR"), "/built_in_strategies.rs"));
 }
@@ -497,6 +499,93 @@ fn toml_message(message: &str, found: &str) -> String {
             format!("expected a quoted string after '=', found {value} (write \"{value}\")")
         }
         _ => one_line,
+    }
+}
+
+/// The current folder, where strategy folders and `.toml` paths are read.
+pub fn cwd() -> Result<PathBuf, String> {
+    std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))
+}
+
+/// Resolves a comma-separated list of policy words of game `G` (specs,
+/// strategy names, `.toml` paths) in `library`. `flag` names the option in
+/// errors.
+pub fn resolve_policies<G: Game>(
+    text: &str,
+    library: &Library,
+    flag: &str,
+) -> Result<Vec<Resolved<G::Policy>>, String> {
+    text.split(',')
+        .map(|word| {
+            if word.trim().is_empty() {
+                return Err(empty_in_list(flag, text));
+            }
+            library.resolve(G::NAME, word, G::parse_policy).map_err(|e| {
+                let word = word.trim();
+                // A line-up file is for tournaments: say so.
+                match library.lineup(G::NAME, word) {
+                    Ok(s) if s.policy.contains(',') => format!(
+                        "{flag} '{word}' is a line-up of {} policies ({}), for tournaments: \
+                         use sim tournament {} --lineup {word}, or give {flag} one spec per seat",
+                        s.policy.split(',').count(),
+                        s.origin.file(),
+                        G::NAME
+                    ),
+                    // The flag's prefix quotes the word: a game's message
+                    // that quotes it again says it once.
+                    _ => {
+                        let e = e.strip_prefix(&format!("'{word}': ")).unwrap_or(&e);
+                        let e = e.replacen(&format!("unknown policy '{word}'"), "unknown policy", 1);
+                        let e = e.replacen(&format!(" in '{word}'"), "", 1);
+                        format!("{flag} '{word}': {e}")
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// The refusal of a comma-separated list of policies `text` (given with
+/// `flag`) with an empty entry, as a stray comma makes.
+pub fn empty_in_list(flag: &str, text: &str) -> String {
+    format!(
+        "{flag} '{text}' has an empty entry (a comma too many?); give specs, strategy names or .toml \
+         paths separated by single commas"
+    )
+}
+
+/// Adds to the summary, once per policy, what a strategy name or a label
+/// stands for and the file it came from.
+pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary: &mut Vec<u8>) {
+    use std::io::Write as _;
+    let mut listed: Vec<&str> = Vec::new();
+    for r in resolved {
+        if listed.contains(&r.label.as_str()) {
+            continue;
+        }
+        listed.push(&r.label);
+        let from = match &r.source {
+            Source::Spec => String::new(),
+            Source::File(s) => match &s.origin {
+                Origin::BuiltIn(_) => format!(" (built in: {})", s.origin.file()),
+                Origin::File(_) => format!(" (from {})", s.origin.file()),
+            },
+        };
+        if r.policy.to_string() != r.label || !from.is_empty() {
+            let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
+        }
+    }
+}
+
+/// One policy per seat from a `--policy` list that names one for every
+/// seat or exactly one per seat.
+pub fn seat_policies<P: Clone>(policies: &[P], players: usize) -> Result<Vec<P>, String> {
+    match policies.len() {
+        1 => Ok(vec![policies[0].clone(); players]),
+        n if n == players => Ok(policies.to_vec()),
+        n => Err(format!(
+            "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
+        )),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::charts::{self, Forest, Row};
 use super::html::{self, Cell};
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 use crate::engine::stats::wilson95;
 
 /// One seat of the run.
@@ -66,7 +66,7 @@ pub fn conclusion(p: &RunPage<'_>) -> Vec<String> {
         })
         .collect();
     let mut lines = Vec::new();
-    if let Some((best, near)) = crate::tournament::analysis::best_region(&pts) {
+    if let Some((best, near)) = crate::analysis::standings::best_region(&pts) {
         let top = seat_name(best, &p.seats[best].name);
         let near: Vec<String> = near.iter().map(|&i| seat_name(i, &p.seats[i].name)).collect();
         let (rate, lo, hi) = pts[best];
@@ -84,7 +84,7 @@ pub fn conclusion(p: &RunPage<'_>) -> Vec<String> {
             ),
             _ => format!(
                 "{won}; {} are within its interval (their 95% intervals overlap: this run cannot tell them apart)",
-                crate::tournament::console::and_list(&near)
+                crate::analysis::console::and_list(&near)
             ),
         });
     }

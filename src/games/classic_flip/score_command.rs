@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::cards::*;
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 
 /// `sim classic-flip score`: the round score of a combined hand.
 #[derive(Args, Debug, Clone)]
@@ -83,5 +83,5 @@ pub fn run(args: &ScoreArgs) -> Result<(), crate::engine::failure::Failure> {
     let m = parse_hand(&args.cards).usage()?;
     let mut text = explain(m).join("\n");
     text.push('\n');
-    Ok(crate::engine::run::print(text.as_bytes())?)
+    Ok(crate::engine::show::print(text.as_bytes())?)
 }

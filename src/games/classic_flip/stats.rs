@@ -11,7 +11,7 @@ use crate::engine::design::{Ratio, plus_minus};
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 use crate::engine::table::{seat_cells, seat_columns};
 
 /// Round scores on the ladder: 0, 10, 20, 40, 80, 160, 320 or more.

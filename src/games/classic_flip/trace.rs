@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::cards::{Card, CardSet, Func, LIMIT10, PER_DECK, bit, cards_of, count, name, names};
 use super::rules::{EMPTY, End, Event, LIMIT, LIMIT_6, LIMIT_10, Play, Table};
 use crate::engine::observe::{Observer, TraceWriter};
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 ///

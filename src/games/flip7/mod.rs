@@ -33,7 +33,7 @@ use self::trace::Trace;
 use crate::engine::game::{Game, PolicySection, SeatResult, Variant};
 use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::SimRng;
-use crate::engine::run::seat_policies;
+use crate::engine::strategies::seat_policies;
 use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
 /// Flip 7, as the engine sees it.

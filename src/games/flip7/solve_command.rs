@@ -95,5 +95,5 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         dir.join("thresholds.csv").display(),
         dir.join("decisions.csv").display()
     );
-    crate::engine::run::print(text.as_bytes())
+    crate::engine::show::print(text.as_bytes())
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::cards::{Card, FLIP_THREE, KINDS, name};
 use super::rules::{Event, MAX_RESHUFFLES_PER_ROUND, Status, Table, Via};
 use crate::engine::observe::{Observer, TraceWriter};
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 pub struct Trace<'a, 'w> {

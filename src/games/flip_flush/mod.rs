@@ -35,7 +35,7 @@ use crate::engine::ismcts;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::{SimRng, next_game_seed, seeded_game_rng};
-use crate::engine::run::seat_policies;
+use crate::engine::strategies::seat_policies;
 use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
 /// Flip-Flush, as the engine sees it.

@@ -9,7 +9,7 @@ use crate::engine::columns::{SeatWins, f6};
 use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::design::Ratio;
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 use crate::engine::stats::ratio;
 use crate::engine::table::{seat_cells, seat_columns};
 

@@ -12,7 +12,7 @@ use super::cards::{ALL, CardSet, Cell, cards_of, name};
 use super::Settled;
 use super::rules::{End, Event, Fault, Table};
 use crate::engine::observe::{Observer, TraceWriter};
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 pub struct Trace<'a, 'w> {

@@ -32,7 +32,7 @@ use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::ismcts;
 use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::SimRng;
-use crate::engine::run::seat_policies;
+use crate::engine::strategies::seat_policies;
 use crate::engine::runner::{PlaysGames, Simulation, play_games};
 
 /// IB-Flip, as the engine sees it.

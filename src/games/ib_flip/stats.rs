@@ -10,7 +10,7 @@ use crate::engine::observe::Observer;
 use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
 use crate::engine::args::human_count;
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 use crate::engine::table::{seat_cells, seat_columns};
 
 /// Integer totals for one seat.

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::cards::{Card, CardSet, RANK_NAMES, ZERO, cards_of, name, names};
 use super::rules::{End, Event, FlipCause, Out, SkipCause, Source, Table};
 use crate::engine::observe::{Observer, TraceWriter};
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 
 /// Writes the events of each game to a [`TraceWriter`].
 ///

@@ -52,7 +52,7 @@ pub struct Common {
 
     /// Text, JSON or no summary.
     #[command(flatten)]
-    pub show: crate::engine::run::ShowArgs,
+    pub show: crate::engine::show::ShowArgs,
 }
 
 /// `sim tournament GAME` options.
@@ -129,7 +129,7 @@ impl Common {
 
     /// `--threads`, or every core.
     pub fn threads(&self) -> usize {
-        crate::engine::run::threads(self.threads)
+        crate::engine::runner::threads(self.threads)
     }
 
     /// `--out`, or the folder in results/ named by `parts` joined by `_`.
@@ -168,6 +168,9 @@ impl Common {
     /// Where strategy names are looked up (`--strategies`, the
     /// environment, the current folder, the built-in ones).
     pub fn library(&self) -> Result<crate::engine::strategies::Library, String> {
-        crate::engine::strategies::Library::new(&crate::engine::run::cwd()?, self.strategies.as_deref())
+        crate::engine::strategies::Library::new(
+            &crate::engine::strategies::cwd()?,
+            self.strategies.as_deref(),
+        )
     }
 }

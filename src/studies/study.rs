@@ -15,13 +15,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{Pair, Report, Standing};
-use super::page::{self, Study, SweepStudy};
-use super::run::{PAIRWISE_HEADER, STANDINGS_HEADER};
+use super::tournament::{PAIRWISE_HEADER, STANDINGS_HEADER};
+use crate::analysis::standings::{Pair, Report, Standing};
 use crate::engine::columns::RUN_COLUMNS;
 use crate::engine::failure::Failure;
 use crate::engine::output::{Output, commit_all};
-use crate::engine::run::ShowArgs;
+use crate::engine::show::ShowArgs;
+use crate::report::page::{self, Study, SweepStudy};
 
 /// The name of the metadata file in a study's folder.
 pub const STUDY_FILE: &str = "study.json";
@@ -411,7 +411,7 @@ pub fn rebuild(study: &[u8], csvs: &[(&str, &[u8])], charts: bool, page: bool) -
                 date: &meta.date,
                 version: &meta.sim_version,
             };
-            let conclusion = super::console::conclusion(&t.entrants, &report);
+            let conclusion = crate::analysis::console::conclusion(&t.entrants, &report);
             if charts || page {
                 let forest = page::standings_chart(&study, &report)?;
                 let heat = page::head_to_head_chart(&study, &report)?;

@@ -4,24 +4,25 @@
 use std::io::Write;
 use std::time::Instant;
 
-use super::analysis::{self, Setup};
 use super::args::TournamentArgs;
 use super::arrange::arrangements_listed;
-use super::console::{write_conclusion, write_pairwise, write_standings};
 use super::files::{Files, fe};
-use super::play::{Tally, play_batches};
+use super::play::play_batches;
 use super::study::{FORMAT, Kind, STUDY_FILE, StudyFile, TournamentPart, rebuild};
-use super::workbook::tournament_workbook;
+use crate::analysis::console::{write_conclusion, write_pairwise, write_standings};
+use crate::analysis::standings::{self as analysis, Setup};
+use crate::analysis::tally::Tally;
 use crate::engine::args::format_count;
 use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::Game;
 use crate::engine::job::{Finished, Job, show_shard, stop_flag};
-use crate::engine::run::{
-    describe_sources, empty_in_list, file_label, plural, state_beside, table_json, timing,
-};
+use crate::engine::output::{file_label, state_beside};
 use crate::engine::runner::{self, batch_count};
+use crate::engine::show::{plural, table_json, timing};
 use crate::engine::strategies::{Library, Resolved};
+use crate::engine::strategies::{describe_sources, empty_in_list};
+use crate::report::workbook::tournament_workbook;
 use crate::report::xlsx::RunSheet;
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
@@ -125,21 +126,6 @@ pub const PAIRWISE_HEADER: [&str; 16] = [
 /// A header of `&str` as owned strings.
 pub fn header(h: &[&str]) -> Vec<String> {
     h.iter().map(|s| s.to_string()).collect()
-}
-
-/// The median of the finite values (NaN when there are none).
-pub fn median(mut v: Vec<f64>) -> f64 {
-    v.retain(|x| x.is_finite());
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        (v[m - 1] + v[m]) / 2.0
-    }
 }
 
 /// Runs `sim tournament GAME`.

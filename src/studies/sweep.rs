@@ -7,19 +7,20 @@ use std::time::Instant;
 use super::args::SweepArgs;
 use super::expand::expand;
 use super::files::Files;
-use super::page::sweep_title;
 use super::study::{FORMAT, Kind, STUDY_FILE, StudyFile, SweepPart, rebuild};
-use super::workbook::sweep_workbook;
 use crate::engine::args::format_count;
 use crate::engine::columns::{run_csv_bytes, seat_table};
 use crate::engine::design::plus_minus;
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game, SeatResult};
 use crate::engine::job::{Finished, Job, show_shard, stop_flag};
-use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
+use crate::engine::output::{file_label, state_beside};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
+use crate::engine::show::{plural, table_json, timing};
 use crate::engine::stats::wilson95;
 use crate::engine::table::{Table, interval, percent};
+use crate::report::page::sweep_title;
+use crate::report::workbook::sweep_workbook;
 use crate::report::xlsx::RunSheet;
 
 /// Runs `sim sweep GAME`.

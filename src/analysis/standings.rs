@@ -36,7 +36,7 @@
 //!   group of batches (batch `b` in group `b mod GROUPS`), so that memory
 //!   does not grow with the deals.
 
-use super::play::{Moments, Tally, pair_index};
+use super::tally::{Moments, Tally, pair_index};
 use crate::engine::design::{FEW_UNITS, Ratio, t975};
 use crate::engine::game::SeatResult;
 use crate::engine::rng::{Draw, SimRng, splitmix64};

@@ -2,11 +2,11 @@
 
 use std::io::Write;
 
-use super::analysis::{Report, lead};
-use super::run::median;
+use super::median;
+use super::standings::{Report, lead};
 use crate::engine::design::{FEW_UNITS, plus_minus};
 use crate::engine::game::Game;
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 use crate::engine::table::{Table, interval, percent};
 
 /// `m ± se`, or `m` alone when there are too few units for an error.
@@ -85,7 +85,7 @@ pub fn write_standings<G: Game>(w: &mut Vec<u8>, opts: &G::Options, names: &[Str
         let _ = writeln!(
             w,
             "(rating errors need at least {} batches of 1024 deals: none shown)",
-            super::analysis::MIN_BOOTSTRAP_BATCHES
+            super::standings::MIN_BOOTSTRAP_BATCHES
         );
     }
     if G::score_name(opts).is_none() {
@@ -387,7 +387,7 @@ fn p_text(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::analysis::{Pair, Standing};
+    use crate::analysis::standings::{Pair, Standing};
 
     fn standing(entrant: usize, win_rate: f64, half: f64) -> Standing {
         Standing {

@@ -2,13 +2,13 @@
 //! built from the analysis (the same code serves a finished run and `sim
 //! report DIR`).
 
-use super::analysis::{Report, best_region};
-use super::console::{and_list, conclusion, crn_sentence};
-use super::study::{StudyFile, SweepPart};
-use crate::engine::run::plural;
+use super::charts::{self, Chart, Forest, Heat, Panel, Row};
+use super::html::{self, Cell};
+use crate::analysis::console::{and_list, conclusion, crn_sentence};
+use crate::analysis::standings::{Report, best_region};
+use crate::engine::show::plural;
 use crate::engine::stats::wilson95;
-use crate::report::charts::{self, Chart, Forest, Heat, Panel, Row};
-use crate::report::html::{self, Cell};
+use crate::studies::study::{StudyFile, SweepPart};
 
 /// What a tournament page says about its run besides the analysis.
 pub struct Study<'a> {

@@ -1,11 +1,11 @@
 //! Spreadsheet workbooks of tournaments and sweeps: the tables, error-bar
 //! columns and native charts.
 
-use super::analysis::Report;
-use super::run::{PAIRWISE_HEADER, STANDINGS_HEADER, header};
+use super::xlsx::{self, ChartSpec, RunSheet, Series, Sheet};
+use crate::analysis::standings::Report;
 use crate::engine::columns::f6;
 use crate::engine::stats::Z95;
-use crate::report::xlsx::{self, ChartSpec, RunSheet, Series, Sheet};
+use crate::studies::tournament::{PAIRWISE_HEADER, STANDINGS_HEADER, header};
 
 fn with_error_columns(sheet: &mut Sheet, value: &str, low: &str, high: &str) -> Option<(u16, u16, u16)> {
     let (v, l, h) = (sheet.col(value)?, sheet.col(low)?, sheet.col(high)?);

@@ -4,7 +4,7 @@
 //! docs/tune.md says the same in more words. In short:
 //!
 //! - **Candidates**: every combination of the `{...}` groups of the
-//!   template ([`expand_all`](crate::tournament::expand::expand_all)). Each plays one seat against the field in
+//!   template ([`expand_all`](crate::studies::expand::expand_all)). Each plays one seat against the field in
 //!   every seat position (rotations: seat `s` of arrangement `s`), on the
 //!   same deals as every other candidate: deal `i` of round `r` is the
 //!   same shuffled deck for all of them ([`batch_rng`]).
@@ -42,19 +42,20 @@ use rayon::prelude::*;
 use super::args::Common;
 use super::expand::{Combo, Template};
 use super::files::Files;
-use super::tune_page::{TunePage, tune_page};
 use crate::engine::args::{format_count, parse_count};
 use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Game, SeatResult};
 use crate::engine::job::{Job, stop_flag};
+use crate::engine::output::{file_label, state_beside};
 use crate::engine::rng::batch_rng;
-use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{BATCH_GAMES, Simulation};
+use crate::engine::show::{plural, table_json, timing};
 use crate::engine::table::Table;
 use crate::report::charts::{self, Panel};
 use crate::report::html::Cell;
+use crate::report::tune_page::{TunePage, tune_page};
 
 /// At most this many candidates race (every pair of survivors keeps its
 /// own sums).
@@ -233,7 +234,7 @@ impl Cross {
 
 /// The index of pair `i < j` of `n`.
 fn pair(i: usize, j: usize, n: usize) -> usize {
-    super::play::pair_index(i, j, n)
+    crate::analysis::tally::pair_index(i, j, n)
 }
 
 /// What some candidates (`who`, by candidate number) played together: each
@@ -244,7 +245,7 @@ pub struct Sums {
     pub who: Vec<usize>,
     /// Per candidate (in `who` order).
     pub cand: Vec<Ratio>,
-    /// Per pair of positions in `who` ([`super::play::pair_index`]).
+    /// Per pair of positions in `who` ([`crate::analysis::tally::pair_index`]).
     pub pairs: Vec<Cross>,
 }
 

@@ -14,7 +14,7 @@
 //! (rotations), and every entrant is in the same number `C(E-1, P-1)` of
 //! sets. All entrants also meet every other entrant equally often.
 
-use crate::engine::run::plural;
+use crate::engine::show::plural;
 
 /// At most this many arrangements: each one replays every deal.
 pub const MAX_ARRANGEMENTS: usize = 10_000;

@@ -8,15 +8,16 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{format_count, human_count, parse_count, parse_seed};
-use super::columns::{run_csv_bytes, seat_table};
-use super::failure::{Failure, Usage};
-use super::game::{Acc, Game};
-use super::job::{Finished, Job, JobArgs, Leftovers, show_shard, stop_flag};
-use super::observe::TraceFormat;
-use super::output::{Output, ignore_closed_pipe};
-use super::runner::{self, Accumulator, RunConfig, Simulation};
-use super::strategies::{Library, Origin, Resolved, Source};
+use crate::engine::args::{format_count, parse_count, parse_seed};
+use crate::engine::columns::{run_csv_bytes, seat_table};
+use crate::engine::failure::{Failure, Usage};
+use crate::engine::game::{Acc, Game};
+use crate::engine::job::{Finished, Job, JobArgs, Leftovers, show_shard, stop_flag};
+use crate::engine::observe::TraceFormat;
+use crate::engine::output::{Output, file_label, ignore_closed_pipe, state_beside};
+use crate::engine::runner::{self, Accumulator, RunConfig, Simulation, threads};
+use crate::engine::show::{ShowArgs, plural, print, summary_failed, table_json, timing};
+use crate::engine::strategies::{Library, cwd, describe_sources, resolve_policies, seat_policies};
 
 /// Options shared by every simulation run.
 #[derive(Args, Debug, Clone)]
@@ -69,88 +70,6 @@ pub struct RunArgs {
     /// Text, JSON or no summary.
     #[command(flatten)]
     pub show: ShowArgs,
-}
-
-/// How a run shows its summary: as text (the default), as one JSON object
-/// for scripts, or not at all.
-#[derive(Args, Debug, Clone, Copy, Default)]
-pub struct ShowArgs {
-    /// Print the summary as one JSON object on stdout (the same figures
-    /// as the CSV files, and the files written) instead of text.
-    #[arg(long, conflicts_with = "quiet")]
-    pub json: bool,
-
-    /// Print no summary (errors are still shown; files are still written).
-    #[arg(short, long)]
-    pub quiet: bool,
-}
-
-impl ShowArgs {
-    /// Shows a run's summary: `text` as it is, or `json` with `files` (the
-    /// paths written) added.
-    /// A summary that cannot be shown (stdout full or failing) is an
-    /// error that says so, and which files were written all the same.
-    pub fn show(&self, text: &[u8], mut json: serde_json::Value, files: &[PathBuf]) -> Result<(), String> {
-        if self.quiet {
-            return Ok(());
-        }
-        let shown = if self.json {
-            let paths: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-            json["files"] = paths.into();
-            let mut bytes = serde_json::to_vec_pretty(&json).map_err(|e| e.to_string())?;
-            bytes.push(b'\n');
-            print(&bytes)
-        } else {
-            print(text)
-        };
-        shown.map_err(|e| summary_failed(&e, files))
-    }
-}
-
-/// The error of a summary that could not be shown (`why`), naming the
-/// files the run wrote all the same.
-pub fn summary_failed(why: &str, files: &[PathBuf]) -> String {
-    let written = match files {
-        [] => String::new(),
-        [one] => format!("; the results are written all the same: {}", one.display()),
-        many => format!(
-            "; the results are written all the same: {}",
-            many.iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
-    format!("the summary could not be shown: {why}{written}")
-}
-
-/// A table (a CSV's header and rows) as JSON: one object per row, numbers
-/// as numbers; the text columns named in `text` stay strings.
-pub fn table_json(header: &[String], rows: &[Vec<String>], text: &[&str]) -> serde_json::Value {
-    rows.iter()
-        .map(|row| {
-            let mut obj = serde_json::Map::new();
-            for (h, v) in header.iter().zip(row) {
-                let value = if text.contains(&h.as_str()) || v.is_empty() {
-                    if v.is_empty() {
-                        serde_json::Value::Null
-                    } else {
-                        v.clone().into()
-                    }
-                } else if let Ok(i) = v.parse::<i64>() {
-                    i.into()
-                } else {
-                    match v.parse::<f64>() {
-                        Ok(f) if f.is_finite() => f.into(),
-                        _ => v.clone().into(),
-                    }
-                };
-                obj.insert(h.clone(), value);
-            }
-            serde_json::Value::Object(obj)
-        })
-        .collect::<Vec<_>>()
-        .into()
 }
 
 /// The most games `--trace` plays: a play-by-play is read by people (a
@@ -227,17 +146,6 @@ impl RunArgs {
     }
 }
 
-/// `--threads`, or every core when not given.
-pub fn threads(flag: Option<u16>) -> usize {
-    flag.map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
-/// The current folder, where strategy folders and `.toml` paths are read.
-pub fn cwd() -> Result<PathBuf, String> {
-    std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))
-}
-
 /// An output destination being filled, and where the human summary goes.
 pub struct Session {
     output: Output,
@@ -290,7 +198,7 @@ impl Session {
         if let (Some(out), Some(bytes)) = (self.report, report.as_deref()) {
             items.push((out, bytes));
         }
-        let mut written = super::output::commit_all(items)?.into_iter();
+        let mut written = crate::engine::output::commit_all(items)?.into_iter();
         let csv_path = written.next().flatten();
         let report_path = written.next().flatten();
         if let Some(path) = &csv_path {
@@ -308,60 +216,6 @@ impl Session {
             self.show.show(&summary, json, &files)
         }
     }
-}
-
-/// Writes `text` to stdout; a reader that has gone is not an error.
-pub fn print(text: &[u8]) -> Result<(), String> {
-    let mut out = std::io::stdout().lock();
-    ignore_closed_pipe(out.write_all(text).and_then(|_| out.flush()))
-        .map_err(|e| format!("cannot write to stdout: {e}"))
-}
-
-/// Resolves a comma-separated list of policy words of game `G` (specs,
-/// strategy names, `.toml` paths) in `library`. `flag` names the option in
-/// errors.
-pub fn resolve_policies<G: Game>(
-    text: &str,
-    library: &Library,
-    flag: &str,
-) -> Result<Vec<Resolved<G::Policy>>, String> {
-    text.split(',')
-        .map(|word| {
-            if word.trim().is_empty() {
-                return Err(empty_in_list(flag, text));
-            }
-            library.resolve(G::NAME, word, G::parse_policy).map_err(|e| {
-                let word = word.trim();
-                // A line-up file is for tournaments: say so.
-                match library.lineup(G::NAME, word) {
-                    Ok(s) if s.policy.contains(',') => format!(
-                        "{flag} '{word}' is a line-up of {} policies ({}), for tournaments: \
-                         use sim tournament {} --lineup {word}, or give {flag} one spec per seat",
-                        s.policy.split(',').count(),
-                        s.origin.file(),
-                        G::NAME
-                    ),
-                    // The flag's prefix quotes the word: a game's message
-                    // that quotes it again says it once.
-                    _ => {
-                        let e = e.strip_prefix(&format!("'{word}': ")).unwrap_or(&e);
-                        let e = e.replacen(&format!("unknown policy '{word}'"), "unknown policy", 1);
-                        let e = e.replacen(&format!(" in '{word}'"), "", 1);
-                        format!("{flag} '{word}': {e}")
-                    }
-                }
-            })
-        })
-        .collect()
-}
-
-/// The refusal of a comma-separated list of policies `text` (given with
-/// `flag`) with an empty entry, as a stray comma makes.
-pub fn empty_in_list(flag: &str, text: &str) -> String {
-    format!(
-        "{flag} '{text}' has an empty entry (a comma too many?); give specs, strategy names or .toml \
-         paths separated by single commas"
-    )
 }
 
 /// `sim GAME`: lists the policies, or plays the run.
@@ -480,12 +334,12 @@ pub fn execute<G: Game>(
     // The command line the report shows: the job's (the state's when
     // resumed), or this process's with its seed.
     let mut command = {
-        let mut words = super::job::run_command();
+        let mut words = crate::engine::job::run_command();
         if !words.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
             words.push("--seed".into());
             words.push(cfg.seed.to_string());
         }
-        super::job::command_line(&words)
+        crate::engine::job::command_line(&words)
     };
     let mut leftovers = Leftovers::default();
     let acc = if args.trace {
@@ -494,7 +348,7 @@ pub fn execute<G: Game>(
             // The first line says which run the events are of.
             let mut head = serde_json::json!({ "event": "run", "command": G::NAME });
             head.as_object_mut().unwrap().extend(run_fields.clone());
-            head["sim_version"] = super::version::SIM_VERSION.into();
+            head["sim_version"] = crate::engine::version::SIM_VERSION.into();
             match writeln!(stdout, "{head}") {
                 // The reader has gone already: the games are played all the same.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
@@ -612,7 +466,7 @@ pub fn execute<G: Game>(
                     rows: &rows,
                     command: &command,
                     date: &crate::report::xlsx::utc_text(time),
-                    version: super::version::SIM_VERSION,
+                    version: crate::engine::version::SIM_VERSION,
                     csv: &csv_name,
                 })?
                 .into_bytes(),
@@ -625,25 +479,6 @@ pub fn execute<G: Game>(
         .finish(&csv, report, summary, json, leftovers)?)
 }
 
-/// Where the state of an interrupted run goes when `--state` is not
-/// given: beside its output, `NAME.state.json`.
-pub fn state_beside(output: &Path) -> PathBuf {
-    let mut name = output.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".state.json");
-    output.with_file_name(name)
-}
-
-/// `1 thread`, `2 threads`, `2.4M games`, `3 batches`: a count (as
-/// [`human_count`] writes it) and its noun, in the plural unless the count
-/// is 1 (`-es` after a hissing sound: batch, pass, box).
-pub fn plural(n: u64, what: &str) -> String {
-    if n == 1 {
-        return format!("1 {what}");
-    }
-    let es = ["ch", "sh", "s", "x", "z"].iter().any(|end| what.ends_with(end));
-    format!("{} {what}{}", human_count(n), if es { "es" } else { "s" })
-}
-
 /// What `sim GAME --list-policies` prints: every spec form, then every
 /// strategy of the game in `library`, with where it comes from.
 pub fn list_policies<G: Game>(library: &Library) -> String {
@@ -653,7 +488,7 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
         out.push('\n');
     }
     let found = library.list(G::NAME);
-    let users = super::custom::listed(G::NAME);
+    let users = crate::engine::custom::listed(G::NAME);
     // The first column is as wide as the longest spec form or name.
     let width = G::CATALOGUE
         .iter()
@@ -673,7 +508,7 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
         for (form, does) in &users {
             let _ = writeln!(out, "  {form:<width$}  {does}");
         }
-        if let Some(decides) = super::custom::decides(G::NAME) {
+        if let Some(decides) = crate::engine::custom::decides(G::NAME) {
             let _ = writeln!(out, "  (each is {decides})");
         }
     }
@@ -706,87 +541,4 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
         }
     }
     out
-}
-
-/// Adds to the summary, once per policy, what a strategy name or a label
-/// stands for and the file it came from.
-pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary: &mut Vec<u8>) {
-    let mut listed: Vec<&str> = Vec::new();
-    for r in resolved {
-        if listed.contains(&r.label.as_str()) {
-            continue;
-        }
-        listed.push(&r.label);
-        let from = match &r.source {
-            Source::Spec => String::new(),
-            Source::File(s) => match &s.origin {
-                Origin::BuiltIn(_) => format!(" (built in: {})", s.origin.file()),
-                Origin::File(_) => format!(" (from {})", s.origin.file()),
-            },
-        };
-        if r.policy.to_string() != r.label || !from.is_empty() {
-            let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
-        }
-    }
-}
-
-/// One policy per seat from a `--policy` list that names one for every
-/// seat or exactly one per seat.
-pub fn seat_policies<P: Clone>(policies: &[P], players: usize) -> Result<Vec<P>, String> {
-    match policies.len() {
-        1 => Ok(vec![policies[0].clone(); players]),
-        n if n == players => Ok(policies.to_vec()),
-        n => Err(format!(
-            "--policy lists {n} specs but --players is {players}; give one spec for every seat, or exactly {players}"
-        )),
-    }
-}
-
-/// A file-name-safe label for a line-up of policies: the spec when every
-/// seat plays the same, else the specs joined by `+`.
-pub fn file_label(names: &[String]) -> String {
-    let joined = if names.iter().all(|n| n == &names[0]) {
-        names[0].clone()
-    } else {
-        names.join("+")
-    };
-    let mut safe: String = joined
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._+-".contains(c) {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    safe.truncate(120);
-    safe
-}
-
-/// `1.23M games/s` style rate.
-/// The timing part of a summary's first line: `2 threads, 0.53 s, 1.10M
-/// games/s` for the `games` this process played, or what happened when it
-/// played none (every batch came from state files).
-pub fn timing(threads: usize, games: u64, secs: f64) -> String {
-    if games == 0 {
-        return "nothing left to play: every batch came from the state files".to_string();
-    }
-    format!(
-        "{}, {secs:.2} s, {}",
-        plural(threads as u64, "thread"),
-        report_line(games, secs)
-    )
-}
-
-/// `1.10M games/s`: `games` played in `secs` seconds.
-pub fn report_line(games: u64, secs: f64) -> String {
-    let rate = games as f64 / secs.max(1e-9);
-    if rate >= 1e6 {
-        format!("{:.2}M games/s", rate / 1e6)
-    } else if rate >= 1e3 {
-        format!("{:.1}K games/s", rate / 1e3)
-    } else {
-        format!("{rate:.0} games/s")
-    }
 }

@@ -1,10 +1,10 @@
 //! The `report.html` page of `sim tune`: the conclusion in words, the
 //! winner and the survivors with their fresh-deal intervals, the race
 //! chart, every candidate, the method and the run. Built from the report
-//! helpers ([`crate::report::html`]) like the pages of tournaments and
+//! helpers ([`super::html`]) like the pages of tournaments and
 //! sweeps.
 
-use crate::report::html::{self, Cell};
+use super::html::{self, Cell};
 
 /// What the page shows; the numbers come from the run as the console and
 /// the CSV files show them.
