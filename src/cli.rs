@@ -404,7 +404,7 @@ impl Visitor for Dispatch<'_> {
                 Some((action, args)) => G::run_action(action, args),
                 None => PlayArgs::<G::Options>::from_arg_matches(m)
                     .map_err(parsed)
-                    .and_then(|a| run::play::<G>(&a)),
+                    .and_then(|a| play_run::<G>(&a)),
             },
             Kind::Tournament => TournamentArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
@@ -671,4 +671,17 @@ fn summary_args() -> [clap::Arg; 2] {
             .action(clap::ArgAction::SetTrue)
             .help("Print no summary (errors are still shown; files are still written)"),
     ]
+}
+
+/// `sim GAME`: the plain run, then its page (when it has one) made by the
+/// report layer from the run's results, then its files.
+fn play_run<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), Failure> {
+    let Some(done) = run::play::<G>(args)? else {
+        return Ok(());
+    };
+    let page = match &done.page {
+        Some(p) => Some(crate::report::run_page::run_page(p)?.into_bytes()),
+        None => None,
+    };
+    done.write(page)
 }

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use super::observe::{Observed, Observer, TraceFormat, TraceWriter};
+use super::observe::{Observed, Observer, Silent, TraceFormat, TraceWriter};
 use super::rng::{SimRng, batch_rng, game_rng, next_game_seed, seeded_game_rng};
 
 /// Games per batch. Part of the definition of a run: changing it changes
@@ -63,6 +63,82 @@ pub trait Simulation: Sync {
 pub trait PlaysGames<T: Observed> {
     /// Plays one game with its own generator `rng`, telling `obs`.
     fn play_one<O: Observer<T>>(&mut self, rng: &mut SimRng, obs: &mut O);
+}
+
+/// A game's simulation of the common shape: a table and its seats, set up
+/// afresh for every batch ([`Seated::sit`]), where games are played one
+/// after another ([`PlaysGames`]) into an accumulator that observes them.
+/// Implementing it gives the game its [`Simulation`]: `play_batch` and
+/// `play_each` are written once, here, for every such game.
+pub trait Seated: Sync {
+    /// What a game is played on: its events and its end are observed.
+    type Table: Observed;
+    /// The table and its seats, as a batch plays them.
+    type At: PlaysGames<Self::Table>;
+    /// What a batch accumulates.
+    type Acc: Accumulator + Observer<Self::Table>;
+    /// The play-by-play of the games, written to a [`TraceWriter`].
+    type Trace<'a, 'w: 'a>: Observer<Self::Table>;
+
+    /// An empty accumulator.
+    fn acc(&self) -> Self::Acc;
+
+    /// A table and its seats for one batch.
+    fn sit(&self) -> Self::At;
+
+    /// The play-by-play observer writing to `w`.
+    fn trace<'a, 'w>(w: &'a mut TraceWriter<'w>) -> Self::Trace<'a, 'w>;
+
+    /// After the last game of a batch: what the table still has to play
+    /// (Flip-Flush settles a pot left by a tie), told to `acc` and to the
+    /// trace. Nothing by default.
+    fn after_last_game(
+        &self,
+        _at: &mut Self::At,
+        _rng: &mut SimRng,
+        _acc: &mut Self::Acc,
+        _trace: Option<&mut Self::Trace<'_, '_>>,
+    ) {
+    }
+
+    /// Empties `acc` for the next game of [`Simulation::play_each`].
+    fn clear(&self, acc: &mut Self::Acc) {
+        *acc = self.acc();
+    }
+}
+
+impl<S: Seated> Simulation for S {
+    type Acc = S::Acc;
+
+    fn new_acc(&self) -> S::Acc {
+        self.acc()
+    }
+
+    fn play_batch(
+        &self,
+        rng: &mut SimRng,
+        games: u64,
+        acc: &mut S::Acc,
+        trace: Option<&mut TraceWriter<'_>>,
+    ) {
+        let mut at = self.sit();
+        let mut trace = play_games(&mut at, rng, games, acc, trace.map(S::trace));
+        self.after_last_game(&mut at, rng, acc, trace.as_mut());
+    }
+
+    fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&S::Acc)) {
+        let mut at = self.sit();
+        let mut one = self.acc();
+        for g in 0..games {
+            play_games(&mut at, rng, 1, &mut one, None::<Silent>);
+            if g + 1 == games {
+                // What the table plays after its last game belongs to it.
+                self.after_last_game(&mut at, rng, &mut one, None);
+            }
+            each(&one);
+            self.clear(&mut one);
+        }
+    }
 }
 
 /// The games of a batch, each from its own stream of the batch's generator
@@ -163,38 +239,84 @@ pub fn run_ranges<S: Simulation>(
     pb: &ProgressBar,
     stop: &AtomicBool,
 ) -> Result<(S::Acc, Vec<Range<u64>>), String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads.max(1))
+    let pool = pool(cfg.threads)?;
+    let each = Batches {
+        ranges,
+        stop,
+        bar: pb,
+    };
+    each.play(
+        &pool,
+        || sim.new_acc(),
+        |a, b| a.merge(&b),
+        |acc, b| {
+            let n = batch_len(cfg.games, b);
+            sim.play_batch(&mut batch_rng(cfg.seed, b), n, acc, None);
+            Ok(n)
+        },
+    )
+}
+
+/// A pool of `threads` worker threads (at least 1).
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
         .build()
-        .map_err(|e| format!("cannot start {} worker threads: {e}", cfg.threads))?;
-    let (acc, done) = pool.install(|| {
-        ranges
-            .par_iter()
-            .flat_map(|r| r.clone().into_par_iter())
-            .fold(
-                || (sim.new_acc(), Vec::new()),
-                |(mut acc, mut done): (S::Acc, Vec<Range<u64>>), b| {
-                    if stop.load(Ordering::Relaxed) {
-                        return (acc, done);
-                    }
-                    let n = batch_len(cfg.games, b);
-                    let mut rng = batch_rng(cfg.seed, b);
-                    sim.play_batch(&mut rng, n, &mut acc, None);
-                    pb.inc(n);
-                    add_batch(&mut done, b);
-                    (acc, done)
-                },
-            )
-            .reduce(
-                || (sim.new_acc(), Vec::new()),
-                |(mut a, mut da), (b, db)| {
-                    a.merge(&b);
-                    da.extend(db);
-                    (a, da)
-                },
-            )
-    });
-    Ok((acc, crate::engine::state::normalize(done)))
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))
+}
+
+/// The batches a command plays in parallel, and when it stops: the one
+/// interruptible loop of every study (a plain run, a tournament, a sweep,
+/// a tune).
+pub struct Batches<'a> {
+    /// The batch numbers to play (sorted ranges).
+    pub ranges: &'a [Range<u64>],
+    /// Once set (Ctrl-C), no batch starts; the batches under way finish.
+    pub stop: &'a AtomicBool,
+    /// Counts the games played.
+    pub bar: &'a ProgressBar,
+}
+
+impl Batches<'_> {
+    /// Plays every batch on `pool`: `batch(acc, b)` plays batch `b` into
+    /// an accumulator started by `empty` and returns the games it played
+    /// (for the bar); accumulators are joined by `merge`, in any order, so
+    /// `merge` must add integer totals. Returns the total and the batches
+    /// played (sorted, joined). A stop ends the loop at once, whatever is
+    /// left: no batch that has not started is visited.
+    pub fn play<T: Send>(
+        &self,
+        pool: &rayon::ThreadPool,
+        empty: impl Fn() -> T + Sync + Send,
+        merge: impl Fn(&mut T, T) + Sync + Send,
+        batch: impl Fn(&mut T, u64) -> Result<u64, String> + Sync + Send,
+    ) -> Result<(T, Vec<Range<u64>>), String> {
+        let (acc, done) = pool.install(|| {
+            self.ranges
+                .par_iter()
+                .flat_map(|r| r.clone().into_par_iter())
+                .map(|b| (!self.stop.load(Ordering::Relaxed)).then_some(b))
+                .while_some()
+                .try_fold(
+                    || (empty(), Vec::new()),
+                    |(mut acc, mut done): (T, Vec<Range<u64>>), b| {
+                        let games = batch(&mut acc, b)?;
+                        self.bar.inc(games);
+                        add_batch(&mut done, b);
+                        Ok::<_, String>((acc, done))
+                    },
+                )
+                .try_reduce(
+                    || (empty(), Vec::new()),
+                    |(mut a, mut da), (b, db)| {
+                        merge(&mut a, b);
+                        da.extend(db);
+                        Ok((a, da))
+                    },
+                )
+        })?;
+        Ok((acc, crate::engine::state::normalize(done)))
+    }
 }
 
 /// Adds batch `b` to `done`, extending the last range when it follows it.

@@ -7,42 +7,7 @@ use super::charts::{self, Forest, Row};
 use super::html::{self, Cell};
 use crate::engine::show::plural;
 use crate::engine::stats::wilson95;
-
-/// One seat of the run.
-pub struct Seat {
-    /// The seat's label (its policy as the user named it).
-    pub name: String,
-    /// Games played.
-    pub games: u64,
-    /// Games won.
-    pub wins: u64,
-}
-
-/// What the page of a plain run shows.
-pub struct RunPage<'a> {
-    /// The game's name (`flip7`).
-    pub game: &'a str,
-    /// Players at the table.
-    pub players: usize,
-    /// Games played.
-    pub games: u64,
-    /// The seed.
-    pub seed: u64,
-    /// The seats, in seat order.
-    pub seats: &'a [Seat],
-    /// The CSV's header, without the run columns.
-    pub header: &'a [String],
-    /// The CSV's rows, without the run columns.
-    pub rows: &'a [Vec<String>],
-    /// The command line.
-    pub command: &'a str,
-    /// When the run was made.
-    pub date: &'a str,
-    /// The `sim` that ran it.
-    pub version: &'a str,
-    /// The CSV's file name, beside the page.
-    pub csv: &'a str,
-}
+use crate::studies::run::RunPage;
 
 fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
@@ -56,7 +21,7 @@ fn seat_name(seat: usize, name: &str) -> String {
 /// The conclusion of a plain run, a sentence a line: the seat that won
 /// most, the seats whose 95% interval overlaps its interval, and why a
 /// tournament is the fair comparison.
-pub fn conclusion(p: &RunPage<'_>) -> Vec<String> {
+pub fn conclusion(p: &RunPage) -> Vec<String> {
     let pts: Vec<(f64, f64, f64)> = p
         .seats
         .iter()
@@ -96,7 +61,7 @@ pub fn conclusion(p: &RunPage<'_>) -> Vec<String> {
 }
 
 /// The page.
-pub fn run_page(p: &RunPage<'_>) -> Result<String, String> {
+pub fn run_page(p: &RunPage) -> Result<String, String> {
     let run_line = format!(
         "{}, {}, seed {}",
         plural(p.players as u64, "player"),

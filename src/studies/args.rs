@@ -140,11 +140,11 @@ impl Common {
     }
 
     /// The time the `--xlsx` workbook records (see
-    /// [`crate::report::xlsx::workbook_time`]), checked before any game is
+    /// [`crate::engine::version::workbook_time`]), checked before any game is
     /// played; none without `--xlsx`.
     pub fn workbook_time(&self) -> Result<Option<i64>, crate::engine::failure::Failure> {
         match &self.xlsx {
-            Some(_) => crate::report::xlsx::workbook_time()
+            Some(_) => crate::engine::version::workbook_time()
                 .map(Some)
                 .map_err(crate::engine::failure::Failure::Usage),
             None => Ok(None),
@@ -152,12 +152,12 @@ impl Common {
     }
 
     /// The date `study.json` and `report.html` record (see
-    /// [`workbook_time`](crate::report::xlsx::workbook_time):
+    /// [`workbook_time`](crate::engine::version::workbook_time):
     /// `$SOURCE_DATE_EPOCH` when set), as text. Checked before any game is
     /// played.
     pub fn study_date(&self) -> Result<String, crate::engine::failure::Failure> {
-        crate::report::xlsx::workbook_time()
-            .map(crate::report::xlsx::utc_text)
+        crate::engine::version::workbook_time()
+            .map(crate::engine::version::utc_text)
             .map_err(|e| {
                 crate::engine::failure::Failure::Usage(
                     e.replace("--xlsx workbook", "study.json and report.html"),

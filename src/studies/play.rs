@@ -17,17 +17,15 @@
 use std::io::Write;
 use std::ops::Range;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use indicatif::ProgressBar;
-use rayon::prelude::*;
 
 use crate::analysis::tally::{GROUPS, Tally, pair_index};
 use crate::engine::game::{Game, SeatResult};
 use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;
-use crate::engine::runner::{self, RunConfig, Simulation, batch_len};
-use crate::engine::state::normalize;
+use crate::engine::runner::{self, Batches, RunConfig, Simulation, batch_len};
 
 /// Plays the batches in `batches` (sorted ranges) of a tournament of
 /// `deals` deals, every arrangement (`sims[a]`, seated as
@@ -49,28 +47,21 @@ pub fn play_batches<G: Game>(
 ) -> Result<(Tally, Vec<Range<u64>>), String> {
     let players = G::players(opts);
     let empty = || Tally::new(entrants, arrangements.len(), players);
-    let (tally, done) = pool.install(|| {
-        batches
-            .par_iter()
-            .flat_map(|r| r.clone().into_par_iter())
-            .map(|b| {
-                if stop.load(Ordering::Relaxed) {
-                    return Ok::<_, String>((empty(), Vec::new()));
-                }
-                let t = play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty())?;
-                bar.inc(batch_len(deals, b) * sims.len() as u64);
-                Ok((t, std::iter::once(b..b + 1).collect()))
-            })
-            .try_reduce(
-                || (empty(), Vec::new()),
-                |(mut a, mut da), (b, db)| {
-                    a.merge(&b);
-                    da.extend(db);
-                    Ok((a, da))
-                },
-            )
-    })?;
-    Ok((tally, normalize(done)))
+    let each = Batches {
+        ranges: batches,
+        stop,
+        bar,
+    };
+    each.play(
+        pool,
+        empty,
+        |a, b| a.merge(&b),
+        |acc, b| {
+            let t = play_one::<G>(opts, sims, arrangements, entrants, seed, deals, b, empty())?;
+            acc.merge(&t);
+            Ok(batch_len(deals, b) * sims.len() as u64)
+        },
+    )
 }
 
 /// Sums kept per entrant and deal: wins, score, rounds, round scores,

@@ -12,7 +12,7 @@ use crate::engine::args::{format_count, parse_count, parse_seed};
 use crate::engine::columns::{run_csv_bytes, seat_table};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game};
-use crate::engine::job::{Finished, Job, JobArgs, Leftovers, show_shard, stop_flag};
+use crate::engine::job::{Job, JobArgs, Leftovers, show_shard, stop_flag};
 use crate::engine::observe::TraceFormat;
 use crate::engine::output::{Output, file_label, ignore_closed_pipe, state_beside};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation, threads};
@@ -218,11 +218,74 @@ impl Session {
     }
 }
 
-/// `sim GAME`: lists the policies, or plays the run.
-pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), Failure> {
+/// One seat of a plain run, for its page.
+pub struct Seat {
+    /// The seat's label (its policy as the user named it).
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+}
+
+/// What a plain run's page shows ([`crate::report::run_page`]): the run's
+/// results, as the CSV holds them.
+pub struct RunPage {
+    /// The game's name (`flip7`).
+    pub game: &'static str,
+    /// Players at the table.
+    pub players: usize,
+    /// Games played.
+    pub games: u64,
+    /// The seed.
+    pub seed: u64,
+    /// The seats, in seat order.
+    pub seats: Vec<Seat>,
+    /// The CSV's header, without the run columns.
+    pub header: Vec<String>,
+    /// The CSV's rows, without the run columns.
+    pub rows: Vec<Vec<String>>,
+    /// The command line.
+    pub command: String,
+    /// When the run was made.
+    pub date: String,
+    /// The `sim` that ran it.
+    pub version: &'static str,
+    /// The CSV's file name, beside the page.
+    pub csv: String,
+}
+
+/// A whole run played and summed up: what is left is to write its files
+/// ([`Finished::write`]), with the page the report layer makes from
+/// [`Finished::page`].
+pub struct Finished {
+    session: Session,
+    csv: Vec<u8>,
+    summary: Vec<u8>,
+    json: serde_json::Value,
+    leftovers: Leftovers,
+    /// The page's contents, when the run writes a page.
+    pub page: Option<RunPage>,
+}
+
+impl Finished {
+    /// Writes the CSV and `page` (the page's bytes, when [`Finished::page`]
+    /// asked for one), settles the state files and shows the summary.
+    pub fn write(self, page: Option<Vec<u8>>) -> Result<(), Failure> {
+        Ok(self
+            .session
+            .finish(&self.csv, page, self.summary, self.json, self.leftovers)?)
+    }
+}
+
+/// `sim GAME`: lists the policies, or plays the run. A run that wrote
+/// everything it had to (a list, a shard's state) gives `None`; a whole
+/// run gives its results, to be written once its page is made.
+pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<Option<Finished>, Failure> {
     let library = Library::new(&cwd()?, args.strategies.as_deref()).usage()?;
     if args.list_policies {
-        return Ok(print(list_policies::<G>(&library).as_bytes())?);
+        print(list_policies::<G>(&library).as_bytes())?;
+        return Ok(None);
     }
     let text = args.policy.as_deref().unwrap_or(G::DEFAULT_POLICY);
     let resolved = resolve_policies::<G>(text, &library, "--policy").usage()?;
@@ -238,193 +301,323 @@ pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), Failure> {
         players,
     )
     .usage()?;
-    execute::<G>(&sim, opts, &args.run, &names, &specs, |summary| {
+    let lineup = Lineup {
+        names: &names,
+        specs: &specs,
+    };
+    execute::<G>(&sim, opts, &args.run, &lineup, |summary| {
         describe_sources(&resolved, summary)
     })
 }
 
+/// Who sits where: `names[s]` labels seat `s` and `specs[s]` is the policy
+/// it stands for.
+pub struct Lineup<'a> {
+    /// The seats' labels.
+    pub names: &'a [String],
+    /// The seats' policies, as specs.
+    pub specs: &'a [String],
+}
+
 /// The run of `sim GAME` once the seats are known: check the output first,
-/// play the games (with the trace if asked), then write the CSV and the
-/// summary. `names[s]` labels seat `s` and `specs[s]` is the policy it
-/// stands for; `sources` adds what the names stand for to the summary. A
-/// shard (`--shard`) writes its state file instead of the results.
+/// play the games (with the trace if asked), then sum up the CSV and the
+/// summary; `sources` adds what the names stand for to the summary. A
+/// shard (`--shard`) writes its state file instead, and gives `None`.
 pub fn execute<G: Game>(
     sim: &G::Sim,
     opts: &G::Options,
     args: &RunArgs,
-    names: &[String],
-    specs: &[String],
+    lineup: &Lineup<'_>,
     sources: impl FnOnce(&mut Vec<u8>),
-) -> Result<(), Failure> {
+) -> Result<Option<Finished>, Failure> {
+    let mut plan = plan::<G>(opts, args, lineup)?;
+    let start = Instant::now();
+    let played = if args.trace {
+        play_traced::<G>(sim, args, &plan)?
+    } else {
+        match play_job::<G>(sim, args, &mut plan)? {
+            Some(played) => played,
+            None => return Ok(None),
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+    Ok(Some(sum_up::<G>(opts, lineup, plan, played, secs, sources)?))
+}
+
+/// What a run is, worked out and checked before any game is played.
+struct Plan {
+    cfg: RunConfig,
+    players: usize,
+    variants: Vec<crate::engine::game::Variant>,
+    default_name: PathBuf,
+    /// The CSV's destination (none for a shard, which writes its state).
+    out: Option<Session>,
+    /// The time the page records, when the run writes a page.
+    report_date: Option<i64>,
+    /// What the run is, for the JSON trace's first line and the state.
+    run_fields: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The games played, and what the run's summary says of them.
+struct Played<A> {
+    acc: A,
+    note: Option<String>,
+    played: u64,
+    command: String,
+    leftovers: Leftovers,
+}
+
+/// Reads the run's options: its file names, the checks of options that do
+/// not go together, and every output destination, checked now.
+fn plan<G: Game>(opts: &G::Options, args: &RunArgs, lineup: &Lineup<'_>) -> Result<Plan, Failure> {
     let cfg = args.config();
     let players = G::players(opts);
     let variants = G::variants(opts);
     let mut parts = vec![
         G::NAME.to_string(),
-        file_label(names),
+        file_label(lineup.names),
         format!("{players}p"),
         format_count(cfg.games),
     ];
     parts.extend(variants.iter().map(|v| v.file.clone()));
     parts.push(format!("seed{}", cfg.seed));
     let default_name = PathBuf::from("results").join(format!("{}.csv", parts.join("_")));
-    let job_active = args.job.shard.is_some()
-        || args.job.state.is_some()
-        || !args.job.resume.is_empty()
-        || args.job.checkpoint.is_some();
-    if args.trace && cfg.games > MAX_TRACE_GAMES {
-        return Err(Failure::Usage(format!(
-            "--trace writes out every game, for a handful of them: it takes --games {} at most, \
-             given --games {}; trace fewer games, or leave out --trace",
-            format_count(MAX_TRACE_GAMES),
-            format_count(cfg.games)
-        )));
-    }
-    if args.trace && job_active {
-        return Err(Failure::Usage(
-            "--trace plays a handful of games on one thread: it does not go with --shard, --state, \
-             --resume or --checkpoint"
-                .into(),
-        ));
-    }
+    check_trace(args, cfg.games)?;
     // A shard writes only its state file.
     let mut out = if args.job.shard.is_none() {
         Some(args.prepare_output(&default_name)?)
     } else {
         None
     };
-    // Seats with different policies get a short report.html beside the
-    // CSV (one policy in every seat: the seats differ by their place
-    // alone, and the CSV says all there is). Its date is checked now.
-    let distinct = specs.iter().any(|s| s != &specs[0]);
-    let mut report_date = None;
-    if let Some(session) = out.as_mut()
-        && distinct
-        && !args.no_report
-        && let Some(path) = session.report_beside()
-    {
-        report_date = Some(
-            crate::report::xlsx::workbook_time()
-                .map_err(|e| Failure::Usage(e.replace("--xlsx workbook", "report.html")))?,
-        );
-        session.prepare_report(&path)?;
-    }
+    let report_date = prepare_page(args, lineup, out.as_mut())?;
+    let run_fields = run_fields::<G>(opts, lineup, &variants, &cfg)?;
+    Ok(Plan {
+        cfg,
+        players,
+        variants,
+        default_name,
+        out,
+        report_date,
+        run_fields,
+    })
+}
 
-    // What the run is: the JSON trace's first line and the state file's
-    // definition both say it. `table` holds every table option (defaults
-    // included), so that a trace can be replayed from its lines alone;
-    // `variants` only those that differ from the default, as file names
-    // show them.
-    let run_fields = serde_json::json!({
-        "players": players,
-        "seats": names,
-        "policies": specs,
+/// Refuses a `--trace` of too many games, or with the options of a job.
+fn check_trace(args: &RunArgs, games: u64) -> Result<(), Failure> {
+    if !args.trace {
+        return Ok(());
+    }
+    if games > MAX_TRACE_GAMES {
+        return Err(Failure::Usage(format!(
+            "--trace writes out every game, for a handful of them: it takes --games {} at most, \
+             given --games {}; trace fewer games, or leave out --trace",
+            format_count(MAX_TRACE_GAMES),
+            format_count(games)
+        )));
+    }
+    let job = &args.job;
+    if job.shard.is_some() || job.state.is_some() || !job.resume.is_empty() || job.checkpoint.is_some() {
+        return Err(Failure::Usage(
+            "--trace plays a handful of games on one thread: it does not go with --shard, --state, \
+             --resume or --checkpoint"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Seats with different policies get a short report.html beside the CSV
+/// (one policy in every seat: the seats differ by their place alone, and
+/// the CSV says all there is). Its destination and its date are checked
+/// now; gives the date when there is a page.
+fn prepare_page(
+    args: &RunArgs,
+    lineup: &Lineup<'_>,
+    out: Option<&mut Session>,
+) -> Result<Option<i64>, Failure> {
+    let specs = lineup.specs;
+    let distinct = specs.iter().any(|s| s != &specs[0]);
+    let Some(session) = out.filter(|_| distinct && !args.no_report) else {
+        return Ok(None);
+    };
+    let Some(path) = session.report_beside() else {
+        return Ok(None);
+    };
+    let date = crate::engine::version::workbook_time()
+        .map_err(|e| Failure::Usage(e.replace("--xlsx workbook", "report.html")))?;
+    session.prepare_report(&path)?;
+    Ok(Some(date))
+}
+
+/// What the run is: the JSON trace's first line and the state file's
+/// definition both say it. `table` holds every table option (defaults
+/// included), so that a trace can be replayed from its lines alone;
+/// `variants` only those that differ from the default, as file names show
+/// them.
+fn run_fields<G: Game>(
+    opts: &G::Options,
+    lineup: &Lineup<'_>,
+    variants: &[crate::engine::game::Variant],
+    cfg: &RunConfig,
+) -> Result<serde_json::Map<String, serde_json::Value>, Failure> {
+    let table =
+        serde_json::to_value(opts).map_err(|e| Failure::Run(format!("internal: the table options: {e}")))?;
+    let fields = serde_json::json!({
+        "players": G::players(opts),
+        "seats": lineup.names,
+        "policies": lineup.specs,
         "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
-        "table": serde_json::to_value(opts).map_err(|e| Failure::Run(format!("internal: the table options: {e}")))?,
+        "table": table,
         "games": cfg.games,
         "seed": cfg.seed.to_string(),
     });
-    let serde_json::Value::Object(run_fields) = run_fields else {
+    let serde_json::Value::Object(fields) = fields else {
         unreachable!("a JSON object")
     };
+    Ok(fields)
+}
 
-    let start = Instant::now();
-    let mut note = None;
-    let mut played = cfg.games;
-    // The command line the report shows: the job's (the state's when
-    // resumed), or this process's with its seed.
-    let mut command = {
-        let mut words = crate::engine::job::run_command();
-        if !words.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
-            words.push("--seed".into());
-            words.push(cfg.seed.to_string());
-        }
-        crate::engine::job::command_line(&words)
-    };
-    let mut leftovers = Leftovers::default();
-    let acc = if args.trace {
-        let mut stdout = std::io::stdout().lock();
-        if args.trace_format == TraceFormat::Json {
-            // The first line says which run the events are of.
-            let mut head = serde_json::json!({ "event": "run", "command": G::NAME });
-            head.as_object_mut().unwrap().extend(run_fields.clone());
-            head["sim_version"] = crate::engine::version::SIM_VERSION.into();
-            match writeln!(stdout, "{head}") {
-                // The reader has gone already: the games are played all the same.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e) => return Err(Failure::Run(format!("cannot write the trace: {e}"))),
-                Ok(()) => {}
-            }
-        }
-        // A reader that goes away (`| head`) ends the trace, not the run:
-        // the rest is played untraced and the CSV written.
-        runner::run_traced(sim, &cfg, args.trace_format, &mut stdout)?
-    } else {
-        let mut definition = serde_json::json!({ "command": "sim GAME", "game": G::NAME });
-        definition.as_object_mut().unwrap().extend(run_fields);
-        let batches = runner::batch_count(cfg.games);
-        let state_default = match args.out.as_deref() {
-            Some(p) if p.as_os_str() != "-" => state_beside(p),
-            _ => state_beside(&default_name),
-        };
-        let mut job: Job<Acc<G>> = Job::start(
-            &args.job,
-            definition,
-            batches,
-            &state_default,
-            sim.new_acc(),
-            |a, b| a.merge(b),
-        )?;
-        let csv = out
-            .as_ref()
-            .and_then(Session::path)
-            .map(|p| ("--out".to_string(), p.to_path_buf()));
-        let report = out
-            .as_ref()
-            .filter(|_| report_date.is_some())
-            .and_then(Session::report_beside)
-            .map(|p| ("--out (its report.html)".to_string(), p));
-        job.check_outputs(csv.into_iter().chain(report).collect())?;
-        command = job.command_line();
-        let pb = runner::progress_bar(cfg.progress, job.games_todo(|b| runner::batch_len(cfg.games, b)));
-        let outcome = job.play(0..batches, &mut |ranges| {
-            runner::run_ranges(sim, &cfg, ranges, &pb, stop_flag())
-        });
-        pb.finish_and_clear();
-        outcome?;
-        note = job.resumed_note();
-        played = job.played_here(|b| runner::batch_len(cfg.games, b));
-        match job.finish()? {
-            Finished::Complete(acc, left) => {
-                leftovers = left;
-                acc
-            }
-            Finished::Shard(message) => return show_shard(message, G::NAME, &args.job, &args.show),
-        }
-    };
-    let secs = start.elapsed().as_secs_f64();
+/// The command line the report shows for a run of this process: its own,
+/// with its seed.
+fn this_command(seed: u64) -> String {
+    let mut words = crate::engine::job::run_command();
+    if !words.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+        words.push("--seed".into());
+        words.push(seed.to_string());
+    }
+    crate::engine::job::command_line(&words)
+}
 
-    // The summary is composed in memory (writing to a Vec cannot fail) and
-    // shown after the CSV is safely written.
+/// Plays the run on the calling thread with its play-by-play on stdout.
+/// A reader that goes away (`| head`) ends the trace, not the run: the
+/// rest is played untraced and the CSV written.
+fn play_traced<G: Game>(sim: &G::Sim, args: &RunArgs, plan: &Plan) -> Result<Played<Acc<G>>, Failure> {
+    let mut stdout = std::io::stdout().lock();
+    if args.trace_format == TraceFormat::Json {
+        // The first line says which run the events are of.
+        let mut head = serde_json::json!({ "event": "run", "command": G::NAME });
+        head.as_object_mut().unwrap().extend(plan.run_fields.clone());
+        head["sim_version"] = crate::engine::version::SIM_VERSION.into();
+        match writeln!(stdout, "{head}") {
+            // The reader has gone already: the games are played all the same.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Err(e) => return Err(Failure::Run(format!("cannot write the trace: {e}"))),
+            Ok(()) => {}
+        }
+    }
+    let acc = runner::run_traced(sim, &plan.cfg, args.trace_format, &mut stdout)?;
+    Ok(Played {
+        acc,
+        note: None,
+        played: plan.cfg.games,
+        command: this_command(plan.cfg.seed),
+        leftovers: Leftovers::default(),
+    })
+}
+
+/// Plays the run's batches as a job (shards, interrupts, resume); `None`
+/// once a shard has written its state and said so.
+fn play_job<G: Game>(
+    sim: &G::Sim,
+    args: &RunArgs,
+    plan: &mut Plan,
+) -> Result<Option<Played<Acc<G>>>, Failure> {
+    let cfg = &plan.cfg;
+    let mut definition = serde_json::json!({ "command": "sim GAME", "game": G::NAME });
+    definition
+        .as_object_mut()
+        .unwrap()
+        .extend(std::mem::take(&mut plan.run_fields));
+    let batches = runner::batch_count(cfg.games);
+    let state_default = match args.out.as_deref() {
+        Some(p) if p.as_os_str() != "-" => state_beside(p),
+        _ => state_beside(&plan.default_name),
+    };
+    let mut job: Job<Acc<G>> = Job::start(
+        &args.job,
+        definition,
+        batches,
+        &state_default,
+        sim.new_acc(),
+        |a, b| a.merge(b),
+    )?;
+    let out = plan.out.as_ref();
+    let csv = out
+        .and_then(Session::path)
+        .map(|p| ("--out".to_string(), p.to_path_buf()));
+    let report = out
+        .filter(|_| plan.report_date.is_some())
+        .and_then(Session::report_beside)
+        .map(|p| ("--out (its report.html)".to_string(), p));
+    job.check_outputs(csv.into_iter().chain(report).collect())?;
+    let pb = runner::progress_bar(cfg.progress, job.games_todo(|b| runner::batch_len(cfg.games, b)));
+    let outcome = job.play(0..batches, &mut |ranges| {
+        runner::run_ranges(sim, cfg, ranges, &pb, stop_flag())
+    });
+    pb.finish_and_clear();
+    outcome?;
+    let note = job.resumed_note();
+    let played = job.played_here(|b| runner::batch_len(cfg.games, b));
+    let command = job.command_line();
+    match job.finish()? {
+        crate::engine::job::Finished::Complete(acc, leftovers) => Ok(Some(Played {
+            acc,
+            note,
+            played,
+            command,
+            leftovers,
+        })),
+        crate::engine::job::Finished::Shard(message) => {
+            show_shard(message, G::NAME, &args.job, &args.show)?;
+            Ok(None)
+        }
+    }
+}
+
+/// The summary (composed in memory: writing to a Vec cannot fail, and it
+/// is shown after the CSV is safely written), the CSV's bytes, the JSON
+/// summary and what the page shows.
+fn sum_up<G: Game>(
+    opts: &G::Options,
+    lineup: &Lineup<'_>,
+    plan: Plan,
+    played: Played<Acc<G>>,
+    secs: f64,
+    sources: impl FnOnce(&mut Vec<u8>),
+) -> Result<Finished, Failure> {
+    let Plan {
+        cfg,
+        players,
+        variants,
+        out,
+        report_date,
+        ..
+    } = plan;
+    let (cfg, players, variants) = (&cfg, &players, &variants);
+    let acc = &played.acc;
     let mut summary = Vec::new();
     let mut describe = format!(
         "sim {}: {}, {}, seed {}",
         G::NAME,
-        plural(players as u64, "player"),
+        plural(*players as u64, "player"),
         plural(cfg.games, "game"),
         cfg.seed
     );
-    for v in &variants {
+    for v in variants {
         describe.push_str(", ");
         describe.push_str(&v.words);
     }
-    let _ = writeln!(summary, "{describe} ({})", timing(cfg.threads, played, secs));
-    if let Some(n) = note {
+    let _ = writeln!(
+        summary,
+        "{describe} ({})",
+        timing(cfg.threads, played.played, secs)
+    );
+    if let Some(n) = &played.note {
         let _ = writeln!(summary, "{n}");
     }
     sources(&mut summary);
-    G::summary(opts, &acc, names, &mut summary);
-    let (header, rows) = seat_table::<G>(opts, &acc, names);
+    G::summary(opts, acc, lineup.names, &mut summary);
+    let (header, rows) = seat_table::<G>(opts, acc, lineup.names);
     let csv = run_csv_bytes(&header, &rows, cfg.seed)?;
     let json = serde_json::json!({
         "command": G::NAME,
@@ -437,46 +630,44 @@ pub fn execute<G: Game>(
         "variants": variants.iter().map(|v| v.file.clone()).collect::<Vec<_>>(),
         "seats": table_json(&header, &rows, &["policy"]),
     });
-    let report = match report_date {
-        Some(time) => {
-            let (games, results) = G::seat_results(opts, &acc);
-            let seats: Vec<crate::report::run_page::Seat> = names
+    let session = out.expect("a whole run has an output");
+    let page = report_date.map(|time| {
+        let (games, results) = G::seat_results(opts, acc);
+        RunPage {
+            game: G::NAME,
+            players: *players,
+            games,
+            seed: cfg.seed,
+            seats: lineup
+                .names
                 .iter()
                 .zip(&results)
-                .map(|(n, r)| crate::report::run_page::Seat {
+                .map(|(n, r)| Seat {
                     name: n.clone(),
                     games,
                     wins: r.wins,
                 })
-                .collect();
-            let session = out.as_ref().expect("a whole run has an output");
-            let csv_name = session
+                .collect(),
+            header,
+            rows,
+            command: played.command,
+            date: crate::engine::version::utc_text(time),
+            version: crate::engine::version::SIM_VERSION,
+            csv: session
                 .path()
                 .and_then(Path::file_name)
                 .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Some(
-                crate::report::run_page::run_page(&crate::report::run_page::RunPage {
-                    game: G::NAME,
-                    players,
-                    games,
-                    seed: cfg.seed,
-                    seats: &seats,
-                    header: &header,
-                    rows: &rows,
-                    command: &command,
-                    date: &crate::report::xlsx::utc_text(time),
-                    version: crate::engine::version::SIM_VERSION,
-                    csv: &csv_name,
-                })?
-                .into_bytes(),
-            )
+                .unwrap_or_default(),
         }
-        None => None,
-    };
-    Ok(out
-        .expect("a whole run has an output")
-        .finish(&csv, report, summary, json, leftovers)?)
+    });
+    Ok(Finished {
+        session,
+        csv,
+        summary,
+        json,
+        leftovers: played.leftovers,
+        page,
+    })
 }
 
 /// What `sim GAME --list-policies` prints: every spec form, then every

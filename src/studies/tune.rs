@@ -32,12 +32,11 @@
 
 use std::io::Write;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::Args;
 use indicatif::ProgressBar;
-use rayon::prelude::*;
 
 use super::args::Common;
 use super::expand::{Combo, Template};
@@ -50,7 +49,7 @@ use crate::engine::game::{Game, SeatResult};
 use crate::engine::job::{Job, stop_flag};
 use crate::engine::output::{file_label, state_beside};
 use crate::engine::rng::batch_rng;
-use crate::engine::runner::{BATCH_GAMES, Simulation};
+use crate::engine::runner::{BATCH_GAMES, Batches, Simulation};
 use crate::engine::show::{plural, table_json, timing};
 use crate::engine::table::Table;
 use crate::report::charts::{self, Panel};
@@ -722,28 +721,21 @@ fn play_batches<G: Game>(
             Sums::alone(who)
         }
     };
-    let (sums, done) = pool.install(|| {
-        batches
-            .par_iter()
-            .flat_map(|r| r.clone().into_par_iter())
-            .map(|b| {
-                if stop.load(Ordering::Relaxed) {
-                    return Ok::<_, String>((empty(), Vec::new()));
-                }
-                let s = play_one::<G>(opts, sims, objective, who, with_pairs, seed, b)?;
-                bar.inc(BATCH_GAMES * (who.len() * G::players(opts)) as u64);
-                Ok((s, std::iter::once(b..b + 1).collect()))
-            })
-            .try_reduce(
-                || (empty(), Vec::new()),
-                |(mut a, mut da), (b, db)| {
-                    a.merge(&b);
-                    da.extend(db);
-                    Ok((a, da))
-                },
-            )
-    })?;
-    Ok((wrap(sums), crate::engine::state::normalize(done)))
+    let each = Batches {
+        ranges: batches,
+        stop,
+        bar,
+    };
+    let (sums, done) = each.play(
+        pool,
+        empty,
+        |a, b| a.merge(&b),
+        |acc, b| {
+            acc.merge(&play_one::<G>(opts, sims, objective, who, with_pairs, seed, b)?);
+            Ok(BATCH_GAMES * (who.len() * G::players(opts)) as u64)
+        },
+    )?;
+    Ok((wrap(sums), done))
 }
 
 /// Batch `b` for candidates `who` (with the sums of every pair when

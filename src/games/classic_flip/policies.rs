@@ -1337,6 +1337,7 @@ impl Chooser for Policy {
         Some(b.trailing_zeros() as Card)
     }
 
+    #[inline]
     fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
         if let Some(u) = self.challenge {
             let over = challengeable(v);

@@ -33,10 +33,10 @@ use self::stats::FlipFlushStats;
 use self::trace::Trace;
 use crate::engine::ismcts;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
-use crate::engine::observe::{Observer, Silent, TraceWriter};
+use crate::engine::observe::{Observer, TraceWriter};
 use crate::engine::rng::{SimRng, next_game_seed, seeded_game_rng};
 use crate::engine::strategies::seat_policies;
-use crate::engine::runner::{PlaysGames, Simulation, play_games};
+use crate::engine::runner::{PlaysGames, Seated};
 
 /// Flip-Flush, as the engine sees it.
 pub struct FlipFlush;
@@ -302,37 +302,44 @@ impl FlipFlushSim {
     }
 }
 
-impl Simulation for FlipFlushSim {
+impl Seated for FlipFlushSim {
+    type Table = Table;
+    type At = (Table, Seats);
     type Acc = FlipFlushStats;
+    type Trace<'a, 'w: 'a> = Trace<'a, 'w>;
 
-    fn new_acc(&self) -> FlipFlushStats {
+    fn acc(&self) -> FlipFlushStats {
         FlipFlushStats::new(self.rules.players, self.rules.gambling)
     }
 
     /// One batch is one table: the pot starts empty and carries over from
-    /// game to game within the batch; after the batch's last game the table
-    /// plays on until the pot is won ([`FlipFlushSim::play_on`]).
-    fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut FlipFlushStats, trace: Option<&mut TraceWriter<'_>>) {
-        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
-        let mut trace = play_games(&mut at, rng, games, acc, trace.map(Trace::new));
-        let settled = self.play_on(&mut at.0, &mut at.1, rng, acc, trace.as_mut());
-        if let (Some(settled), Some(mut trace)) = (settled, trace) {
+    /// game to game within the batch.
+    fn sit(&self) -> (Table, Seats) {
+        (Table::new(self.rules), Seats::new(self.policies.clone()))
+    }
+
+    fn trace<'a, 'w>(w: &'a mut TraceWriter<'w>) -> Trace<'a, 'w> {
+        Trace::new(w)
+    }
+
+    /// After the batch's last game the table plays on until the pot is
+    /// won ([`FlipFlushSim::play_on`]); the stakes of settling it belong
+    /// to the last game.
+    fn after_last_game(
+        &self,
+        at: &mut (Table, Seats),
+        rng: &mut SimRng,
+        acc: &mut FlipFlushStats,
+        mut trace: Option<&mut Trace<'_, '_>>,
+    ) {
+        let settled = self.play_on(&mut at.0, &mut at.1, rng, acc, trace.as_mut().map(|t| &mut **t));
+        if let (Some(settled), Some(trace)) = (settled, trace) {
             trace.play_on(&settled);
         }
     }
 
-    fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&FlipFlushStats)) {
-        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
-        let mut one = self.new_acc();
-        for g in 0..games {
-            play_games(&mut at, rng, 1, &mut one, None::<Silent>);
-            if g + 1 == games {
-                // The stakes of settling the pot belong to the last game.
-                self.play_on(&mut at.0, &mut at.1, rng, &mut one, None);
-            }
-            each(&one);
-            one.clear();
-        }
+    fn clear(&self, acc: &mut FlipFlushStats) {
+        acc.clear();
     }
 }
 

@@ -30,10 +30,10 @@ use self::stats::IbFlipStats;
 use self::trace::Trace;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::ismcts;
-use crate::engine::observe::{Observer, Silent, TraceWriter};
+use crate::engine::observe::{Observer, TraceWriter};
 use crate::engine::rng::SimRng;
 use crate::engine::strategies::seat_policies;
-use crate::engine::runner::{PlaysGames, Simulation, play_games};
+use crate::engine::runner::{PlaysGames, Seated};
 
 /// IB-Flip, as the engine sees it.
 pub struct IbFlip;
@@ -295,25 +295,22 @@ impl IbFlipSim {
     }
 }
 
-impl Simulation for IbFlipSim {
+impl Seated for IbFlipSim {
+    type Table = Table;
+    type At = (Table, Seats);
     type Acc = IbFlipStats;
+    type Trace<'a, 'w: 'a> = Trace<'a, 'w>;
 
-    fn new_acc(&self) -> IbFlipStats {
+    fn acc(&self) -> IbFlipStats {
         IbFlipStats::new(self.rules.players)
     }
 
-    fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut IbFlipStats, trace: Option<&mut TraceWriter<'_>>) {
-        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
-        play_games(&mut at, rng, games, acc, trace.map(Trace::new));
+    fn sit(&self) -> (Table, Seats) {
+        (Table::new(self.rules), Seats::new(self.policies.clone()))
     }
 
-    fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&IbFlipStats)) {
-        let mut at = (Table::new(self.rules), Seats::new(self.policies.clone()));
-        for _ in 0..games {
-            let mut one = self.new_acc();
-            play_games(&mut at, rng, 1, &mut one, None::<Silent>);
-            each(&one);
-        }
+    fn trace<'a, 'w>(w: &'a mut TraceWriter<'w>) -> Trace<'a, 'w> {
+        Trace::new(w)
     }
 }
 
