@@ -6,6 +6,7 @@
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -331,6 +332,8 @@ fn tick(x: f64) -> String {
     if s == "-0" { "0".to_string() } else { s.to_string() }
 }
 
+/// Draws a sweep chart: the heading, then each panel in its own band, one
+/// under another.
 fn draw_panels<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -342,137 +345,184 @@ fn draw_panels<DB: DrawingBackend>(
     let top = draw_heading(root, title, run)?;
     let root = root.margin(top as u32, 0, 0, 0);
     let areas = root.split_evenly((panels.len().max(1), 1));
-    let colour = RGBColor(40, 90, 170);
     for (area, p) in areas.iter().zip(panels) {
-        let xs = p.points.iter().map(|q| q.0);
-        let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-            (a.min(x), b.max(x))
-        });
-        let (x0, x1) = if x0 < x1 { (x0, x1) } else { (x0 - 1.0, x0 + 1.0) };
-        let ys = p
-            .points
+        draw_panel(area, p, x_label)?;
+    }
+    Ok(())
+}
+
+/// The data range of a sweep panel: x over its points (one either side of
+/// a single x), y over their bands and the reference line.
+struct Extent {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+/// The [`Extent`] of the panel `p`.
+fn panel_extent(p: &Panel) -> Extent {
+    let xs = p.points.iter().map(|q| q.0);
+    let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let (x0, x1) = if x0 < x1 { (x0, x1) } else { (x0 - 1.0, x0 + 1.0) };
+    let ys = p
+        .points
+        .iter()
+        .flat_map(|q| [q.2, q.3])
+        .chain(p.reference.as_ref().map(|r| r.0));
+    let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    Extent { x0, x1, y0, y1 }
+}
+
+/// The corner of the panel `p` with the fewest points, where its legend
+/// goes.
+fn legend_corner(p: &Panel, e: &Extent) -> SeriesLabelPosition {
+    let (xm, ym) = ((e.x0 + e.x1) / 2.0, (e.y0 + e.y1) / 2.0);
+    let count = |right: bool, upper: bool| {
+        p.points
             .iter()
-            .flat_map(|q| [q.2, q.3])
-            .chain(p.reference.as_ref().map(|r| r.0));
-        let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
-            (a.min(y), b.max(y))
-        });
-        let pad = ((y1 - y0) * 0.08).max(1e-6);
-        let percent = p.percent;
-        let whole_x = p.points.iter().all(|q| q.0.fract() == 0.0);
-        // The legend goes in the corner with the fewest points.
-        let (xm, ym) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-        let count = |right: bool, upper: bool| {
+            .filter(|q| (q.0 >= xm) == right && (q.1.max(q.3) >= ym || q.1 >= ym) == upper)
+            .count()
+    };
+    [
+        (count(true, true), SeriesLabelPosition::UpperRight),
+        (count(false, true), SeriesLabelPosition::UpperLeft),
+        (count(true, false), SeriesLabelPosition::LowerRight),
+        (count(false, false), SeriesLabelPosition::LowerLeft),
+    ]
+    .into_iter()
+    .min_by_key(|c| c.0)
+    .map_or(SeriesLabelPosition::UpperRight, |c| c.1)
+}
+
+/// A sweep panel's chart: plotters' x-y coordinates of the data.
+type PanelChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws one panel of a sweep chart on `area`: its axes and grid, its
+/// series and its legend.
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    p: &Panel,
+    x_label: &str,
+) -> Result<(), String> {
+    let e = panel_extent(p);
+    let (x0, x1, y0, y1) = (e.x0, e.x1, e.y0, e.y1);
+    let pad = ((y1 - y0) * 0.08).max(1e-6);
+    let percent = p.percent;
+    let whole_x = p.points.iter().all(|q| q.0.fract() == 0.0);
+    // The legend goes in the corner with the fewest points.
+    let corner = legend_corner(p, &e);
+    let mut chart = ChartBuilder::on(area)
+        .caption(&p.title, ("sans-serif", 17))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        // A little room at both ends, so a ringed end point is whole.
+        .build_cartesian_2d(
+            (x0 - (x1 - x0) * 0.02)..(x1 + (x1 - x0) * 0.02),
+            (y0 - pad)..(y1 + pad),
+        )
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(&p.y_label)
+        .light_line_style(RGBColor(240, 240, 240))
+        // Whole values get whole labels only: no `20 20 21` from ticks
+        // at 20.0 and 20.5.
+        .x_label_formatter(&|x| match whole_x {
+            true if (x - x.round()).abs() < 1e-9 => format!("{x:.0}"),
+            true => String::new(),
+            false => tick(*x),
+        })
+        .y_label_formatter(&|y| {
+            if percent {
+                format!("{:.1}%", y * 100.0)
+            } else {
+                format!("{y:.2}")
+            }
+        })
+        .label_style(("sans-serif", 13))
+        .axis_desc_style(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    draw_panel_series(&mut chart, p, &e)?;
+    chart
+        .configure_series_labels()
+        .position(corner)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 12))
+        .draw()
+        .map_err(err)
+}
+
+/// Draws the series of the panel `p`, each with its legend entry: the 95%
+/// band, the line and dots of the estimates, the best region and the best
+/// point ringed in green, and the reference line across `e`.
+fn draw_panel_series<DB: DrawingBackend>(
+    chart: &mut PanelChart<'_, DB>,
+    p: &Panel,
+    e: &Extent,
+) -> Result<(), String> {
+    let colour = RGBColor(40, 90, 170);
+    let band: Vec<(f64, f64)> = p
+        .points
+        .iter()
+        .map(|q| (q.0, q.3))
+        .chain(p.points.iter().rev().map(|q| (q.0, q.2)))
+        .collect();
+    chart
+        .draw_series(std::iter::once(Polygon::new(band, colour.mix(0.2).filled())))
+        .map_err(err)?
+        .label("95% CI")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], colour.mix(0.2).filled()));
+    chart
+        .draw_series(LineSeries::new(
+            p.points.iter().map(|q| (q.0, q.1)),
+            colour.stroke_width(2),
+        ))
+        .map_err(err)?
+        .label("estimate")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
+    chart
+        .draw_series(
             p.points
                 .iter()
-                .filter(|q| (q.0 >= xm) == right && (q.1.max(q.3) >= ym || q.1 >= ym) == upper)
-                .count()
-        };
-        let corner = [
-            (count(true, true), SeriesLabelPosition::UpperRight),
-            (count(false, true), SeriesLabelPosition::UpperLeft),
-            (count(true, false), SeriesLabelPosition::LowerRight),
-            (count(false, false), SeriesLabelPosition::LowerLeft),
-        ]
-        .into_iter()
-        .min_by_key(|c| c.0)
-        .map_or(SeriesLabelPosition::UpperRight, |c| c.1);
-        let mut chart = ChartBuilder::on(area)
-            .caption(&p.title, ("sans-serif", 17))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            // A little room at both ends, so a ringed end point is whole.
-            .build_cartesian_2d(
-                (x0 - (x1 - x0) * 0.02)..(x1 + (x1 - x0) * 0.02),
-                (y0 - pad)..(y1 + pad),
-            )
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(&p.y_label)
-            .light_line_style(RGBColor(240, 240, 240))
-            // Whole values get whole labels only: no `20 20 21` from ticks
-            // at 20.0 and 20.5.
-            .x_label_formatter(&|x| match whole_x {
-                true if (x - x.round()).abs() < 1e-9 => format!("{x:.0}"),
-                true => String::new(),
-                false => tick(*x),
-            })
-            .y_label_formatter(&|y| {
-                if percent {
-                    format!("{:.1}%", y * 100.0)
-                } else {
-                    format!("{y:.2}")
-                }
-            })
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 14))
-            .draw()
-            .map_err(err)?;
-        let band: Vec<(f64, f64)> = p
-            .points
-            .iter()
-            .map(|q| (q.0, q.3))
-            .chain(p.points.iter().rev().map(|q| (q.0, q.2)))
-            .collect();
-        chart
-            .draw_series(std::iter::once(Polygon::new(band, colour.mix(0.2).filled())))
-            .map_err(err)?
-            .label("95% CI")
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], colour.mix(0.2).filled()));
-        chart
-            .draw_series(LineSeries::new(
-                p.points.iter().map(|q| (q.0, q.1)),
-                colour.stroke_width(2),
-            ))
-            .map_err(err)?
-            .label("estimate")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
+                .map(|q| Circle::new((q.0, q.1), 3, colour.filled())),
+        )
+        .map_err(err)?;
+    if p.best.iter().any(|b| *b) {
+        let green = RGBColor(20, 150, 70);
         chart
             .draw_series(
                 p.points
                     .iter()
-                    .map(|q| Circle::new((q.0, q.1), 3, colour.filled())),
+                    .zip(&p.best)
+                    .filter(|(_, b)| **b)
+                    .map(|(q, _)| Circle::new((q.0, q.1), 6, green.stroke_width(2))),
             )
-            .map_err(err)?;
-        if p.best.iter().any(|b| *b) {
-            let green = RGBColor(20, 150, 70);
+            .map_err(err)?
+            .label("best region")
+            .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.stroke_width(2)));
+        if let Some(q) = p.top.and_then(|i| p.points.get(i)) {
             chart
-                .draw_series(
-                    p.points
-                        .iter()
-                        .zip(&p.best)
-                        .filter(|(_, b)| **b)
-                        .map(|(q, _)| Circle::new((q.0, q.1), 6, green.stroke_width(2))),
-                )
+                .draw_series(std::iter::once(Circle::new((q.0, q.1), 5, green.filled())))
                 .map_err(err)?
-                .label("best region")
-                .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.stroke_width(2)));
-            if let Some(q) = p.top.and_then(|i| p.points.get(i)) {
-                chart
-                    .draw_series(std::iter::once(Circle::new((q.0, q.1), 5, green.filled())))
-                    .map_err(err)?
-                    .label("best")
-                    .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.filled()));
-            }
+                .label("best")
+                .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.filled()));
         }
-        if let Some((y, label)) = &p.reference {
-            chart
-                .draw_series(LineSeries::new([(x0, *y), (x1, *y)], RED.stroke_width(1)))
-                .map_err(err)?
-                .label(label.clone())
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(1)));
-        }
+    }
+    if let Some((y, label)) = &p.reference {
         chart
-            .configure_series_labels()
-            .position(corner)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 12))
-            .draw()
-            .map_err(err)?;
+            .draw_series(LineSeries::new([(e.x0, *y), (e.x1, *y)], RED.stroke_width(1)))
+            .map_err(err)?
+            .label(label.clone())
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(1)));
     }
     Ok(())
 }
