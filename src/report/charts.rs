@@ -702,6 +702,8 @@ fn dashed<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Draws a forest plot: the heading, the shaded rows and their names, each
+/// panel beside them, and the note at the bottom.
 fn draw_forest<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -714,6 +716,52 @@ fn draw_forest<DB: DrawingBackend>(
     let top = draw_heading(root, title, run)?;
     let n = panels.first().map_or(0, |p| p.rows.len());
     let row_h = forest_row_height(n);
+    let header_h = 44;
+    let rows_top = top + header_h;
+    let layout = ForestLayout {
+        top,
+        rows_top,
+        rows_bottom: rows_top + row_h * n as i32,
+        row_h,
+        value_style: style(if n > 16 { 11.0 } else { 12.0 }, HPos::Left, false, &GREY),
+    };
+    let label_w = draw_forest_names(root, panels, &layout)?;
+    let room = w as i32 - label_w as i32 - 10;
+    let per = room / panels.len().max(1) as i32;
+    for (k, p) in panels.iter().enumerate() {
+        let x_left = label_w as i32 + per * k as i32;
+        draw_forest_panel(root, &layout, p, x_left, per)?;
+    }
+    let ns = fit(root, note, 12.0, w - 30, false);
+    root.draw_text(note, &style(ns, HPos::Left, false, &GREY), (15, h as i32 - 16))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// Where a forest plot's rows go, shared by all its panels.
+struct ForestLayout {
+    /// The top of the band of panel headings, under the title.
+    top: i32,
+    /// The top of the first row.
+    rows_top: i32,
+    /// The bottom of the last row.
+    rows_bottom: i32,
+    /// The height of a row.
+    row_h: i32,
+    /// The style of the values written beside the rows.
+    value_style: TextStyle<'static>,
+}
+
+/// Draws the alternate row shading across the whole width and the row
+/// names on the left; returns the width the names take.
+fn draw_forest_names<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    panels: &[Forest],
+    layout: &ForestLayout,
+) -> Result<u32, String> {
+    let (w, _) = root.dim_in_pixel();
+    let ForestLayout { rows_top, row_h, .. } = *layout;
+    let n = panels.first().map_or(0, |p| p.rows.len());
     let label_size = if n > 16 { 12.0 } else { 14.0 };
     let label_style = style(label_size, HPos::Right, false, &INK);
     let names: Vec<&str> = panels
@@ -726,10 +774,6 @@ fn draw_forest<DB: DrawingBackend>(
         .max()
         .unwrap_or(40);
     let label_w = (widest + 24).clamp(60, w / 4);
-    let value_style = style(if n > 16 { 11.0 } else { 12.0 }, HPos::Left, false, &GREY);
-    let header_h = 44;
-    let rows_top = top + header_h;
-    let rows_bottom = rows_top + row_h * n as i32;
     // Alternate row shading across the whole width, under everything.
     for i in (0..n).step_by(2) {
         let y = rows_top + row_h * i as i32;
@@ -745,119 +789,182 @@ fn draw_forest<DB: DrawingBackend>(
         root.draw_text(&shown, &label_style, (label_w as i32 - 8, y))
             .map_err(err)?;
     }
-    let room = w as i32 - label_w as i32 - 10;
-    let per = room / panels.len().max(1) as i32;
-    for (k, p) in panels.iter().enumerate() {
-        let x_left = label_w as i32 + per * k as i32;
-        // Beside each row: "33.90% [33.21, 34.58]", in a column of its own.
-        let texts: Vec<String> = p
-            .rows
-            .iter()
-            .map(|r| {
-                let d = if p.percent { 2 } else { 3 };
-                let (lo, hi) = if p.percent {
-                    (r.ci.0 * 100.0, r.ci.1 * 100.0)
-                } else {
-                    r.ci
-                };
-                if r.ci.0.is_finite() {
-                    format!("{} [{lo:.d$}, {hi:.d$}]", show(r.value, p.percent, d))
-                } else {
-                    show(r.value, p.percent, d)
-                }
-            })
-            .collect();
-        let text_w = texts
-            .iter()
-            .map(|t| text_width(root, t, &value_style))
-            .max()
-            .unwrap_or(60) as i32
-            + 12;
-        let px0 = x_left + 14;
-        let px1 = (x_left + per - text_w - 8).max(px0 + 60);
-        // Zoomed to the data and the reference, with a margin.
-        let values = p
-            .rows
-            .iter()
-            .flat_map(|r| [r.value, r.ci.0, r.ci.1])
-            .chain(p.reference.as_ref().map(|r| r.0))
-            .filter(|v| v.is_finite());
-        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
-        let (lo, hi) = if lo.is_finite() && hi > lo {
-            (lo, hi)
-        } else if lo.is_finite() {
-            (lo - 0.01, lo + 0.01)
-        } else {
-            (0.0, 1.0)
-        };
-        let pad = (hi - lo) * 0.08;
-        let (x0, x1) = (lo - pad, hi + pad);
-        let to_px = |v: f64| px0 + ((v - x0) / (x1 - x0) * (px1 - px0) as f64).round() as i32;
-        // Heading, and the reference label in the header band.
-        let hs = fit(root, &p.heading, 14.0, (px1 - px0 + text_w) as u32, true);
-        root.draw_text(&p.heading, &style(hs, HPos::Left, true, &INK), (px0, top + 8))
-            .map_err(err)?;
-        // Axis: ticks and grid.
-        let step = nice_step(x1 - x0, ((px1 - px0) as f64 / 90.0).max(2.0));
-        let decimals = if p.percent {
-            (-(step * 100.0).log10().floor()).max(0.0) as usize
-        } else {
-            (-step.log10().floor()).max(0.0) as usize
-        };
-        let mut t = (x0 / step).ceil() * step;
-        let tick_style = style(11.0, HPos::Center, false, &GREY);
-        while t <= x1 + 1e-12 {
-            let x = to_px(t);
-            root.draw(&PathElement::new(
-                [(x, rows_top), (x, rows_bottom)],
-                RGBColor(220, 222, 228).stroke_width(1),
-            ))
-            .map_err(err)?;
-            root.draw(&PathElement::new(
-                [(x, rows_bottom), (x, rows_bottom + 5)],
-                GREY.stroke_width(1),
-            ))
-            .map_err(err)?;
-            root.draw_text(&show(t, p.percent, decimals), &tick_style, (x, rows_bottom + 14))
-                .map_err(err)?;
-            t += step;
-        }
+    Ok(label_w)
+}
+
+/// Where one forest panel's axis goes: from the value `x0` at pixel
+/// `px0` to `x1` at `px1`.
+struct PanelPlace {
+    /// The pixel of the axis's left end.
+    px0: i32,
+    /// The pixel of the axis's right end.
+    px1: i32,
+    /// The value at the left end.
+    x0: f64,
+    /// The value at the right end.
+    x1: f64,
+}
+
+impl PanelPlace {
+    /// The pixel of the value `v` on the axis.
+    fn px(&self, v: f64) -> i32 {
+        self.px0 + ((v - self.x0) / (self.x1 - self.x0) * (self.px1 - self.px0) as f64).round() as i32
+    }
+}
+
+/// The text beside each row of the panel `p`: "33.90% [33.21, 34.58]".
+fn forest_texts(p: &Forest) -> Vec<String> {
+    p.rows
+        .iter()
+        .map(|r| {
+            let d = if p.percent { 2 } else { 3 };
+            let (lo, hi) = if p.percent {
+                (r.ci.0 * 100.0, r.ci.1 * 100.0)
+            } else {
+                r.ci
+            };
+            if r.ci.0.is_finite() {
+                format!("{} [{lo:.d$}, {hi:.d$}]", show(r.value, p.percent, d))
+            } else {
+                show(r.value, p.percent, d)
+            }
+        })
+        .collect()
+}
+
+/// The axis range of the panel `p`: zoomed to the data and the reference,
+/// with a margin.
+fn forest_range(p: &Forest) -> (f64, f64) {
+    let values = p
+        .rows
+        .iter()
+        .flat_map(|r| [r.value, r.ci.0, r.ci.1])
+        .chain(p.reference.as_ref().map(|r| r.0))
+        .filter(|v| v.is_finite());
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    });
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo, hi)
+    } else if lo.is_finite() {
+        (lo - 0.01, lo + 0.01)
+    } else {
+        (0.0, 1.0)
+    };
+    let pad = (hi - lo) * 0.08;
+    (lo - pad, hi + pad)
+}
+
+/// Draws the forest panel `p` in the `per` pixels from `x_left`: its
+/// heading, axis, reference line, and each row's estimate and value.
+fn draw_forest_panel<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &ForestLayout,
+    p: &Forest,
+    x_left: i32,
+    per: i32,
+) -> Result<(), String> {
+    // Beside each row: "33.90% [33.21, 34.58]", in a column of its own.
+    let texts = forest_texts(p);
+    let text_w = texts
+        .iter()
+        .map(|t| text_width(root, t, &layout.value_style))
+        .max()
+        .unwrap_or(60) as i32
+        + 12;
+    let px0 = x_left + 14;
+    let px1 = (x_left + per - text_w - 8).max(px0 + 60);
+    let (x0, x1) = forest_range(p);
+    let place = PanelPlace { px0, px1, x0, x1 };
+    // Heading, and the reference label in the header band.
+    let hs = fit(root, &p.heading, 14.0, (px1 - px0 + text_w) as u32, true);
+    root.draw_text(
+        &p.heading,
+        &style(hs, HPos::Left, true, &INK),
+        (px0, layout.top + 8),
+    )
+    .map_err(err)?;
+    draw_forest_axis(root, layout, p, &place)?;
+    if let Some((v, label)) = &p.reference {
+        let x = place.px(*v);
+        dashed(root, x, layout.rows_top - 6, layout.rows_bottom, &FAIR)?;
+        let ls = style(11.5, HPos::Center, false, &FAIR);
+        let lw = text_width(root, label, &ls) as i32;
+        let cx = x.clamp(px0 + lw / 2, (px1 + text_w - lw / 2).max(px0 + lw / 2));
+        root.draw_text(label, &ls, (cx, layout.top + 28)).map_err(err)?;
+    }
+    draw_forest_rows(root, layout, p, &texts, &place)
+}
+
+/// Draws the axis of the forest panel `p`: its ticks, their labels and
+/// grid lines, and the axis line.
+fn draw_forest_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &ForestLayout,
+    p: &Forest,
+    place: &PanelPlace,
+) -> Result<(), String> {
+    let PanelPlace { px0, px1, x0, x1, .. } = *place;
+    let (rows_top, rows_bottom) = (layout.rows_top, layout.rows_bottom);
+    let step = nice_step(x1 - x0, ((px1 - px0) as f64 / 90.0).max(2.0));
+    let decimals = if p.percent {
+        (-(step * 100.0).log10().floor()).max(0.0) as usize
+    } else {
+        (-step.log10().floor()).max(0.0) as usize
+    };
+    let mut t = (x0 / step).ceil() * step;
+    let tick_style = style(11.0, HPos::Center, false, &GREY);
+    while t <= x1 + 1e-12 {
+        let x = place.px(t);
         root.draw(&PathElement::new(
-            [(px0, rows_bottom), (px1, rows_bottom)],
+            [(x, rows_top), (x, rows_bottom)],
+            RGBColor(220, 222, 228).stroke_width(1),
+        ))
+        .map_err(err)?;
+        root.draw(&PathElement::new(
+            [(x, rows_bottom), (x, rows_bottom + 5)],
             GREY.stroke_width(1),
         ))
         .map_err(err)?;
-        if let Some((v, label)) = &p.reference {
-            let x = to_px(*v);
-            dashed(root, x, rows_top - 6, rows_bottom, &FAIR)?;
-            let ls = style(11.5, HPos::Center, false, &FAIR);
-            let lw = text_width(root, label, &ls) as i32;
-            let cx = x.clamp(px0 + lw / 2, (px1 + text_w - lw / 2).max(px0 + lw / 2));
-            root.draw_text(label, &ls, (cx, top + 28)).map_err(err)?;
-        }
-        for (i, (r, text)) in p.rows.iter().zip(&texts).enumerate() {
-            let y = rows_top + row_h * i as i32 + row_h / 2;
-            if r.ci.0.is_finite() && r.ci.1.is_finite() {
-                let (a, b) = (to_px(r.ci.0), to_px(r.ci.1));
-                root.draw(&PathElement::new([(a, y), (b, y)], DOT.stroke_width(2)))
-                    .map_err(err)?;
-                for x in [a, b] {
-                    root.draw(&PathElement::new([(x, y - 5), (x, y + 5)], DOT.stroke_width(2)))
-                        .map_err(err)?;
-                }
-            }
-            if r.value.is_finite() {
-                root.draw(&Circle::new((to_px(r.value), y), 4, DOT.filled()))
-                    .map_err(err)?;
-            }
-            root.draw_text(text, &value_style, (px1 + 10, y)).map_err(err)?;
-        }
+        root.draw_text(&show(t, p.percent, decimals), &tick_style, (x, rows_bottom + 14))
+            .map_err(err)?;
+        t += step;
     }
-    let ns = fit(root, note, 12.0, w - 30, false);
-    root.draw_text(note, &style(ns, HPos::Left, false, &GREY), (15, h as i32 - 16))
-        .map_err(err)?;
+    root.draw(&PathElement::new(
+        [(px0, rows_bottom), (px1, rows_bottom)],
+        GREY.stroke_width(1),
+    ))
+    .map_err(err)?;
+    Ok(())
+}
+
+/// Draws each row of the forest panel `p`: the line across its interval,
+/// the dot at its estimate and its text in the column of values.
+fn draw_forest_rows<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &ForestLayout,
+    p: &Forest,
+    texts: &[String],
+    place: &PanelPlace,
+) -> Result<(), String> {
+    for (i, (r, text)) in p.rows.iter().zip(texts).enumerate() {
+        let y = layout.rows_top + layout.row_h * i as i32 + layout.row_h / 2;
+        if r.ci.0.is_finite() && r.ci.1.is_finite() {
+            let (a, b) = (place.px(r.ci.0), place.px(r.ci.1));
+            root.draw(&PathElement::new([(a, y), (b, y)], DOT.stroke_width(2)))
+                .map_err(err)?;
+            for x in [a, b] {
+                root.draw(&PathElement::new([(x, y - 5), (x, y + 5)], DOT.stroke_width(2)))
+                    .map_err(err)?;
+            }
+        }
+        if r.value.is_finite() {
+            root.draw(&Circle::new((place.px(r.value), y), 4, DOT.filled()))
+                .map_err(err)?;
+        }
+        root.draw_text(text, &layout.value_style, (place.px1 + 10, y))
+            .map_err(err)?;
+    }
     Ok(())
 }
 
