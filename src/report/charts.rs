@@ -1019,6 +1019,8 @@ fn cell_size(n: usize) -> i32 {
     (600 / n.max(1) as i32).clamp(26, 80)
 }
 
+/// Draws a heatmap: the heading, the column numbers, each row of cells
+/// with its number and name, the colour scale and the legend.
 fn draw_heat<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -1026,8 +1028,43 @@ fn draw_heat<DB: DrawingBackend>(
     heat: &Heat,
 ) -> Result<(), String> {
     root.fill(&WHITE).map_err(err)?;
-    let (w, _) = root.dim_in_pixel();
     let top = draw_heading(root, title, run)?;
+    let layout = heat_layout(root, heat, top);
+    draw_heat_columns(root, heat, &layout)?;
+    for (i, name) in heat.names.iter().enumerate() {
+        draw_heat_row(root, heat, &layout, i, name)?;
+    }
+    // The colour scale.
+    let ly = layout.y0 + layout.grid + 22;
+    draw_heat_scale(root, layout.span, ly)?;
+    draw_heat_legend(root, heat, ly)
+}
+
+/// Where a heatmap's grid and names go, and how its cells are coloured.
+struct HeatLayout {
+    /// The top of the column headings, under the title.
+    top: i32,
+    /// The side of a cell.
+    c: i32,
+    /// The side of the whole grid.
+    grid: i32,
+    /// The width of the row names and numbers left of the grid.
+    label_w: i32,
+    /// The grid's left edge.
+    x0: i32,
+    /// The grid's top edge.
+    y0: i32,
+    /// The style of the row names.
+    label_style: TextStyle<'static>,
+    /// The colour scale's half-width (see [`heat_span`]).
+    span: f64,
+    /// The size of the text in a cell.
+    text_size: f64,
+}
+
+/// The [`HeatLayout`] of `heat` under a heading `top` pixels high.
+fn heat_layout<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, heat: &Heat, top: i32) -> HeatLayout {
+    let (w, _) = root.dim_in_pixel();
     let n = heat.names.len();
     let c = cell_size(n);
     let label_style = style(if n > 16 { 11.5 } else { 13.0 }, HPos::Right, false, &INK);
@@ -1040,8 +1077,28 @@ fn draw_heat<DB: DrawingBackend>(
     let grid = c * n as i32;
     // Name, then its number (the column heading), right-aligned.
     let label_w = (widest as i32 + 44).clamp(80, (w as i32 - grid - 30).max(80));
-    let x0 = label_w + ((w as i32 - label_w - grid - 20) / 2).max(0);
-    let y0 = top + 40;
+    HeatLayout {
+        top,
+        c,
+        grid,
+        label_w,
+        x0: label_w + ((w as i32 - label_w - grid - 20) / 2).max(0),
+        y0: top + 40,
+        label_style,
+        span: heat_span(heat),
+        text_size: (c as f64 * 0.28).clamp(8.5, 15.0),
+    }
+}
+
+/// Draws "against (column)" over the grid and each column's number.
+fn draw_heat_columns<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    layout: &HeatLayout,
+) -> Result<(), String> {
+    let HeatLayout {
+        top, c, grid, x0, y0, ..
+    } = *layout;
     let cs = style(11.5, HPos::Center, false, &GREY);
     root.draw_text("against (column)", &cs, (x0 + grid / 2, top + 6))
         .map_err(err)?;
@@ -1053,67 +1110,101 @@ fn draw_heat<DB: DrawingBackend>(
         )
         .map_err(err)?;
     }
-    let span = heat_span(heat);
-    let text_size = (c as f64 * 0.28).clamp(8.5, 15.0);
-    for (i, name) in heat.names.iter().enumerate() {
-        let y = y0 + c * i as i32;
-        root.draw_text(
-            &(i + 1).to_string(),
-            &style(12.0, HPos::Right, true, &INK),
-            (x0 - 8, y + c / 2),
-        )
+    Ok(())
+}
+
+/// Draws row `i` of a heatmap: its number, its name (cut to fit) and its
+/// cells.
+fn draw_heat_row<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    layout: &HeatLayout,
+    i: usize,
+    name: &str,
+) -> Result<(), String> {
+    let HeatLayout {
+        c, label_w, x0, y0, ..
+    } = *layout;
+    let y = y0 + c * i as i32;
+    root.draw_text(
+        &(i + 1).to_string(),
+        &style(12.0, HPos::Right, true, &INK),
+        (x0 - 8, y + c / 2),
+    )
+    .map_err(err)?;
+    let shown = clip(root, name, label_w as u32 - 44, &layout.label_style);
+    root.draw_text(&shown, &layout.label_style, (x0 - 32, y + c / 2))
         .map_err(err)?;
-        let shown = clip(root, name, label_w as u32 - 44, &label_style);
-        root.draw_text(&shown, &label_style, (x0 - 32, y + c / 2))
-            .map_err(err)?;
-        for j in 0..n {
-            let x = x0 + c * j as i32;
-            if i == j {
-                root.draw(&Rectangle::new(
-                    [(x, y), (x + c, y + c)],
-                    RGBColor(250, 250, 250).filled(),
-                ))
-                .map_err(err)?;
-                root.draw(&PathElement::new(
-                    [(x + 4, y + 4), (x + c - 4, y + c - 4)],
-                    RGBColor(200, 200, 200).stroke_width(1),
-                ))
-                .map_err(err)?;
-                continue;
-            }
-            let share = heat.shares[i][j];
-            let fill = heat_colour(share, span);
-            root.draw(&Rectangle::new([(x, y), (x + c, y + c)], fill.filled()))
-                .map_err(err)?;
-            root.draw(&Rectangle::new([(x, y), (x + c, y + c)], WHITE.stroke_width(1)))
-                .map_err(err)?;
-            let strong = ((share - 0.5) / span).abs() > 0.6;
-            let ink = if strong { WHITE } else { INK };
-            let mark = heat.marked[i][j];
-            if mark {
-                root.draw(&Rectangle::new(
-                    [(x + 2, y + 2), (x + c - 2, y + c - 2)],
-                    INK.stroke_width(2),
-                ))
-                .map_err(err)?;
-            }
-            let text = if !share.is_finite() {
-                "none".to_string()
-            } else if c >= 44 {
-                format!("{:.1}{}", share * 100.0, if mark { "*" } else { "" })
-            } else {
-                format!("{:.0}{}", share * 100.0, if mark { "*" } else { "" })
-            };
-            root.draw_text(
-                &text,
-                &style(text_size, HPos::Center, mark, &ink),
-                (x + c / 2, y + c / 2),
-            )
-            .map_err(err)?;
-        }
+    for j in 0..heat.names.len() {
+        draw_heat_cell(root, heat, layout, (i, j))?;
     }
-    // The colour scale.
-    let ly = y0 + grid + 22;
+    Ok(())
+}
+
+/// Draws the cell of row `i` and column `j`: on the diagonal a pale cell
+/// struck through; elsewhere the share's colour, an outline where it is
+/// significant, and the share written in it (starred where significant).
+fn draw_heat_cell<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    layout: &HeatLayout,
+    (i, j): (usize, usize),
+) -> Result<(), String> {
+    let HeatLayout { c, x0, y0, span, .. } = *layout;
+    let (x, y) = (x0 + c * j as i32, y0 + c * i as i32);
+    if i == j {
+        root.draw(&Rectangle::new(
+            [(x, y), (x + c, y + c)],
+            RGBColor(250, 250, 250).filled(),
+        ))
+        .map_err(err)?;
+        root.draw(&PathElement::new(
+            [(x + 4, y + 4), (x + c - 4, y + c - 4)],
+            RGBColor(200, 200, 200).stroke_width(1),
+        ))
+        .map_err(err)?;
+        return Ok(());
+    }
+    let share = heat.shares[i][j];
+    let fill = heat_colour(share, span);
+    root.draw(&Rectangle::new([(x, y), (x + c, y + c)], fill.filled()))
+        .map_err(err)?;
+    root.draw(&Rectangle::new([(x, y), (x + c, y + c)], WHITE.stroke_width(1)))
+        .map_err(err)?;
+    let strong = ((share - 0.5) / span).abs() > 0.6;
+    let ink = if strong { WHITE } else { INK };
+    let mark = heat.marked[i][j];
+    if mark {
+        root.draw(&Rectangle::new(
+            [(x + 2, y + 2), (x + c - 2, y + c - 2)],
+            INK.stroke_width(2),
+        ))
+        .map_err(err)?;
+    }
+    let text = if !share.is_finite() {
+        "none".to_string()
+    } else if c >= 44 {
+        format!("{:.1}{}", share * 100.0, if mark { "*" } else { "" })
+    } else {
+        format!("{:.0}{}", share * 100.0, if mark { "*" } else { "" })
+    };
+    root.draw_text(
+        &text,
+        &style(layout.text_size, HPos::Center, mark, &ink),
+        (x + c / 2, y + c / 2),
+    )
+    .map_err(err)?;
+    Ok(())
+}
+
+/// Draws the colour scale at height `ly`, centred: a strip from 50% less
+/// `span` to 50% plus `span`, its ends and middle labelled.
+fn draw_heat_scale<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    span: f64,
+    ly: i32,
+) -> Result<(), String> {
+    let (w, _) = root.dim_in_pixel();
     let lw = 240;
     let lx = (w as i32 - lw) / 2;
     for k in 0..lw {
@@ -1130,6 +1221,17 @@ fn draw_heat<DB: DrawingBackend>(
     root.draw_text("50%", &ts, (lx + lw / 2, ly + 24)).map_err(err)?;
     root.draw_text(&format!("{:.1}%", (0.5 + span) * 100.0), &ts, (lx + lw, ly + 24))
         .map_err(err)?;
+    Ok(())
+}
+
+/// Draws the two lines under the colour scale at `ly`: what a cell shows
+/// and what its star means.
+fn draw_heat_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    ly: i32,
+) -> Result<(), String> {
+    let (w, _) = root.dim_in_pixel();
     let lines = [
         "each cell: of the games the row entrant or the column entrant won at the same table, the share (%) the row entrant won"
             .to_string(),
