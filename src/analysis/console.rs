@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::median;
-use super::standings::{Report, lead};
+use super::standings::{Report, Standing, lead};
 use crate::engine::design::{FEW_UNITS, plus_minus};
 use crate::engine::game::Game;
 use crate::engine::show::plural;
@@ -121,12 +121,23 @@ pub fn conclusion(names: &[String], report: &Report) -> Vec<String> {
     if !top.win_rate.is_finite() {
         return lines;
     }
-    let best = &names[top.entrant];
     let leads: Vec<Option<(f64, f64, f64)>> =
         st.iter().map(|s| lead(report, top.entrant, s.entrant)).collect();
+    lines.push(best_sentence(names, st, &leads));
+    if let Some(line) = lead_sentence(names, report, &leads) {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The conclusion's first sentence: the best entrant (the first of the
+/// standings `st`), the entrants whose paired interval from it (`leads`,
+/// in standings order) reaches 0, and the test that says so.
+fn best_sentence(names: &[String], st: &[Standing], leads: &[Option<(f64, f64, f64)>]) -> String {
+    let best = &names[st[0].entrant];
     let near: Vec<String> = st
         .iter()
-        .zip(&leads)
+        .zip(leads)
         .skip(1)
         .filter(|(_, l)| l.is_none_or(|(_, lo, _)| lo <= 0.0))
         .map(|(s, _)| names[s.entrant].clone())
@@ -158,7 +169,7 @@ pub fn conclusion(names: &[String], report: &Report) -> Vec<String> {
             if behind.len() == 1 { "is" } else { "are" }
         ),
     };
-    lines.push(match near.len() {
+    match near.len() {
         _ if st.len() < 2 => format!("best: {best}"),
         0 if st.len() == 2 => format!(
             "best: {best}; the other entrant is behind it ({} excludes 0)",
@@ -180,25 +191,32 @@ pub fn conclusion(names: &[String], report: &Report) -> Vec<String> {
             test("each one's"),
             others(alone)
         ),
-    });
-    if st.len() >= 2 {
-        let (a, b) = (st[0].entrant, st[1].entrant);
-        if let Some((d, lo, hi)) = leads[1] {
-            let mut line = format!(
-                "{} wins {d:.2} points more often than {} in the games they play together (paired 95% CI {lo:.2} to {hi:.2} points)",
-                names[a], names[b]
-            );
-            let holm = report.pairs.iter().find(|p| p.a == a && p.b == b);
-            if lo > 0.0 && holm.is_some_and(|p| !p.significant) {
-                line.push_str(&format!(
-                    "; this pair alone, before Holm's correction: over all {} pairs the head-to-head below does not call it significant",
-                    names.len() * (names.len() - 1) / 2
-                ));
-            }
-            lines.push(line);
-        }
     }
-    lines
+}
+
+/// The conclusion's second sentence: the lead of the first entrant over
+/// the second in points with its paired interval (`leads[1]`), and a
+/// caution when Holm's correction does not back it; `None` with fewer
+/// than two entrants or no lead.
+fn lead_sentence(names: &[String], report: &Report, leads: &[Option<(f64, f64, f64)>]) -> Option<String> {
+    let st = &report.standings;
+    if st.len() < 2 {
+        return None;
+    }
+    let (a, b) = (st[0].entrant, st[1].entrant);
+    let (d, lo, hi) = leads[1]?;
+    let mut line = format!(
+        "{} wins {d:.2} points more often than {} in the games they play together (paired 95% CI {lo:.2} to {hi:.2} points)",
+        names[a], names[b]
+    );
+    let holm = report.pairs.iter().find(|p| p.a == a && p.b == b);
+    if lo > 0.0 && holm.is_some_and(|p| !p.significant) {
+        line.push_str(&format!(
+            "; this pair alone, before Holm's correction: over all {} pairs the head-to-head below does not call it significant",
+            names.len() * (names.len() - 1) / 2
+        ));
+    }
+    Some(line)
 }
 
 /// Writes [`conclusion`] to `w`.
@@ -246,10 +264,43 @@ pub fn crn_sentence(report: &Report) -> Option<String> {
     })
 }
 
-#[allow(clippy::needless_range_loop)] // entrant indices index names and pairs
 /// The head-to-head table, the significant differences and the variance
 /// saved by common random numbers.
 pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
+    write_head_to_head(w, names, report);
+    write_test(w, names.len(), report);
+    write_pair_lists(w, names, report);
+    let undecided: Vec<String> = report
+        .pairs
+        .iter()
+        .filter(|p| p.a < p.b && p.h2h.is_nan())
+        .map(|p| format!("{} and {}", names[p.a], names[p.b]))
+        .collect();
+    if !undecided.is_empty() {
+        let _ = writeln!(
+            w,
+            "no decided games (neither ever won at a table with the other; \"none\" above): {}",
+            undecided.join("; ")
+        );
+    }
+    match crn_sentence(report) {
+        Some(line) => {
+            let _ = writeln!(w, "{line}");
+        }
+        None => {
+            let _ = writeln!(
+                w,
+                "common random numbers: the variance saved cannot be measured here (fewer than 2 independent units, or no variation at all)"
+            );
+        }
+    }
+}
+
+#[allow(clippy::needless_range_loop)] // entrant indices index names and pairs
+/// Writes the head-to-head table: a row and a column per entrant, each
+/// cell the share of their decided games the row entrant won, starred
+/// where significant.
+fn write_head_to_head(w: &mut Vec<u8>, names: &[String], report: &Report) {
     let n = names.len();
     let _ = writeln!(
         w,
@@ -278,6 +329,12 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         t.row(cells);
     }
     let _ = w.write_all(t.render().as_bytes());
+}
+
+/// Writes what the table's star means: the test, Holm's correction over
+/// the pairs of `n` entrants, and the independent units its errors come
+/// from.
+fn write_test(w: &mut Vec<u8>, n: usize, report: &Report) {
     let tests = n * (n - 1) / 2;
     let unit = if report.units == report.deals {
         "one per deal".to_string()
@@ -301,6 +358,12 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         "* significant: two-sided test of the share against 50%, Holm-corrected for {} at the 5% level ({how})",
         plural(tests as u64, "comparison")
     );
+}
+
+/// Writes each pair once (the entrant that won more of their decided
+/// games first), with its share, interval and corrected p-value: first
+/// the significant pairs, then the others.
+fn write_pair_lists(w: &mut Vec<u8>, names: &[String], report: &Report) {
     let mut yes = Vec::new();
     let mut no = Vec::new();
     for p in report
@@ -344,30 +407,6 @@ pub fn write_pairwise(w: &mut Vec<u8>, names: &[String], report: &Report) {
         );
         for t in no {
             let _ = writeln!(w, "  {t}");
-        }
-    }
-    let undecided: Vec<String> = report
-        .pairs
-        .iter()
-        .filter(|p| p.a < p.b && p.h2h.is_nan())
-        .map(|p| format!("{} and {}", names[p.a], names[p.b]))
-        .collect();
-    if !undecided.is_empty() {
-        let _ = writeln!(
-            w,
-            "no decided games (neither ever won at a table with the other; \"none\" above): {}",
-            undecided.join("; ")
-        );
-    }
-    match crn_sentence(report) {
-        Some(line) => {
-            let _ = writeln!(w, "{line}");
-        }
-        None => {
-            let _ = writeln!(
-                w,
-                "common random numbers: the variance saved cannot be measured here (fewer than 2 independent units, or no variation at all)"
-            );
         }
     }
 }

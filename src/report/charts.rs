@@ -6,6 +6,7 @@
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -331,6 +332,8 @@ fn tick(x: f64) -> String {
     if s == "-0" { "0".to_string() } else { s.to_string() }
 }
 
+/// Draws a sweep chart: the heading, then each panel in its own band, one
+/// under another.
 fn draw_panels<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -342,137 +345,184 @@ fn draw_panels<DB: DrawingBackend>(
     let top = draw_heading(root, title, run)?;
     let root = root.margin(top as u32, 0, 0, 0);
     let areas = root.split_evenly((panels.len().max(1), 1));
-    let colour = RGBColor(40, 90, 170);
     for (area, p) in areas.iter().zip(panels) {
-        let xs = p.points.iter().map(|q| q.0);
-        let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-            (a.min(x), b.max(x))
-        });
-        let (x0, x1) = if x0 < x1 { (x0, x1) } else { (x0 - 1.0, x0 + 1.0) };
-        let ys = p
-            .points
+        draw_panel(area, p, x_label)?;
+    }
+    Ok(())
+}
+
+/// The data range of a sweep panel: x over its points (one either side of
+/// a single x), y over their bands and the reference line.
+struct Extent {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+/// The [`Extent`] of the panel `p`.
+fn panel_extent(p: &Panel) -> Extent {
+    let xs = p.points.iter().map(|q| q.0);
+    let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let (x0, x1) = if x0 < x1 { (x0, x1) } else { (x0 - 1.0, x0 + 1.0) };
+    let ys = p
+        .points
+        .iter()
+        .flat_map(|q| [q.2, q.3])
+        .chain(p.reference.as_ref().map(|r| r.0));
+    let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    Extent { x0, x1, y0, y1 }
+}
+
+/// The corner of the panel `p` with the fewest points, where its legend
+/// goes.
+fn legend_corner(p: &Panel, e: &Extent) -> SeriesLabelPosition {
+    let (xm, ym) = ((e.x0 + e.x1) / 2.0, (e.y0 + e.y1) / 2.0);
+    let count = |right: bool, upper: bool| {
+        p.points
             .iter()
-            .flat_map(|q| [q.2, q.3])
-            .chain(p.reference.as_ref().map(|r| r.0));
-        let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
-            (a.min(y), b.max(y))
-        });
-        let pad = ((y1 - y0) * 0.08).max(1e-6);
-        let percent = p.percent;
-        let whole_x = p.points.iter().all(|q| q.0.fract() == 0.0);
-        // The legend goes in the corner with the fewest points.
-        let (xm, ym) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-        let count = |right: bool, upper: bool| {
+            .filter(|q| (q.0 >= xm) == right && (q.1.max(q.3) >= ym || q.1 >= ym) == upper)
+            .count()
+    };
+    [
+        (count(true, true), SeriesLabelPosition::UpperRight),
+        (count(false, true), SeriesLabelPosition::UpperLeft),
+        (count(true, false), SeriesLabelPosition::LowerRight),
+        (count(false, false), SeriesLabelPosition::LowerLeft),
+    ]
+    .into_iter()
+    .min_by_key(|c| c.0)
+    .map_or(SeriesLabelPosition::UpperRight, |c| c.1)
+}
+
+/// A sweep panel's chart: plotters' x-y coordinates of the data.
+type PanelChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws one panel of a sweep chart on `area`: its axes and grid, its
+/// series and its legend.
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    p: &Panel,
+    x_label: &str,
+) -> Result<(), String> {
+    let e = panel_extent(p);
+    let (x0, x1, y0, y1) = (e.x0, e.x1, e.y0, e.y1);
+    let pad = ((y1 - y0) * 0.08).max(1e-6);
+    let percent = p.percent;
+    let whole_x = p.points.iter().all(|q| q.0.fract() == 0.0);
+    // The legend goes in the corner with the fewest points.
+    let corner = legend_corner(p, &e);
+    let mut chart = ChartBuilder::on(area)
+        .caption(&p.title, ("sans-serif", 17))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        // A little room at both ends, so a ringed end point is whole.
+        .build_cartesian_2d(
+            (x0 - (x1 - x0) * 0.02)..(x1 + (x1 - x0) * 0.02),
+            (y0 - pad)..(y1 + pad),
+        )
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(&p.y_label)
+        .light_line_style(RGBColor(240, 240, 240))
+        // Whole values get whole labels only: no `20 20 21` from ticks
+        // at 20.0 and 20.5.
+        .x_label_formatter(&|x| match whole_x {
+            true if (x - x.round()).abs() < 1e-9 => format!("{x:.0}"),
+            true => String::new(),
+            false => tick(*x),
+        })
+        .y_label_formatter(&|y| {
+            if percent {
+                format!("{:.1}%", y * 100.0)
+            } else {
+                format!("{y:.2}")
+            }
+        })
+        .label_style(("sans-serif", 13))
+        .axis_desc_style(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    draw_panel_series(&mut chart, p, &e)?;
+    chart
+        .configure_series_labels()
+        .position(corner)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 12))
+        .draw()
+        .map_err(err)
+}
+
+/// Draws the series of the panel `p`, each with its legend entry: the 95%
+/// band, the line and dots of the estimates, the best region and the best
+/// point ringed in green, and the reference line across `e`.
+fn draw_panel_series<DB: DrawingBackend>(
+    chart: &mut PanelChart<'_, DB>,
+    p: &Panel,
+    e: &Extent,
+) -> Result<(), String> {
+    let colour = RGBColor(40, 90, 170);
+    let band: Vec<(f64, f64)> = p
+        .points
+        .iter()
+        .map(|q| (q.0, q.3))
+        .chain(p.points.iter().rev().map(|q| (q.0, q.2)))
+        .collect();
+    chart
+        .draw_series(std::iter::once(Polygon::new(band, colour.mix(0.2).filled())))
+        .map_err(err)?
+        .label("95% CI")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], colour.mix(0.2).filled()));
+    chart
+        .draw_series(LineSeries::new(
+            p.points.iter().map(|q| (q.0, q.1)),
+            colour.stroke_width(2),
+        ))
+        .map_err(err)?
+        .label("estimate")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
+    chart
+        .draw_series(
             p.points
                 .iter()
-                .filter(|q| (q.0 >= xm) == right && (q.1.max(q.3) >= ym || q.1 >= ym) == upper)
-                .count()
-        };
-        let corner = [
-            (count(true, true), SeriesLabelPosition::UpperRight),
-            (count(false, true), SeriesLabelPosition::UpperLeft),
-            (count(true, false), SeriesLabelPosition::LowerRight),
-            (count(false, false), SeriesLabelPosition::LowerLeft),
-        ]
-        .into_iter()
-        .min_by_key(|c| c.0)
-        .map_or(SeriesLabelPosition::UpperRight, |c| c.1);
-        let mut chart = ChartBuilder::on(area)
-            .caption(&p.title, ("sans-serif", 17))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            // A little room at both ends, so a ringed end point is whole.
-            .build_cartesian_2d(
-                (x0 - (x1 - x0) * 0.02)..(x1 + (x1 - x0) * 0.02),
-                (y0 - pad)..(y1 + pad),
-            )
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(&p.y_label)
-            .light_line_style(RGBColor(240, 240, 240))
-            // Whole values get whole labels only: no `20 20 21` from ticks
-            // at 20.0 and 20.5.
-            .x_label_formatter(&|x| match whole_x {
-                true if (x - x.round()).abs() < 1e-9 => format!("{x:.0}"),
-                true => String::new(),
-                false => tick(*x),
-            })
-            .y_label_formatter(&|y| {
-                if percent {
-                    format!("{:.1}%", y * 100.0)
-                } else {
-                    format!("{y:.2}")
-                }
-            })
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 14))
-            .draw()
-            .map_err(err)?;
-        let band: Vec<(f64, f64)> = p
-            .points
-            .iter()
-            .map(|q| (q.0, q.3))
-            .chain(p.points.iter().rev().map(|q| (q.0, q.2)))
-            .collect();
-        chart
-            .draw_series(std::iter::once(Polygon::new(band, colour.mix(0.2).filled())))
-            .map_err(err)?
-            .label("95% CI")
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], colour.mix(0.2).filled()));
-        chart
-            .draw_series(LineSeries::new(
-                p.points.iter().map(|q| (q.0, q.1)),
-                colour.stroke_width(2),
-            ))
-            .map_err(err)?
-            .label("estimate")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
+                .map(|q| Circle::new((q.0, q.1), 3, colour.filled())),
+        )
+        .map_err(err)?;
+    if p.best.iter().any(|b| *b) {
+        let green = RGBColor(20, 150, 70);
         chart
             .draw_series(
                 p.points
                     .iter()
-                    .map(|q| Circle::new((q.0, q.1), 3, colour.filled())),
+                    .zip(&p.best)
+                    .filter(|(_, b)| **b)
+                    .map(|(q, _)| Circle::new((q.0, q.1), 6, green.stroke_width(2))),
             )
-            .map_err(err)?;
-        if p.best.iter().any(|b| *b) {
-            let green = RGBColor(20, 150, 70);
+            .map_err(err)?
+            .label("best region")
+            .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.stroke_width(2)));
+        if let Some(q) = p.top.and_then(|i| p.points.get(i)) {
             chart
-                .draw_series(
-                    p.points
-                        .iter()
-                        .zip(&p.best)
-                        .filter(|(_, b)| **b)
-                        .map(|(q, _)| Circle::new((q.0, q.1), 6, green.stroke_width(2))),
-                )
+                .draw_series(std::iter::once(Circle::new((q.0, q.1), 5, green.filled())))
                 .map_err(err)?
-                .label("best region")
-                .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.stroke_width(2)));
-            if let Some(q) = p.top.and_then(|i| p.points.get(i)) {
-                chart
-                    .draw_series(std::iter::once(Circle::new((q.0, q.1), 5, green.filled())))
-                    .map_err(err)?
-                    .label("best")
-                    .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.filled()));
-            }
+                .label("best")
+                .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.filled()));
         }
-        if let Some((y, label)) = &p.reference {
-            chart
-                .draw_series(LineSeries::new([(x0, *y), (x1, *y)], RED.stroke_width(1)))
-                .map_err(err)?
-                .label(label.clone())
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(1)));
-        }
+    }
+    if let Some((y, label)) = &p.reference {
         chart
-            .configure_series_labels()
-            .position(corner)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 12))
-            .draw()
-            .map_err(err)?;
+            .draw_series(LineSeries::new([(e.x0, *y), (e.x1, *y)], RED.stroke_width(1)))
+            .map_err(err)?
+            .label(label.clone())
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(1)));
     }
     Ok(())
 }
@@ -652,6 +702,8 @@ fn dashed<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Draws a forest plot: the heading, the shaded rows and their names, each
+/// panel beside them, and the note at the bottom.
 fn draw_forest<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -664,6 +716,52 @@ fn draw_forest<DB: DrawingBackend>(
     let top = draw_heading(root, title, run)?;
     let n = panels.first().map_or(0, |p| p.rows.len());
     let row_h = forest_row_height(n);
+    let header_h = 44;
+    let rows_top = top + header_h;
+    let layout = ForestLayout {
+        top,
+        rows_top,
+        rows_bottom: rows_top + row_h * n as i32,
+        row_h,
+        value_style: style(if n > 16 { 11.0 } else { 12.0 }, HPos::Left, false, &GREY),
+    };
+    let label_w = draw_forest_names(root, panels, &layout)?;
+    let room = w as i32 - label_w as i32 - 10;
+    let per = room / panels.len().max(1) as i32;
+    for (k, p) in panels.iter().enumerate() {
+        let x_left = label_w as i32 + per * k as i32;
+        draw_forest_panel(root, &layout, p, x_left, per)?;
+    }
+    let ns = fit(root, note, 12.0, w - 30, false);
+    root.draw_text(note, &style(ns, HPos::Left, false, &GREY), (15, h as i32 - 16))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// Where a forest plot's rows go, shared by all its panels.
+struct ForestLayout {
+    /// The top of the band of panel headings, under the title.
+    top: i32,
+    /// The top of the first row.
+    rows_top: i32,
+    /// The bottom of the last row.
+    rows_bottom: i32,
+    /// The height of a row.
+    row_h: i32,
+    /// The style of the values written beside the rows.
+    value_style: TextStyle<'static>,
+}
+
+/// Draws the alternate row shading across the whole width and the row
+/// names on the left; returns the width the names take.
+fn draw_forest_names<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    panels: &[Forest],
+    layout: &ForestLayout,
+) -> Result<u32, String> {
+    let (w, _) = root.dim_in_pixel();
+    let ForestLayout { rows_top, row_h, .. } = *layout;
+    let n = panels.first().map_or(0, |p| p.rows.len());
     let label_size = if n > 16 { 12.0 } else { 14.0 };
     let label_style = style(label_size, HPos::Right, false, &INK);
     let names: Vec<&str> = panels
@@ -676,10 +774,6 @@ fn draw_forest<DB: DrawingBackend>(
         .max()
         .unwrap_or(40);
     let label_w = (widest + 24).clamp(60, w / 4);
-    let value_style = style(if n > 16 { 11.0 } else { 12.0 }, HPos::Left, false, &GREY);
-    let header_h = 44;
-    let rows_top = top + header_h;
-    let rows_bottom = rows_top + row_h * n as i32;
     // Alternate row shading across the whole width, under everything.
     for i in (0..n).step_by(2) {
         let y = rows_top + row_h * i as i32;
@@ -695,119 +789,182 @@ fn draw_forest<DB: DrawingBackend>(
         root.draw_text(&shown, &label_style, (label_w as i32 - 8, y))
             .map_err(err)?;
     }
-    let room = w as i32 - label_w as i32 - 10;
-    let per = room / panels.len().max(1) as i32;
-    for (k, p) in panels.iter().enumerate() {
-        let x_left = label_w as i32 + per * k as i32;
-        // Beside each row: "33.90% [33.21, 34.58]", in a column of its own.
-        let texts: Vec<String> = p
-            .rows
-            .iter()
-            .map(|r| {
-                let d = if p.percent { 2 } else { 3 };
-                let (lo, hi) = if p.percent {
-                    (r.ci.0 * 100.0, r.ci.1 * 100.0)
-                } else {
-                    r.ci
-                };
-                if r.ci.0.is_finite() {
-                    format!("{} [{lo:.d$}, {hi:.d$}]", show(r.value, p.percent, d))
-                } else {
-                    show(r.value, p.percent, d)
-                }
-            })
-            .collect();
-        let text_w = texts
-            .iter()
-            .map(|t| text_width(root, t, &value_style))
-            .max()
-            .unwrap_or(60) as i32
-            + 12;
-        let px0 = x_left + 14;
-        let px1 = (x_left + per - text_w - 8).max(px0 + 60);
-        // Zoomed to the data and the reference, with a margin.
-        let values = p
-            .rows
-            .iter()
-            .flat_map(|r| [r.value, r.ci.0, r.ci.1])
-            .chain(p.reference.as_ref().map(|r| r.0))
-            .filter(|v| v.is_finite());
-        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
-        let (lo, hi) = if lo.is_finite() && hi > lo {
-            (lo, hi)
-        } else if lo.is_finite() {
-            (lo - 0.01, lo + 0.01)
-        } else {
-            (0.0, 1.0)
-        };
-        let pad = (hi - lo) * 0.08;
-        let (x0, x1) = (lo - pad, hi + pad);
-        let to_px = |v: f64| px0 + ((v - x0) / (x1 - x0) * (px1 - px0) as f64).round() as i32;
-        // Heading, and the reference label in the header band.
-        let hs = fit(root, &p.heading, 14.0, (px1 - px0 + text_w) as u32, true);
-        root.draw_text(&p.heading, &style(hs, HPos::Left, true, &INK), (px0, top + 8))
-            .map_err(err)?;
-        // Axis: ticks and grid.
-        let step = nice_step(x1 - x0, ((px1 - px0) as f64 / 90.0).max(2.0));
-        let decimals = if p.percent {
-            (-(step * 100.0).log10().floor()).max(0.0) as usize
-        } else {
-            (-step.log10().floor()).max(0.0) as usize
-        };
-        let mut t = (x0 / step).ceil() * step;
-        let tick_style = style(11.0, HPos::Center, false, &GREY);
-        while t <= x1 + 1e-12 {
-            let x = to_px(t);
-            root.draw(&PathElement::new(
-                [(x, rows_top), (x, rows_bottom)],
-                RGBColor(220, 222, 228).stroke_width(1),
-            ))
-            .map_err(err)?;
-            root.draw(&PathElement::new(
-                [(x, rows_bottom), (x, rows_bottom + 5)],
-                GREY.stroke_width(1),
-            ))
-            .map_err(err)?;
-            root.draw_text(&show(t, p.percent, decimals), &tick_style, (x, rows_bottom + 14))
-                .map_err(err)?;
-            t += step;
-        }
+    Ok(label_w)
+}
+
+/// Where one forest panel's axis goes: from the value `x0` at pixel
+/// `px0` to `x1` at `px1`.
+struct PanelPlace {
+    /// The pixel of the axis's left end.
+    px0: i32,
+    /// The pixel of the axis's right end.
+    px1: i32,
+    /// The value at the left end.
+    x0: f64,
+    /// The value at the right end.
+    x1: f64,
+}
+
+impl PanelPlace {
+    /// The pixel of the value `v` on the axis.
+    fn px(&self, v: f64) -> i32 {
+        self.px0 + ((v - self.x0) / (self.x1 - self.x0) * (self.px1 - self.px0) as f64).round() as i32
+    }
+}
+
+/// The text beside each row of the panel `p`: "33.90% [33.21, 34.58]".
+fn forest_texts(p: &Forest) -> Vec<String> {
+    p.rows
+        .iter()
+        .map(|r| {
+            let d = if p.percent { 2 } else { 3 };
+            let (lo, hi) = if p.percent {
+                (r.ci.0 * 100.0, r.ci.1 * 100.0)
+            } else {
+                r.ci
+            };
+            if r.ci.0.is_finite() {
+                format!("{} [{lo:.d$}, {hi:.d$}]", show(r.value, p.percent, d))
+            } else {
+                show(r.value, p.percent, d)
+            }
+        })
+        .collect()
+}
+
+/// The axis range of the panel `p`: zoomed to the data and the reference,
+/// with a margin.
+fn forest_range(p: &Forest) -> (f64, f64) {
+    let values = p
+        .rows
+        .iter()
+        .flat_map(|r| [r.value, r.ci.0, r.ci.1])
+        .chain(p.reference.as_ref().map(|r| r.0))
+        .filter(|v| v.is_finite());
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    });
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo, hi)
+    } else if lo.is_finite() {
+        (lo - 0.01, lo + 0.01)
+    } else {
+        (0.0, 1.0)
+    };
+    let pad = (hi - lo) * 0.08;
+    (lo - pad, hi + pad)
+}
+
+/// Draws the forest panel `p` in the `per` pixels from `x_left`: its
+/// heading, axis, reference line, and each row's estimate and value.
+fn draw_forest_panel<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &ForestLayout,
+    p: &Forest,
+    x_left: i32,
+    per: i32,
+) -> Result<(), String> {
+    // Beside each row: "33.90% [33.21, 34.58]", in a column of its own.
+    let texts = forest_texts(p);
+    let text_w = texts
+        .iter()
+        .map(|t| text_width(root, t, &layout.value_style))
+        .max()
+        .unwrap_or(60) as i32
+        + 12;
+    let px0 = x_left + 14;
+    let px1 = (x_left + per - text_w - 8).max(px0 + 60);
+    let (x0, x1) = forest_range(p);
+    let place = PanelPlace { px0, px1, x0, x1 };
+    // Heading, and the reference label in the header band.
+    let hs = fit(root, &p.heading, 14.0, (px1 - px0 + text_w) as u32, true);
+    root.draw_text(
+        &p.heading,
+        &style(hs, HPos::Left, true, &INK),
+        (px0, layout.top + 8),
+    )
+    .map_err(err)?;
+    draw_forest_axis(root, layout, p, &place)?;
+    if let Some((v, label)) = &p.reference {
+        let x = place.px(*v);
+        dashed(root, x, layout.rows_top - 6, layout.rows_bottom, &FAIR)?;
+        let ls = style(11.5, HPos::Center, false, &FAIR);
+        let lw = text_width(root, label, &ls) as i32;
+        let cx = x.clamp(px0 + lw / 2, (px1 + text_w - lw / 2).max(px0 + lw / 2));
+        root.draw_text(label, &ls, (cx, layout.top + 28)).map_err(err)?;
+    }
+    draw_forest_rows(root, layout, p, &texts, &place)
+}
+
+/// Draws the axis of the forest panel `p`: its ticks, their labels and
+/// grid lines, and the axis line.
+fn draw_forest_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &ForestLayout,
+    p: &Forest,
+    place: &PanelPlace,
+) -> Result<(), String> {
+    let PanelPlace { px0, px1, x0, x1, .. } = *place;
+    let (rows_top, rows_bottom) = (layout.rows_top, layout.rows_bottom);
+    let step = nice_step(x1 - x0, ((px1 - px0) as f64 / 90.0).max(2.0));
+    let decimals = if p.percent {
+        (-(step * 100.0).log10().floor()).max(0.0) as usize
+    } else {
+        (-step.log10().floor()).max(0.0) as usize
+    };
+    let mut t = (x0 / step).ceil() * step;
+    let tick_style = style(11.0, HPos::Center, false, &GREY);
+    while t <= x1 + 1e-12 {
+        let x = place.px(t);
         root.draw(&PathElement::new(
-            [(px0, rows_bottom), (px1, rows_bottom)],
+            [(x, rows_top), (x, rows_bottom)],
+            RGBColor(220, 222, 228).stroke_width(1),
+        ))
+        .map_err(err)?;
+        root.draw(&PathElement::new(
+            [(x, rows_bottom), (x, rows_bottom + 5)],
             GREY.stroke_width(1),
         ))
         .map_err(err)?;
-        if let Some((v, label)) = &p.reference {
-            let x = to_px(*v);
-            dashed(root, x, rows_top - 6, rows_bottom, &FAIR)?;
-            let ls = style(11.5, HPos::Center, false, &FAIR);
-            let lw = text_width(root, label, &ls) as i32;
-            let cx = x.clamp(px0 + lw / 2, (px1 + text_w - lw / 2).max(px0 + lw / 2));
-            root.draw_text(label, &ls, (cx, top + 28)).map_err(err)?;
-        }
-        for (i, (r, text)) in p.rows.iter().zip(&texts).enumerate() {
-            let y = rows_top + row_h * i as i32 + row_h / 2;
-            if r.ci.0.is_finite() && r.ci.1.is_finite() {
-                let (a, b) = (to_px(r.ci.0), to_px(r.ci.1));
-                root.draw(&PathElement::new([(a, y), (b, y)], DOT.stroke_width(2)))
-                    .map_err(err)?;
-                for x in [a, b] {
-                    root.draw(&PathElement::new([(x, y - 5), (x, y + 5)], DOT.stroke_width(2)))
-                        .map_err(err)?;
-                }
-            }
-            if r.value.is_finite() {
-                root.draw(&Circle::new((to_px(r.value), y), 4, DOT.filled()))
-                    .map_err(err)?;
-            }
-            root.draw_text(text, &value_style, (px1 + 10, y)).map_err(err)?;
-        }
+        root.draw_text(&show(t, p.percent, decimals), &tick_style, (x, rows_bottom + 14))
+            .map_err(err)?;
+        t += step;
     }
-    let ns = fit(root, note, 12.0, w - 30, false);
-    root.draw_text(note, &style(ns, HPos::Left, false, &GREY), (15, h as i32 - 16))
-        .map_err(err)?;
+    root.draw(&PathElement::new(
+        [(px0, rows_bottom), (px1, rows_bottom)],
+        GREY.stroke_width(1),
+    ))
+    .map_err(err)?;
+    Ok(())
+}
+
+/// Draws each row of the forest panel `p`: the line across its interval,
+/// the dot at its estimate and its text in the column of values.
+fn draw_forest_rows<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    layout: &ForestLayout,
+    p: &Forest,
+    texts: &[String],
+    place: &PanelPlace,
+) -> Result<(), String> {
+    for (i, (r, text)) in p.rows.iter().zip(texts).enumerate() {
+        let y = layout.rows_top + layout.row_h * i as i32 + layout.row_h / 2;
+        if r.ci.0.is_finite() && r.ci.1.is_finite() {
+            let (a, b) = (place.px(r.ci.0), place.px(r.ci.1));
+            root.draw(&PathElement::new([(a, y), (b, y)], DOT.stroke_width(2)))
+                .map_err(err)?;
+            for x in [a, b] {
+                root.draw(&PathElement::new([(x, y - 5), (x, y + 5)], DOT.stroke_width(2)))
+                    .map_err(err)?;
+            }
+        }
+        if r.value.is_finite() {
+            root.draw(&Circle::new((place.px(r.value), y), 4, DOT.filled()))
+                .map_err(err)?;
+        }
+        root.draw_text(text, &layout.value_style, (place.px1 + 10, y))
+            .map_err(err)?;
+    }
     Ok(())
 }
 
@@ -862,6 +1019,8 @@ fn cell_size(n: usize) -> i32 {
     (600 / n.max(1) as i32).clamp(26, 80)
 }
 
+/// Draws a heatmap: the heading, the column numbers, each row of cells
+/// with its number and name, the colour scale and the legend.
 fn draw_heat<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -869,8 +1028,43 @@ fn draw_heat<DB: DrawingBackend>(
     heat: &Heat,
 ) -> Result<(), String> {
     root.fill(&WHITE).map_err(err)?;
-    let (w, _) = root.dim_in_pixel();
     let top = draw_heading(root, title, run)?;
+    let layout = heat_layout(root, heat, top);
+    draw_heat_columns(root, heat, &layout)?;
+    for (i, name) in heat.names.iter().enumerate() {
+        draw_heat_row(root, heat, &layout, i, name)?;
+    }
+    // The colour scale.
+    let ly = layout.y0 + layout.grid + 22;
+    draw_heat_scale(root, layout.span, ly)?;
+    draw_heat_legend(root, heat, ly)
+}
+
+/// Where a heatmap's grid and names go, and how its cells are coloured.
+struct HeatLayout {
+    /// The top of the column headings, under the title.
+    top: i32,
+    /// The side of a cell.
+    c: i32,
+    /// The side of the whole grid.
+    grid: i32,
+    /// The width of the row names and numbers left of the grid.
+    label_w: i32,
+    /// The grid's left edge.
+    x0: i32,
+    /// The grid's top edge.
+    y0: i32,
+    /// The style of the row names.
+    label_style: TextStyle<'static>,
+    /// The colour scale's half-width (see [`heat_span`]).
+    span: f64,
+    /// The size of the text in a cell.
+    text_size: f64,
+}
+
+/// The [`HeatLayout`] of `heat` under a heading `top` pixels high.
+fn heat_layout<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, heat: &Heat, top: i32) -> HeatLayout {
+    let (w, _) = root.dim_in_pixel();
     let n = heat.names.len();
     let c = cell_size(n);
     let label_style = style(if n > 16 { 11.5 } else { 13.0 }, HPos::Right, false, &INK);
@@ -883,8 +1077,28 @@ fn draw_heat<DB: DrawingBackend>(
     let grid = c * n as i32;
     // Name, then its number (the column heading), right-aligned.
     let label_w = (widest as i32 + 44).clamp(80, (w as i32 - grid - 30).max(80));
-    let x0 = label_w + ((w as i32 - label_w - grid - 20) / 2).max(0);
-    let y0 = top + 40;
+    HeatLayout {
+        top,
+        c,
+        grid,
+        label_w,
+        x0: label_w + ((w as i32 - label_w - grid - 20) / 2).max(0),
+        y0: top + 40,
+        label_style,
+        span: heat_span(heat),
+        text_size: (c as f64 * 0.28).clamp(8.5, 15.0),
+    }
+}
+
+/// Draws "against (column)" over the grid and each column's number.
+fn draw_heat_columns<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    layout: &HeatLayout,
+) -> Result<(), String> {
+    let HeatLayout {
+        top, c, grid, x0, y0, ..
+    } = *layout;
     let cs = style(11.5, HPos::Center, false, &GREY);
     root.draw_text("against (column)", &cs, (x0 + grid / 2, top + 6))
         .map_err(err)?;
@@ -896,67 +1110,101 @@ fn draw_heat<DB: DrawingBackend>(
         )
         .map_err(err)?;
     }
-    let span = heat_span(heat);
-    let text_size = (c as f64 * 0.28).clamp(8.5, 15.0);
-    for (i, name) in heat.names.iter().enumerate() {
-        let y = y0 + c * i as i32;
-        root.draw_text(
-            &(i + 1).to_string(),
-            &style(12.0, HPos::Right, true, &INK),
-            (x0 - 8, y + c / 2),
-        )
+    Ok(())
+}
+
+/// Draws row `i` of a heatmap: its number, its name (cut to fit) and its
+/// cells.
+fn draw_heat_row<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    layout: &HeatLayout,
+    i: usize,
+    name: &str,
+) -> Result<(), String> {
+    let HeatLayout {
+        c, label_w, x0, y0, ..
+    } = *layout;
+    let y = y0 + c * i as i32;
+    root.draw_text(
+        &(i + 1).to_string(),
+        &style(12.0, HPos::Right, true, &INK),
+        (x0 - 8, y + c / 2),
+    )
+    .map_err(err)?;
+    let shown = clip(root, name, label_w as u32 - 44, &layout.label_style);
+    root.draw_text(&shown, &layout.label_style, (x0 - 32, y + c / 2))
         .map_err(err)?;
-        let shown = clip(root, name, label_w as u32 - 44, &label_style);
-        root.draw_text(&shown, &label_style, (x0 - 32, y + c / 2))
-            .map_err(err)?;
-        for j in 0..n {
-            let x = x0 + c * j as i32;
-            if i == j {
-                root.draw(&Rectangle::new(
-                    [(x, y), (x + c, y + c)],
-                    RGBColor(250, 250, 250).filled(),
-                ))
-                .map_err(err)?;
-                root.draw(&PathElement::new(
-                    [(x + 4, y + 4), (x + c - 4, y + c - 4)],
-                    RGBColor(200, 200, 200).stroke_width(1),
-                ))
-                .map_err(err)?;
-                continue;
-            }
-            let share = heat.shares[i][j];
-            let fill = heat_colour(share, span);
-            root.draw(&Rectangle::new([(x, y), (x + c, y + c)], fill.filled()))
-                .map_err(err)?;
-            root.draw(&Rectangle::new([(x, y), (x + c, y + c)], WHITE.stroke_width(1)))
-                .map_err(err)?;
-            let strong = ((share - 0.5) / span).abs() > 0.6;
-            let ink = if strong { WHITE } else { INK };
-            let mark = heat.marked[i][j];
-            if mark {
-                root.draw(&Rectangle::new(
-                    [(x + 2, y + 2), (x + c - 2, y + c - 2)],
-                    INK.stroke_width(2),
-                ))
-                .map_err(err)?;
-            }
-            let text = if !share.is_finite() {
-                "none".to_string()
-            } else if c >= 44 {
-                format!("{:.1}{}", share * 100.0, if mark { "*" } else { "" })
-            } else {
-                format!("{:.0}{}", share * 100.0, if mark { "*" } else { "" })
-            };
-            root.draw_text(
-                &text,
-                &style(text_size, HPos::Center, mark, &ink),
-                (x + c / 2, y + c / 2),
-            )
-            .map_err(err)?;
-        }
+    for j in 0..heat.names.len() {
+        draw_heat_cell(root, heat, layout, (i, j))?;
     }
-    // The colour scale.
-    let ly = y0 + grid + 22;
+    Ok(())
+}
+
+/// Draws the cell of row `i` and column `j`: on the diagonal a pale cell
+/// struck through; elsewhere the share's colour, an outline where it is
+/// significant, and the share written in it (starred where significant).
+fn draw_heat_cell<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    layout: &HeatLayout,
+    (i, j): (usize, usize),
+) -> Result<(), String> {
+    let HeatLayout { c, x0, y0, span, .. } = *layout;
+    let (x, y) = (x0 + c * j as i32, y0 + c * i as i32);
+    if i == j {
+        root.draw(&Rectangle::new(
+            [(x, y), (x + c, y + c)],
+            RGBColor(250, 250, 250).filled(),
+        ))
+        .map_err(err)?;
+        root.draw(&PathElement::new(
+            [(x + 4, y + 4), (x + c - 4, y + c - 4)],
+            RGBColor(200, 200, 200).stroke_width(1),
+        ))
+        .map_err(err)?;
+        return Ok(());
+    }
+    let share = heat.shares[i][j];
+    let fill = heat_colour(share, span);
+    root.draw(&Rectangle::new([(x, y), (x + c, y + c)], fill.filled()))
+        .map_err(err)?;
+    root.draw(&Rectangle::new([(x, y), (x + c, y + c)], WHITE.stroke_width(1)))
+        .map_err(err)?;
+    let strong = ((share - 0.5) / span).abs() > 0.6;
+    let ink = if strong { WHITE } else { INK };
+    let mark = heat.marked[i][j];
+    if mark {
+        root.draw(&Rectangle::new(
+            [(x + 2, y + 2), (x + c - 2, y + c - 2)],
+            INK.stroke_width(2),
+        ))
+        .map_err(err)?;
+    }
+    let text = if !share.is_finite() {
+        "none".to_string()
+    } else if c >= 44 {
+        format!("{:.1}{}", share * 100.0, if mark { "*" } else { "" })
+    } else {
+        format!("{:.0}{}", share * 100.0, if mark { "*" } else { "" })
+    };
+    root.draw_text(
+        &text,
+        &style(layout.text_size, HPos::Center, mark, &ink),
+        (x + c / 2, y + c / 2),
+    )
+    .map_err(err)?;
+    Ok(())
+}
+
+/// Draws the colour scale at height `ly`, centred: a strip from 50% less
+/// `span` to 50% plus `span`, its ends and middle labelled.
+fn draw_heat_scale<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    span: f64,
+    ly: i32,
+) -> Result<(), String> {
+    let (w, _) = root.dim_in_pixel();
     let lw = 240;
     let lx = (w as i32 - lw) / 2;
     for k in 0..lw {
@@ -973,6 +1221,17 @@ fn draw_heat<DB: DrawingBackend>(
     root.draw_text("50%", &ts, (lx + lw / 2, ly + 24)).map_err(err)?;
     root.draw_text(&format!("{:.1}%", (0.5 + span) * 100.0), &ts, (lx + lw, ly + 24))
         .map_err(err)?;
+    Ok(())
+}
+
+/// Draws the two lines under the colour scale at `ly`: what a cell shows
+/// and what its star means.
+fn draw_heat_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heat: &Heat,
+    ly: i32,
+) -> Result<(), String> {
+    let (w, _) = root.dim_in_pixel();
     let lines = [
         "each cell: of the games the row entrant or the column entrant won at the same table, the share (%) the row entrant won"
             .to_string(),

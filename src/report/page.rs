@@ -5,7 +5,7 @@
 use super::charts::{self, Chart, Forest, Heat, Panel, Row};
 use super::html::{self, Cell};
 use crate::analysis::console::{and_list, conclusion, crn_sentence};
-use crate::analysis::standings::{Report, best_region};
+use crate::analysis::standings::{Report, Standing, best_region};
 use crate::engine::show::plural;
 use crate::engine::stats::wilson95;
 use crate::studies::study::{StudyFile, SweepPart};
@@ -156,128 +156,17 @@ pub fn tournament_page(study: &Study<'_>, report: &Report, standings: &Chart, he
     let mut body = String::new();
     body.push_str("<section class=\"conclusion\">\n");
     let mut said = conclusion(names, report);
-    let sig: Vec<String> = report
-        .pairs
-        .iter()
-        .filter(|p| p.significant && p.h2h > 0.5)
-        .map(|p| format!("{} over {}", names[p.a], names[p.b]))
-        .collect();
-    let pairs = names.len() * names.len().saturating_sub(1) / 2;
-    said.push(if sig.is_empty() {
-        "Head to head, no entrant beats another significantly (after Holm's correction): the differences could be chance.".to_string()
-    } else if sig.len() > 6 {
-        // Too many to read as a sentence: the heatmap and the table below show which.
-        format!(
-            "Head to head, {} of the {pairs} pairs differ significantly after Holm's correction (starred in the heatmap, listed below).",
-            sig.len()
-        )
-    } else {
-        format!(
-            "Head to head, significant after Holm's correction: {}.",
-            and_list(&sig)
-        )
-    });
+    said.push(head_to_head_sentence(names, report));
     body.push_str(&html::paragraphs(&said));
     body.push_str("</section>\n<h2>Standings</h2>\n");
-    let mut header = vec!["rank", "entrant", "policy", "win rate", "95% CI (points)"];
-    if study.has_places {
-        header.extend(["loss rate", "mean place"]);
-    }
-    if let Some(s) = study.score {
-        header.push(s);
-    }
-    header.extend(["rating (BT)", "games"]);
-    let rows: Vec<Vec<Cell>> = report
-        .standings
-        .iter()
-        .map(|s| {
-            let mut r = vec![
-                Cell::number(s.rank.to_string(), s.rank as f64),
-                Cell::text(names[s.entrant].clone()),
-                Cell::text(study.specs[s.entrant].clone()),
-                Cell::number(pct(s.win_rate), s.win_rate),
-                Cell::number(ci(s.win_ci.0, s.win_ci.1), s.win_ci.0),
-            ];
-            if study.has_places {
-                let loss = s.loss.map_or(f64::NAN, |l| l.0);
-                r.push(Cell::number(pct(loss), loss));
-                let place = s.place.map_or(f64::NAN, |p| p.0);
-                r.push(Cell::number(
-                    if place.is_finite() {
-                        format!("{place:.3}")
-                    } else {
-                        "-".into()
-                    },
-                    place,
-                ));
-            }
-            if study.score.is_some() {
-                let m = s.score.map_or(f64::NAN, |p| p.0);
-                r.push(Cell::number(
-                    if m.is_finite() {
-                        format!("{m:.2}")
-                    } else {
-                        "-".into()
-                    },
-                    m,
-                ));
-            }
-            r.push(Cell::number(format!("{:.1}", s.rating), s.rating));
-            r.push(Cell::number(s.games.to_string(), s.games as f64));
-            r
-        })
-        .collect();
-    body.push_str(&html::sortable_table(&header, &rows));
+    body.push_str(&standings_table(study, report));
     body.push_str("<p class=\"sub\">Click a column heading to sort by it.</p>\n");
     body.push_str(&html::inline_svg(&standings.svg));
     body.push_str("<h2>Head to head</h2>\n");
     body.push_str(&html::inline_svg(&heat.svg));
-    let pair_rows: Vec<Vec<Cell>> = report
-        .pairs
-        .iter()
-        .filter(|p| p.h2h > 0.5 || (p.h2h == 0.5 && p.a < p.b))
-        .map(|p| {
-            vec![
-                Cell::text(names[p.a].clone()),
-                Cell::text(names[p.b].clone()),
-                Cell::number(pct(p.h2h), p.h2h),
-                Cell::number(ci(p.h2h_ci.0, p.h2h_ci.1), p.h2h_ci.0),
-                Cell::number(format!("{:.2e}", p.p_value), p.p_value),
-                Cell::number(format!("{:.2e}", p.p_holm), p.p_holm),
-                Cell::text(if p.significant { "yes" } else { "no" }),
-            ]
-        })
-        .collect();
-    body.push_str(&html::sortable_table(
-        &[
-            "entrant",
-            "over",
-            "share of decided games",
-            "95% CI (points)",
-            "p",
-            "p after Holm",
-            "significant",
-        ],
-        &pair_rows,
-    ));
+    body.push_str(&pairs_table(names, report));
     body.push_str("<h2>Method</h2>\n");
-    let mut method = vec![
-        format!(
-            "Every arrangement of the entrants in the seats ({}) plays the same {} (common random numbers), so no entrant is helped by its seat or by the luck of its deals.",
-            plural(study.arrangements as u64, "arrangement"),
-            plural(report.deals, "deal")
-        ),
-        format!(
-            "Intervals are 95% confidence intervals; their errors come from {}, each deal counted once with all its arrangements (the games of one deal are not independent of one another).",
-            plural(report.units, "independent unit")
-        ),
-        "Head to head, the share is of the games either entrant won at the same table; each share is tested against 50%, and Holm's correction over all pairs keeps the chance of any false \"significant\" below 5%.".to_string(),
-        "The rating is a Bradley-Terry fit to who beat whom, on the Elo scale.".to_string(),
-    ];
-    if let Some(s) = crn_sentence(report) {
-        method.push(s);
-    }
-    body.push_str(&html::paragraphs(&method));
+    body.push_str(&html::paragraphs(&method(study, report)));
     body.push_str("<h2>Run</h2>\n");
     body.push_str(&html::facts(&[
         ("command", study.command.to_string()),
@@ -294,6 +183,143 @@ pub fn tournament_page(study: &Study<'_>, report: &Report, standings: &Chart, he
         &format!("{} entrants, {}", names.len(), run_line(study, report)),
         &body,
     )
+}
+
+/// The conclusion's head-to-head sentence: no significant pair, how many
+/// (when too many to name), or which entrant beats which.
+fn head_to_head_sentence(names: &[String], report: &Report) -> String {
+    let sig: Vec<String> = report
+        .pairs
+        .iter()
+        .filter(|p| p.significant && p.h2h > 0.5)
+        .map(|p| format!("{} over {}", names[p.a], names[p.b]))
+        .collect();
+    let pairs = names.len() * names.len().saturating_sub(1) / 2;
+    if sig.is_empty() {
+        "Head to head, no entrant beats another significantly (after Holm's correction): the differences could be chance.".to_string()
+    } else if sig.len() > 6 {
+        // Too many to read as a sentence: the heatmap and the table below show which.
+        format!(
+            "Head to head, {} of the {pairs} pairs differ significantly after Holm's correction (starred in the heatmap, listed below).",
+            sig.len()
+        )
+    } else {
+        format!(
+            "Head to head, significant after Holm's correction: {}.",
+            and_list(&sig)
+        )
+    }
+}
+
+/// The sortable standings table: rank, entrant, policy, win rate and its
+/// interval, loss rate and mean place (for a game with places), the score
+/// (for a game with one), rating and games.
+fn standings_table(study: &Study<'_>, report: &Report) -> String {
+    let mut header = vec!["rank", "entrant", "policy", "win rate", "95% CI (points)"];
+    if study.has_places {
+        header.extend(["loss rate", "mean place"]);
+    }
+    if let Some(s) = study.score {
+        header.push(s);
+    }
+    header.extend(["rating (BT)", "games"]);
+    let rows: Vec<Vec<Cell>> = report.standings.iter().map(|s| standings_row(study, s)).collect();
+    html::sortable_table(&header, &rows)
+}
+
+/// One entrant's row of [`standings_table`].
+fn standings_row(study: &Study<'_>, s: &Standing) -> Vec<Cell> {
+    let mut r = vec![
+        Cell::number(s.rank.to_string(), s.rank as f64),
+        Cell::text(study.names[s.entrant].clone()),
+        Cell::text(study.specs[s.entrant].clone()),
+        Cell::number(pct(s.win_rate), s.win_rate),
+        Cell::number(ci(s.win_ci.0, s.win_ci.1), s.win_ci.0),
+    ];
+    if study.has_places {
+        let loss = s.loss.map_or(f64::NAN, |l| l.0);
+        r.push(Cell::number(pct(loss), loss));
+        let place = s.place.map_or(f64::NAN, |p| p.0);
+        r.push(Cell::number(
+            if place.is_finite() {
+                format!("{place:.3}")
+            } else {
+                "-".into()
+            },
+            place,
+        ));
+    }
+    if study.score.is_some() {
+        let m = s.score.map_or(f64::NAN, |p| p.0);
+        r.push(Cell::number(
+            if m.is_finite() {
+                format!("{m:.2}")
+            } else {
+                "-".into()
+            },
+            m,
+        ));
+    }
+    r.push(Cell::number(format!("{:.1}", s.rating), s.rating));
+    r.push(Cell::number(s.games.to_string(), s.games as f64));
+    r
+}
+
+/// The sortable table of pairs, each once (the entrant that took more of
+/// their decided games first): its share, interval, p-values and whether
+/// it is significant.
+fn pairs_table(names: &[String], report: &Report) -> String {
+    let pair_rows: Vec<Vec<Cell>> = report
+        .pairs
+        .iter()
+        .filter(|p| p.h2h > 0.5 || (p.h2h == 0.5 && p.a < p.b))
+        .map(|p| {
+            vec![
+                Cell::text(names[p.a].clone()),
+                Cell::text(names[p.b].clone()),
+                Cell::number(pct(p.h2h), p.h2h),
+                Cell::number(ci(p.h2h_ci.0, p.h2h_ci.1), p.h2h_ci.0),
+                Cell::number(format!("{:.2e}", p.p_value), p.p_value),
+                Cell::number(format!("{:.2e}", p.p_holm), p.p_holm),
+                Cell::text(if p.significant { "yes" } else { "no" }),
+            ]
+        })
+        .collect();
+    html::sortable_table(
+        &[
+            "entrant",
+            "over",
+            "share of decided games",
+            "95% CI (points)",
+            "p",
+            "p after Holm",
+            "significant",
+        ],
+        &pair_rows,
+    )
+}
+
+/// The method section, a paragraph each: common random numbers, the
+/// intervals, the head-to-head test, the rating, and what sharing the
+/// deals saved.
+fn method(study: &Study<'_>, report: &Report) -> Vec<String> {
+    let mut method = vec![
+        format!(
+            "Every arrangement of the entrants in the seats ({}) plays the same {} (common random numbers), so no entrant is helped by its seat or by the luck of its deals.",
+            plural(study.arrangements as u64, "arrangement"),
+            plural(report.deals, "deal")
+        ),
+        format!(
+            "Intervals are 95% confidence intervals; their errors come from {}, each deal counted once with all its arrangements (the games of one deal are not independent of one another).",
+            plural(report.units, "independent unit")
+        ),
+        "Head to head, the share is of the games either entrant won at the same table; each share is tested against 50%, and Holm's correction over all pairs keeps the chance of any false \"significant\" below 5%.".to_string(),
+        "The rating is a Bradley-Terry fit to who beat whom, on the Elo scale.".to_string(),
+    ];
+    if let Some(s) = crn_sentence(report) {
+        method.push(s);
+    }
+    method
 }
 
 /// The sweep's conclusion: `best: X; Y and Z are within its interval`.
@@ -416,17 +442,7 @@ pub fn sweep_chart(
         ));
     }
     let players = meta.players;
-    let mut win_points = Vec::with_capacity(rows.len());
-    for (row, &x) in rows.iter().zip(&s.values) {
-        let n: u64 = row[games]
-            .parse()
-            .map_err(|_| format!("sweep.csv: games '{}' is not a whole number", row[games]))?;
-        let w: u64 = row[wins]
-            .parse()
-            .map_err(|_| format!("sweep.csv: wins '{}' is not a whole number", row[wins]))?;
-        let (lo, hi) = wilson95(w, n);
-        win_points.push((x, w as f64 / n.max(1) as f64, lo, hi));
-    }
+    let win_points = win_rate_points(rows, &s.values, games, wins)?;
     let region = best_region(&win_points.iter().map(|q| (q.1, q.2, q.3)).collect::<Vec<_>>());
     let mut best = vec![false; rows.len()];
     let mut conclusion = Vec::new();
@@ -444,20 +460,7 @@ pub fn sweep_chart(
     }
     let mut panels = Vec::new();
     if let Some(rounds) = &s.round_score {
-        let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
-        panels.push(Panel {
-            title: "mean round score of the swept policy".into(),
-            y_label: "points per round".into(),
-            points: rounds
-                .iter()
-                .zip(&s.values)
-                .map(|(r, &x)| (x, nan(r[0]), nan(r[1]), nan(r[2])))
-                .collect(),
-            reference: None,
-            percent: false,
-            best: Vec::new(),
-            top: None,
-        });
+        panels.push(round_score_panel(rounds, &s.values));
     }
     panels.push(Panel {
         title: if players > 1 {
@@ -479,4 +482,46 @@ pub fn sweep_chart(
         &panels,
     )?;
     Ok((conclusion, chart))
+}
+
+/// Each value's win rate and its 95% Wilson interval, `(x, rate, low,
+/// high)`, from the `games` and `wins` columns of the sweep's rows.
+fn win_rate_points(
+    rows: &[Vec<String>],
+    values: &[f64],
+    games: usize,
+    wins: usize,
+) -> Result<Vec<(f64, f64, f64, f64)>, String> {
+    let mut win_points = Vec::with_capacity(rows.len());
+    for (row, &x) in rows.iter().zip(values) {
+        let n: u64 = row[games]
+            .parse()
+            .map_err(|_| format!("sweep.csv: games '{}' is not a whole number", row[games]))?;
+        let w: u64 = row[wins]
+            .parse()
+            .map_err(|_| format!("sweep.csv: wins '{}' is not a whole number", row[wins]))?;
+        let (lo, hi) = wilson95(w, n);
+        win_points.push((x, w as f64 / n.max(1) as f64, lo, hi));
+    }
+    Ok(win_points)
+}
+
+/// The upper panel of a sweep with rounds: the swept policy's mean round
+/// score at each value, with its 95% interval (`rounds`, from
+/// `study.json`).
+fn round_score_panel(rounds: &[[Option<f64>; 3]], values: &[f64]) -> Panel {
+    let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
+    Panel {
+        title: "mean round score of the swept policy".into(),
+        y_label: "points per round".into(),
+        points: rounds
+            .iter()
+            .zip(values)
+            .map(|(r, &x)| (x, nan(r[0]), nan(r[1]), nan(r[2])))
+            .collect(),
+        reference: None,
+        percent: false,
+        best: Vec::new(),
+        top: None,
+    }
 }

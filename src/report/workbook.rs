@@ -34,6 +34,36 @@ pub fn tournament_workbook(
     pairwise: Vec<Vec<String>>,
     run: &RunSheet,
 ) -> Result<Vec<u8>, String> {
+    let (st, cols) = standings_sheet(standings)?;
+    let rows = st.rows.len() as u32;
+    let pw = Sheet {
+        name: "pairwise".into(),
+        header: header(&PAIRWISE_HEADER),
+        rows: pairwise,
+    };
+    let matrix = head_to_head_sheet(names, report);
+    let charts = standings_charts(title, &cols, rows);
+    xlsx::workbook(&[st, pw, matrix], &charts, run)
+}
+
+/// The columns of the standings sheet its charts are drawn from.
+struct StandingsColumns {
+    /// The entrant (the categories).
+    entrant: u16,
+    /// The win rate.
+    win_rate: u16,
+    /// The win rate's error bars: the distance up and down.
+    win_bars: (u16, u16),
+    /// The rating.
+    rating: u16,
+    /// The rating's error bars: the half-width each way.
+    rating_half: u16,
+}
+
+/// The standings sheet, with the error-bar columns of the win rate and of
+/// the rating (1.96 standard errors each way) added, and where its chart
+/// columns are.
+fn standings_sheet(standings: Vec<Vec<String>>) -> Result<(Sheet, StandingsColumns), String> {
     let mut st = Sheet {
         name: "standings".into(),
         header: header(&STANDINGS_HEADER),
@@ -51,17 +81,23 @@ pub fn tournament_workbook(
         row.push(se.map_or(String::new(), |s| f6(Z95 * s)));
     }
     let half = st.header.len() as u16 - 1;
-    let rows = st.rows.len() as u32;
-    let pw = Sheet {
-        name: "pairwise".into(),
-        header: header(&PAIRWISE_HEADER),
-        rows: pairwise,
+    let cols = StandingsColumns {
+        entrant,
+        win_rate: v,
+        win_bars: (plus, minus),
+        rating,
+        rating_half: half,
     };
-    // The matrix view of the head-to-head shares.
+    Ok((st, cols))
+}
+
+/// The matrix view of the head-to-head shares: a row and a column per
+/// entrant, each cell the share the row entrant took from the column's.
+fn head_to_head_sheet(names: &[String], report: &Report) -> Sheet {
     let n = names.len();
     let mut matrix_header = vec!["entrant".to_string()];
     matrix_header.extend(names.iter().cloned());
-    let matrix = Sheet {
+    Sheet {
         name: "head-to-head".into(),
         header: matrix_header,
         rows: (0..n)
@@ -79,8 +115,13 @@ pub fn tournament_workbook(
                 row
             })
             .collect(),
-    };
-    let charts = [
+    }
+}
+
+/// The charts of the standings sheet, under its `rows` rows: the win rate
+/// and the rating, each with its 95% error bars.
+fn standings_charts(title: &str, cols: &StandingsColumns, rows: u32) -> [ChartSpec; 2] {
+    [
         ChartSpec {
             sheet: 0,
             columns: true,
@@ -90,9 +131,9 @@ pub fn tournament_workbook(
             y_format: Some("0.0%".into()),
             series: vec![Series {
                 name: "win rate".into(),
-                x_col: entrant,
-                y_col: v,
-                error_cols: Some((plus, minus)),
+                x_col: cols.entrant,
+                y_col: cols.win_rate,
+                error_cols: Some(cols.win_bars),
             }],
             at: (rows + 3, 0),
         },
@@ -105,14 +146,13 @@ pub fn tournament_workbook(
             y_format: Some("0".into()),
             series: vec![Series {
                 name: "rating".into(),
-                x_col: entrant,
-                y_col: rating,
-                error_cols: Some((half, half)),
+                x_col: cols.entrant,
+                y_col: cols.rating,
+                error_cols: Some((cols.rating_half, cols.rating_half)),
             }],
             at: (rows + 3 + 23, 0),
         },
-    ];
-    xlsx::workbook(&[st, pw, matrix], &charts, run)
+    ]
 }
 
 /// The workbook of a sweep: its table with win-rate and round-score

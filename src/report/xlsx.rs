@@ -11,7 +11,7 @@
 use crate::engine::version::{SIM_VERSION, utc_text};
 use rust_xlsxwriter::{
     Chart, ChartErrorBars, ChartErrorBarsType, ChartLegendPosition, ChartRange, ChartType, DocProperties,
-    ExcelDateTime, Format, Workbook, XlsxError,
+    ExcelDateTime, Format, Workbook, Worksheet, XlsxError,
 };
 
 /// A table for one sheet.
@@ -90,36 +90,54 @@ pub fn workbook(sheets: &[Sheet], charts: &[ChartSpec], run: &RunSheet) -> Resul
     wb.set_properties(&DocProperties::new().set_creation_datetime(&when));
     let bold = Format::new().set_bold();
     for sheet in sheets {
-        let ws = wb.add_worksheet();
-        ws.set_name(&sheet.name).map_err(xerr)?;
-        for (c, h) in sheet.header.iter().enumerate() {
-            ws.write_string_with_format(0, c as u16, h, &bold).map_err(xerr)?;
-            let width = sheet
-                .rows
-                .iter()
-                .map(|r| r.get(c).map_or(0, |f| f.len()))
-                .chain([h.len()])
-                .max()
-                .unwrap_or(8);
-            ws.set_column_width(c as u16, (width as f64 + 2.0).min(40.0))
-                .map_err(xerr)?;
-        }
-        for (r, row) in sheet.rows.iter().enumerate() {
-            let r = r as u32 + 1;
-            for (c, field) in row.iter().enumerate() {
-                let c = c as u16;
-                if field.is_empty() {
-                    continue;
-                }
-                match field.parse::<f64>() {
-                    Ok(v) if v.is_finite() => ws.write_number(r, c, v).map_err(xerr)?,
-                    _ => ws.write_string(r, c, field).map_err(xerr)?,
-                };
-            }
-        }
-        ws.set_freeze_panes(1, 0).map_err(xerr)?;
+        write_table(wb.add_worksheet(), sheet, &bold)?;
     }
-    let ws = wb.add_worksheet();
+    write_run(wb.add_worksheet(), run, &bold)?;
+    for spec in charts {
+        let chart = native_chart(&sheets[spec.sheet], spec);
+        let ws = wb.worksheet_from_index(spec.sheet).map_err(xerr)?;
+        ws.insert_chart(spec.at.0, spec.at.1, &chart).map_err(xerr)?;
+    }
+    wb.save_to_buffer().map_err(xerr)
+}
+
+/// Writes `sheet` on `ws`: its name, the bold header row (each column as
+/// wide as its widest field, up to 40), the rows (a field that reads as a
+/// number as a number, an empty one as no cell) and the header frozen.
+fn write_table(ws: &mut Worksheet, sheet: &Sheet, bold: &Format) -> Result<(), String> {
+    ws.set_name(&sheet.name).map_err(xerr)?;
+    for (c, h) in sheet.header.iter().enumerate() {
+        ws.write_string_with_format(0, c as u16, h, bold).map_err(xerr)?;
+        let width = sheet
+            .rows
+            .iter()
+            .map(|r| r.get(c).map_or(0, |f| f.len()))
+            .chain([h.len()])
+            .max()
+            .unwrap_or(8);
+        ws.set_column_width(c as u16, (width as f64 + 2.0).min(40.0))
+            .map_err(xerr)?;
+    }
+    for (r, row) in sheet.rows.iter().enumerate() {
+        let r = r as u32 + 1;
+        for (c, field) in row.iter().enumerate() {
+            let c = c as u16;
+            if field.is_empty() {
+                continue;
+            }
+            match field.parse::<f64>() {
+                Ok(v) if v.is_finite() => ws.write_number(r, c, v).map_err(xerr)?,
+                _ => ws.write_string(r, c, field).map_err(xerr)?,
+            };
+        }
+    }
+    ws.set_freeze_panes(1, 0).map_err(xerr)?;
+    Ok(())
+}
+
+/// Writes the "Run" sheet on `ws`: the command, seed, version of `sim`
+/// and date of `run`, each as text beside its name.
+fn write_run(ws: &mut Worksheet, run: &RunSheet, bold: &Format) -> Result<(), String> {
     ws.set_name("Run").map_err(xerr)?;
     let rows = [
         ("command", run.command.clone()),
@@ -127,8 +145,8 @@ pub fn workbook(sheets: &[Sheet], charts: &[ChartSpec], run: &RunSheet) -> Resul
         ("sim_version", SIM_VERSION.to_string()),
         ("date", utc_text(run.time)),
     ];
-    ws.write_string_with_format(0, 0, "field", &bold).map_err(xerr)?;
-    ws.write_string_with_format(0, 1, "value", &bold).map_err(xerr)?;
+    ws.write_string_with_format(0, 0, "field", bold).map_err(xerr)?;
+    ws.write_string_with_format(0, 1, "value", bold).map_err(xerr)?;
     for (r, (field, value)) in rows.iter().enumerate() {
         // Text, every one: a seed above 2^53 is not a spreadsheet number.
         ws.write_string(r as u32 + 1, 0, *field).map_err(xerr)?;
@@ -136,40 +154,41 @@ pub fn workbook(sheets: &[Sheet], charts: &[ChartSpec], run: &RunSheet) -> Resul
     }
     ws.set_column_width(0, 14).map_err(xerr)?;
     ws.set_column_width(1, 80).map_err(xerr)?;
-    for spec in charts {
-        let sheet = &sheets[spec.sheet];
-        let last = sheet.rows.len() as u32;
-        let mut chart = Chart::new(if spec.columns {
-            ChartType::Column
-        } else {
-            ChartType::ScatterStraightWithMarkers
-        });
-        for s in &spec.series {
-            let range = |col: u16| ChartRange::new_from_range(&sheet.name, 1, col, last, col);
-            let series = chart.add_series();
-            series
-                .set_name(s.name.as_str())
-                .set_categories(&range(s.x_col))
-                .set_values(&range(s.y_col));
-            if let Some((plus, minus)) = s.error_cols {
-                let mut bars = ChartErrorBars::new();
-                bars.set_type(ChartErrorBarsType::Custom(range(plus), range(minus)))
-                    .set_end_cap(true);
-                series.set_y_error_bars(&bars);
-            }
+    Ok(())
+}
+
+/// The spreadsheet's own chart of `spec`, its series drawn from the cells
+/// of `sheet` (with error bars where the series has them).
+fn native_chart(sheet: &Sheet, spec: &ChartSpec) -> Chart {
+    let last = sheet.rows.len() as u32;
+    let mut chart = Chart::new(if spec.columns {
+        ChartType::Column
+    } else {
+        ChartType::ScatterStraightWithMarkers
+    });
+    for s in &spec.series {
+        let range = |col: u16| ChartRange::new_from_range(&sheet.name, 1, col, last, col);
+        let series = chart.add_series();
+        series
+            .set_name(s.name.as_str())
+            .set_categories(&range(s.x_col))
+            .set_values(&range(s.y_col));
+        if let Some((plus, minus)) = s.error_cols {
+            let mut bars = ChartErrorBars::new();
+            bars.set_type(ChartErrorBarsType::Custom(range(plus), range(minus)))
+                .set_end_cap(true);
+            series.set_y_error_bars(&bars);
         }
-        chart.title().set_name(spec.title.as_str());
-        chart.x_axis().set_name(spec.x_title.as_str());
-        chart.y_axis().set_name(spec.y_title.as_str());
-        if let Some(f) = &spec.y_format {
-            chart.y_axis().set_num_format(f.as_str());
-        }
-        chart.legend().set_position(ChartLegendPosition::Bottom);
-        chart.set_width(720).set_height(420);
-        let ws = wb.worksheet_from_index(spec.sheet).map_err(xerr)?;
-        ws.insert_chart(spec.at.0, spec.at.1, &chart).map_err(xerr)?;
     }
-    wb.save_to_buffer().map_err(xerr)
+    chart.title().set_name(spec.title.as_str());
+    chart.x_axis().set_name(spec.x_title.as_str());
+    chart.y_axis().set_name(spec.y_title.as_str());
+    if let Some(f) = &spec.y_format {
+        chart.y_axis().set_num_format(f.as_str());
+    }
+    chart.legend().set_position(ChartLegendPosition::Bottom);
+    chart.set_width(720).set_height(420);
+    chart
 }
 
 #[cfg(test)]
