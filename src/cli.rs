@@ -251,7 +251,7 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
         Some(("man", c)) => return Ok(man_pages(c)?),
         Some(("merge", c)) => return merge(c),
         Some(("report", c)) => {
-            return crate::studies::study::report(&crate::studies::study::ReportArgs {
+            return crate::report::study::report(&crate::report::study::ReportArgs {
                 dir: c
                     .get_one::<std::path::PathBuf>("dir")
                     .cloned()
@@ -408,10 +408,10 @@ impl Visitor for Dispatch<'_> {
             },
             Kind::Tournament => TournamentArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
-                .and_then(|a| crate::studies::tournament::run::<G>(&a)),
+                .and_then(|a| publish(crate::studies::tournament::run::<G>(&a)?)),
             Kind::Sweep => SweepArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
-                .and_then(|a| crate::studies::sweep::run::<G>(&a)),
+                .and_then(|a| publish(crate::studies::sweep::run::<G>(&a)?)),
             Kind::Tune => TuneArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
                 .and_then(|a| crate::studies::tune::run::<G>(&a)),
@@ -684,4 +684,14 @@ fn play_run<G: Game>(args: &PlayArgs<G::Options>) -> Result<(), Failure> {
         None => None,
     };
     done.write(page)
+}
+
+/// A tournament's or sweep's pages, charts and workbook, made by the
+/// report layer from the study's results, then its files (nothing for a
+/// shard, which has written its state).
+fn publish(done: Option<crate::studies::study::StudyDone>) -> Result<(), Failure> {
+    match done {
+        Some(done) => crate::report::study::publish(done),
+        None => Ok(()),
+    }
 }

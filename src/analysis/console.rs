@@ -423,6 +423,21 @@ fn p_text(p: f64) -> String {
     }
 }
 
+/// The sweep's conclusion: `best: X; Y and Z are within its interval`.
+pub fn region_sentence(best: &str, near: &[String]) -> String {
+    match near.len() {
+        0 => format!("best: {best}; no other value's 95% interval reaches its interval"),
+        1 => format!(
+            "best: {best}; {} is within its interval (the 95% intervals overlap: this run cannot tell them apart)",
+            near[0]
+        ),
+        _ => format!(
+            "best: {best}; {} are within its interval (their 95% intervals overlap its: this run cannot tell them apart)",
+            and_list(near)
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,10 +5,9 @@
 use super::charts::{self, Chart, Forest, Heat, Panel, Row};
 use super::html::{self, Cell};
 use crate::analysis::console::{and_list, conclusion, crn_sentence};
-use crate::analysis::standings::{Report, Standing, best_region};
+use crate::analysis::standings::{Report, Standing};
 use crate::engine::show::plural;
-use crate::engine::stats::wilson95;
-use crate::studies::study::{StudyFile, SweepPart};
+use crate::studies::study::{StudyFile, SweepBack, SweepPart};
 
 /// What a tournament page says about its run besides the analysis.
 pub struct Study<'a> {
@@ -322,21 +321,6 @@ fn method(study: &Study<'_>, report: &Report) -> Vec<String> {
     method
 }
 
-/// The sweep's conclusion: `best: X; Y and Z are within its interval`.
-pub fn region_sentence(best: &str, near: &[String]) -> String {
-    match near.len() {
-        0 => format!("best: {best}; no other value's 95% interval reaches its interval"),
-        1 => format!(
-            "best: {best}; {} is within its interval (the 95% intervals overlap: this run cannot tell them apart)",
-            near[0]
-        ),
-        _ => format!(
-            "best: {best}; {} are within its interval (their 95% intervals overlap its: this run cannot tell them apart)",
-            and_list(near)
-        ),
-    }
-}
-
 /// What a sweep page shows.
 pub struct SweepStudy<'a> {
     /// Page and chart title.
@@ -417,46 +401,16 @@ pub fn sweep_run_line(players: usize, games: u64, seed: u64) -> String {
     )
 }
 
-/// A sweep's conclusion (its best region, a sentence a line) and its
-/// chart, from its CSV (`header` and `rows` without the run columns) and
-/// what `study.json` adds.
-pub fn sweep_chart(
-    meta: &StudyFile,
-    s: &SweepPart,
-    header: &[String],
-    rows: &[Vec<String>],
-    seed: u64,
-) -> Result<(Vec<String>, Chart), String> {
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| format!("sweep.csv: no column {name}"))
-    };
-    let (games, wins, spec) = (col("games")?, col("wins")?, col("policy")?);
-    if rows.len() != s.values.len() {
-        return Err(format!(
-            "sweep.csv has {} rows for the {} values of study.json",
-            rows.len(),
-            s.values.len()
-        ));
-    }
+/// A sweep's chart, from what its files say (`back`, read back from its
+/// CSV and `study.json`).
+pub fn sweep_chart(meta: &StudyFile, s: &SweepPart, back: &SweepBack, seed: u64) -> Result<Chart, String> {
     let players = meta.players;
-    let win_points = win_rate_points(rows, &s.values, games, wins)?;
-    let region = best_region(&win_points.iter().map(|q| (q.1, q.2, q.3)).collect::<Vec<_>>());
-    let mut best = vec![false; rows.len()];
-    let mut conclusion = Vec::new();
-    if let Some((top, near)) = region.clone()
-        && players > 1
-    {
-        best[top] = true;
-        for &i in &near {
+    let mut best = vec![false; back.table.rows.len()];
+    if let Some((top, near)) = &back.region {
+        best[*top] = true;
+        for &i in near {
             best[i] = true;
         }
-        conclusion.push(region_sentence(
-            &rows[top][spec],
-            &near.iter().map(|&i| rows[i][spec].clone()).collect::<Vec<_>>(),
-        ));
     }
     let mut panels = Vec::new();
     if let Some(rounds) = &s.round_score {
@@ -469,41 +423,18 @@ pub fn sweep_chart(
             "win rate".into()
         },
         y_label: "win rate".into(),
-        points: win_points,
+        points: back.win_points.clone(),
         reference: (players > 1).then(|| (1.0 / players as f64, format!("fair share 1/{players}"))),
         percent: true,
         best,
-        top: region.as_ref().filter(|_| players > 1).map(|r| r.0),
+        top: back.region.as_ref().map(|r| r.0),
     });
-    let chart = charts::sweep(
+    charts::sweep(
         &sweep_title(&meta.game, &s.policy),
         &sweep_run_line(players, s.games, seed),
         &s.policy,
         &panels,
-    )?;
-    Ok((conclusion, chart))
-}
-
-/// Each value's win rate and its 95% Wilson interval, `(x, rate, low,
-/// high)`, from the `games` and `wins` columns of the sweep's rows.
-fn win_rate_points(
-    rows: &[Vec<String>],
-    values: &[f64],
-    games: usize,
-    wins: usize,
-) -> Result<Vec<(f64, f64, f64, f64)>, String> {
-    let mut win_points = Vec::with_capacity(rows.len());
-    for (row, &x) in rows.iter().zip(values) {
-        let n: u64 = row[games]
-            .parse()
-            .map_err(|_| format!("sweep.csv: games '{}' is not a whole number", row[games]))?;
-        let w: u64 = row[wins]
-            .parse()
-            .map_err(|_| format!("sweep.csv: wins '{}' is not a whole number", row[wins]))?;
-        let (lo, hi) = wilson95(w, n);
-        win_points.push((x, w as f64 / n.max(1) as f64, lo, hi));
-    }
-    Ok(win_points)
+    )
 }
 
 /// The upper panel of a sweep with rounds: the swept policy's mean round

@@ -10,18 +10,15 @@
 //! same bytes as the run did, also after `sim merge` (which runs the same
 //! code), and never a page that says something the CSVs do not.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-
 use serde::{Deserialize, Serialize};
 
 use super::tournament::{PAIRWISE_HEADER, STANDINGS_HEADER};
+use crate::analysis::console::region_sentence;
+use crate::analysis::standings::best_region;
 use crate::analysis::standings::{Pair, Report, Standing};
 use crate::engine::columns::RUN_COLUMNS;
 use crate::engine::failure::Failure;
-use crate::engine::output::{Output, commit_all};
-use crate::engine::show::ShowArgs;
-use crate::report::page::{self, Study, SweepStudy};
+use crate::engine::stats::wilson95;
 
 /// The name of the metadata file in a study's folder.
 pub const STUDY_FILE: &str = "study.json";
@@ -40,7 +37,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn word(self) -> &'static str {
+    /// `tournament` or `sweep`.
+    pub fn word(self) -> &'static str {
         match self {
             Kind::Tournament => "tournament",
             Kind::Sweep => "sweep",
@@ -171,9 +169,11 @@ impl StudyFile {
 
 /// A CSV read back: its header and rows, without the run columns every
 /// CSV ends with, which are checked against the study's seed and version.
-struct Csv {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
+pub struct Csv {
+    /// The header.
+    pub header: Vec<String>,
+    /// The rows.
+    pub rows: Vec<Vec<String>>,
 }
 
 impl Csv {
@@ -371,348 +371,235 @@ fn read_pairs(t: &TournamentPart, p: &Csv) -> Result<Vec<Pair>, String> {
     Ok(pairs)
 }
 
-/// What a study's files give: the analysis the console shows (for a
-/// tournament), the conclusion, and the page and charts to write.
-pub struct Rebuilt {
+/// A study's files read back: what they say, as its console, page and
+/// charts give it.
+pub struct ReadBack {
+    /// What `study.json` says.
+    pub meta: StudyFile,
+    /// The seed.
+    pub seed: u64,
     /// A tournament's analysis as its CSVs give it.
     pub report: Option<Report>,
+    /// A sweep's table and win rates.
+    pub sweep: Option<SweepBack>,
     /// The conclusion, a sentence a line.
     pub conclusion: Vec<String>,
-    /// `(file name, bytes)` of the charts (when asked for) and the page
-    /// (when asked for).
-    pub files: Vec<(&'static str, Vec<u8>)>,
 }
 
-/// Makes the page and the charts of a study from its files: `study` (the
-/// bytes of `study.json`) and `csvs` (`(name, bytes)` of its CSVs).
-/// `charts` and `page` say which to make.
-pub fn rebuild(study: &[u8], csvs: &[(&str, &[u8])], charts: bool, page: bool) -> Result<Rebuilt, String> {
+/// A sweep's `sweep.csv` read back, with each value's win rate and the
+/// best region.
+pub struct SweepBack {
+    /// The CSV, without the run columns.
+    pub table: Csv,
+    /// Each value's win rate and its 95% Wilson interval, `(x, rate,
+    /// low, high)`.
+    pub win_points: Vec<(f64, f64, f64, f64)>,
+    /// The best value and those whose interval reaches its interval (rows
+    /// of the table), with more than one player.
+    pub region: Option<(usize, Vec<usize>)>,
+}
+
+/// Reads a study back from its files: `study` (the bytes of `study.json`)
+/// and `csvs` (`(name, bytes)` of its CSVs).
+pub fn read_back(study: &[u8], csvs: &[(&str, &[u8])]) -> Result<ReadBack, String> {
     let meta = StudyFile::from_bytes(study, STUDY_FILE)?;
     let seed = meta.seed(STUDY_FILE)?;
-    let request = Request {
-        meta: &meta,
-        csvs,
-        seed,
-        charts,
-        page,
-    };
-    match meta.kind {
-        Kind::Tournament => rebuild_tournament(&request),
-        Kind::Sweep => rebuild_sweep(&request),
-    }
-}
-
-/// What [`rebuild`] is asked for: the study's `study.json` (read), its
-/// seed and CSVs, and whether to make the charts and the page.
-struct Request<'a> {
-    meta: &'a StudyFile,
-    csvs: &'a [(&'a str, &'a [u8])],
-    seed: u64,
-    charts: bool,
-    page: bool,
-}
-
-impl<'a> Request<'a> {
-    /// The bytes of the CSV `name`.
-    fn csv(&self, name: &str) -> Result<&'a [u8], String> {
-        self.csvs
-            .iter()
+    let csv = |name: &str| {
+        csvs.iter()
             .find(|(n, _)| *n == name)
             .map(|(_, b)| *b)
             .ok_or_else(|| format!("{name} is missing"))
-    }
-}
-
-/// [`rebuild`] of a tournament: its analysis, conclusion, page and the
-/// standings and head-to-head charts.
-fn rebuild_tournament(r: &Request<'_>) -> Result<Rebuilt, String> {
-    let meta = r.meta;
-    let t = meta.tournament.as_ref().expect("checked when read");
-    let standings = Csv::read(
-        r.csv("standings.csv")?,
-        "standings.csv",
-        meta,
-        Some(&STANDINGS_HEADER),
-    )?;
-    let pairwise = Csv::read(
-        r.csv("pairwise.csv")?,
-        "pairwise.csv",
-        meta,
-        Some(&PAIRWISE_HEADER),
-    )?;
-    let report = tournament_report(t, &standings, &pairwise)?;
-    let study = Study {
-        game: &meta.game,
-        names: &t.entrants,
-        specs: &t.policies,
-        players: meta.players,
-        arrangements: t.arrangements,
-        has_places: t.has_places,
-        score: t.score.as_deref(),
-        seed: r.seed,
-        command: &meta.command,
-        date: &meta.date,
-        version: &meta.sim_version,
     };
-    let conclusion = crate::analysis::console::conclusion(&t.entrants, &report);
-    let mut files: Vec<(&'static str, Vec<u8>)> = Vec::new();
-    if r.charts || r.page {
-        let forest = page::standings_chart(&study, &report)?;
-        let heat = page::head_to_head_chart(&study, &report)?;
-        if r.page {
-            files.push((
-                "report.html",
-                page::tournament_page(&study, &report, &forest, &heat).into_bytes(),
-            ));
+    match meta.kind {
+        Kind::Tournament => {
+            let t = meta.tournament.as_ref().expect("checked when read");
+            let standings = Csv::read(
+                csv("standings.csv")?,
+                "standings.csv",
+                &meta,
+                Some(&STANDINGS_HEADER),
+            )?;
+            let pairwise = Csv::read(
+                csv("pairwise.csv")?,
+                "pairwise.csv",
+                &meta,
+                Some(&PAIRWISE_HEADER),
+            )?;
+            let report = tournament_report(t, &standings, &pairwise)?;
+            let conclusion = crate::analysis::console::conclusion(&t.entrants, &report);
+            Ok(ReadBack {
+                meta,
+                seed,
+                report: Some(report),
+                sweep: None,
+                conclusion,
+            })
         }
-        if r.charts {
-            files.push(("standings.svg", forest.svg.into_bytes()));
-            files.push(("standings.png", forest.png));
-            files.push(("head-to-head.svg", heat.svg.into_bytes()));
-            files.push(("head-to-head.png", heat.png));
+        Kind::Sweep => {
+            let table = Csv::read(csv("sweep.csv")?, "sweep.csv", &meta, None)?;
+            let (sweep, conclusion) = sweep_back(&meta, table)?;
+            Ok(ReadBack {
+                meta,
+                seed,
+                report: None,
+                sweep: Some(sweep),
+                conclusion,
+            })
         }
     }
-    Ok(Rebuilt {
-        report: Some(report),
-        conclusion,
-        files,
-    })
 }
 
-/// [`rebuild`] of a sweep: its conclusion, page and chart.
-fn rebuild_sweep(r: &Request<'_>) -> Result<Rebuilt, String> {
-    let (meta, seed) = (r.meta, r.seed);
+/// A sweep's win rates, best region and conclusion, from its CSV `table`
+/// and what `meta` adds.
+fn sweep_back(meta: &StudyFile, table: Csv) -> Result<(SweepBack, Vec<String>), String> {
     let s = meta.sweep.as_ref().expect("checked when read");
-    let table = Csv::read(r.csv("sweep.csv")?, "sweep.csv", meta, None)?;
-    let (conclusion, chart) = page::sweep_chart(meta, s, &table.header, &table.rows, seed)?;
-    let mut files: Vec<(&'static str, Vec<u8>)> = Vec::new();
-    if r.page {
-        let title = page::sweep_title(&meta.game, &s.policy);
-        let run_line = page::sweep_run_line(meta.players, s.games, seed);
-        files.push((
-            "report.html",
-            page::sweep_page(&SweepStudy {
-                title: &title,
-                run_line: &run_line,
-                conclusion: &conclusion,
-                header: &table.header,
-                rows: &table.rows,
-                chart: &chart,
-                command: &meta.command,
-                seed,
-                date: &meta.date,
-                version: &meta.sim_version,
-            })
-            .into_bytes(),
+    let col = |name: &str| {
+        table
+            .header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("sweep.csv: no column {name}"))
+    };
+    let (games, wins, spec) = (col("games")?, col("wins")?, col("policy")?);
+    let rows = &table.rows;
+    if rows.len() != s.values.len() {
+        return Err(format!(
+            "sweep.csv has {} rows for the {} values of study.json",
+            rows.len(),
+            s.values.len()
         ));
     }
-    if r.charts {
-        files.push(("sweep.svg", chart.svg.into_bytes()));
-        files.push(("sweep.png", chart.png));
+    let win_points = win_rate_points(rows, &s.values, games, wins)?;
+    let region = best_region(&win_points.iter().map(|q| (q.1, q.2, q.3)).collect::<Vec<_>>())
+        .filter(|_| meta.players > 1);
+    let conclusion = region
+        .iter()
+        .map(|(top, near)| {
+            region_sentence(
+                &rows[*top][spec],
+                &near.iter().map(|&i| rows[i][spec].clone()).collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let back = SweepBack {
+        table,
+        win_points,
+        region,
+    };
+    Ok((back, conclusion))
+}
+
+/// Each value's win rate and its 95% Wilson interval, `(x, rate, low,
+/// high)`, from the `games` and `wins` columns of the sweep's rows.
+fn win_rate_points(
+    rows: &[Vec<String>],
+    values: &[f64],
+    games: usize,
+    wins: usize,
+) -> Result<Vec<(f64, f64, f64, f64)>, String> {
+    let mut win_points = Vec::with_capacity(rows.len());
+    for (row, &x) in rows.iter().zip(values) {
+        let n: u64 = row[games]
+            .parse()
+            .map_err(|_| format!("sweep.csv: games '{}' is not a whole number", row[games]))?;
+        let w: u64 = row[wins]
+            .parse()
+            .map_err(|_| format!("sweep.csv: wins '{}' is not a whole number", row[wins]))?;
+        let (lo, hi) = wilson95(w, n);
+        win_points.push((x, w as f64 / n.max(1) as f64, lo, hi));
     }
-    Ok(Rebuilt {
-        report: None,
-        conclusion,
-        files,
-    })
+    Ok(win_points)
 }
 
 /// The CSVs each kind of study has.
-fn csv_names(kind: Kind) -> &'static [&'static str] {
+pub fn csv_names(kind: Kind) -> &'static [&'static str] {
     match kind {
         Kind::Tournament => &["standings.csv", "pairwise.csv"],
         Kind::Sweep => &["sweep.csv"],
     }
 }
 
-/// What `sim report DIR` is told.
-pub struct ReportArgs {
-    /// The study's folder.
-    pub dir: PathBuf,
-    /// Rebuild the page only, not the charts.
-    pub no_charts: bool,
-    /// Text, JSON or no summary.
-    pub show: ShowArgs,
+/// A tournament or sweep played, analysed and summed up: what is left is
+/// its page, charts and workbook, which the report layer makes from
+/// [`StudyDone::back`] and [`StudyDone::book`], then its files
+/// ([`StudyDone::write`]).
+pub struct StudyDone {
+    /// The study's files read back.
+    pub back: ReadBack,
+    /// Whether to make the charts.
+    pub charts: bool,
+    /// Whether to make the page.
+    pub page: bool,
+    /// What the workbook holds, when `--xlsx` asks for one.
+    pub book: Option<Book>,
+    /// The output folder, checked before any game was played.
+    pub files: super::files::Files,
+    /// `(name, bytes)` of the CSVs.
+    pub csvs: Vec<(&'static str, Vec<u8>)>,
+    /// The bytes of `study.json`.
+    pub study_json: Vec<u8>,
+    /// The console summary so far.
+    pub summary: Vec<u8>,
+    /// The JSON summary.
+    pub json: serde_json::Value,
+    /// The state files to settle once the files are written.
+    pub leftovers: crate::engine::job::Leftovers,
+    /// How the summary is shown.
+    pub show: crate::engine::show::ShowArgs,
 }
 
-/// The refusal of a folder without `study.json`: what it is instead.
-fn not_a_study(dir: &Path) -> String {
-    let shown = dir.display();
-    let csv_seed = |name: &str| -> Option<String> {
-        let bytes = std::fs::read(dir.join(name)).ok()?;
-        let mut r = csv::Reader::from_reader(bytes.as_slice());
-        let seed = r.headers().ok()?.iter().position(|h| h == "seed")?;
-        let rec = r.records().next()?.ok()?;
-        rec.get(seed).map(String::from)
-    };
-    let older = [("standings.csv", "tournament"), ("sweep.csv", "sweep")]
-        .into_iter()
-        .find(|(f, _)| dir.join(f).is_file());
-    match older {
-        Some((file, kind)) => {
-            let seed = csv_seed(file).map_or(String::new(), |s| format!(" with --seed {s}"));
-            format!(
-                "'{shown}' holds a {kind}'s {file} but no {STUDY_FILE}, which sim report needs (the game, \
-                 the command line, the date): the {kind} was run by an older sim, or {STUDY_FILE} was \
-                 removed. Run the {kind} again with this sim{seed} (the same seed plays the same games); \
-                 it writes {STUDY_FILE} and report.html"
-            )
-        }
-        None => format!(
-            "'{shown}' is not the folder of a tournament or sweep: it has no {STUDY_FILE}, standings.csv \
-             or sweep.csv; give the folder a sim tournament or sim sweep wrote (its --out)"
-        ),
-    }
+/// What a study's workbook holds besides its run: the tables it was
+/// written from.
+pub struct Book {
+    /// The workbook's title.
+    pub title: String,
+    /// The run's command line.
+    pub command: String,
+    /// The seed.
+    pub seed: u64,
+    /// The time the workbook records.
+    pub time: i64,
+    /// The tables.
+    pub tables: BookTables,
 }
 
-/// `sim report DIR`: rebuilds `report.html` (and the charts) of the
-/// finished study in `DIR` from its files.
-pub fn report(args: &ReportArgs) -> Result<(), Failure> {
-    let dir = &args.dir;
-    let shown = dir.display();
-    check_folder(dir)?;
-    let (study_bytes, meta) = read_study(dir)?;
-    let csvs = read_csvs(dir, &meta)?;
-    let outputs = prepare_outputs(dir, meta.kind, args.no_charts)?;
-    let borrowed: Vec<(&str, &[u8])> = csvs.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-    let rebuilt = rebuild(&study_bytes, &borrowed, !args.no_charts, true)
-        .map_err(|e| Failure::Usage(format!("'{shown}': {e}")))?;
-    let mut items: Vec<(Output, &[u8])> = Vec::new();
-    for (out, name) in outputs {
-        let bytes = rebuilt
-            .files
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, b)| b.as_slice())
-            .ok_or_else(|| format!("internal: no content for {name}"))?;
-        items.push((out, bytes));
-    }
-    let written: Vec<PathBuf> = commit_all(items)?.into_iter().flatten().collect();
-    let summary = report_summary(&meta, &rebuilt, &written);
-    let json = serde_json::json!({
-        "command": "report",
-        "study": meta.kind.word(),
-        "game": meta.game,
-        "seed": meta.seed,
-        "sim_version": meta.sim_version,
-        "run": meta.command,
-        "conclusion": rebuilt.conclusion,
-    });
-    Ok(args.show.show(&summary, json, &written)?)
+/// The tables of a study's workbook.
+pub enum BookTables {
+    /// A tournament: its entrants, and the rows of its standings and
+    /// pairwise CSVs.
+    Tournament {
+        /// The entrants' names.
+        names: Vec<String>,
+        /// The standings' rows.
+        standings: Vec<Vec<String>>,
+        /// The pairwise rows.
+        pairs: Vec<Vec<String>>,
+    },
+    /// A sweep: its CSV's header and rows.
+    Sweep {
+        /// Whether the game has round scores.
+        rounds: bool,
+        /// The header.
+        header: Vec<String>,
+        /// The rows.
+        rows: Vec<Vec<String>>,
+    },
 }
 
-/// Refuses a `dir` that does not exist, cannot be read or is a file.
-fn check_folder(dir: &Path) -> Result<(), Failure> {
-    let shown = dir.display();
-    match std::fs::metadata(dir) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Failure::Usage(format!(
-                "DIR '{shown}' does not exist; give the folder of a finished tournament or sweep (the \
-                 folder its --out named, or the one it printed)"
-            )));
-        }
-        Err(e) => return Err(Failure::Usage(format!("DIR '{shown}': cannot read it: {e}"))),
-        Ok(m) if !m.is_dir() => {
-            return Err(Failure::Usage(format!(
-                "DIR '{shown}' is a file, not a folder; give the folder of a finished tournament or \
-                 sweep (the one holding its {STUDY_FILE})"
-            )));
-        }
-        Ok(_) => {}
+impl StudyDone {
+    /// Writes the CSVs, `pages` (`(name, bytes)` of the charts and page
+    /// made from [`StudyDone::back`]), `study.json` and the workbook
+    /// `xlsx`, all or none; settles the state files and shows the summary.
+    pub fn write(
+        mut self,
+        pages: Vec<(&'static str, Vec<u8>)>,
+        xlsx: Option<Vec<u8>>,
+    ) -> Result<(), Failure> {
+        let mut contents: Vec<(&str, Vec<u8>)> = self.csvs;
+        contents.extend(pages);
+        contents.push((STUDY_FILE, self.study_json));
+        let written = self.files.commit(&contents, xlsx, &mut self.summary)?;
+        self.leftovers.settle(&mut self.summary);
+        Ok(self.show.show(&self.summary, self.json, &written)?)
     }
-    Ok(())
-}
-
-/// The bytes of the `study.json` in `dir`, and what they say.
-fn read_study(dir: &Path) -> Result<(Vec<u8>, StudyFile), Failure> {
-    let study_path = dir.join(STUDY_FILE);
-    let study_bytes = match std::fs::read(&study_path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Failure::Usage(not_a_study(dir)));
-        }
-        Err(e) => {
-            return Err(Failure::Run(format!(
-                "cannot read '{}': {e}",
-                study_path.display()
-            )));
-        }
-    };
-    let path_shown = study_path.display().to_string();
-    let meta = StudyFile::from_bytes(&study_bytes, &path_shown).map_err(Failure::Usage)?;
-    Ok((study_bytes, meta))
-}
-
-/// `(name, bytes)` of each CSV in `dir` that the study `meta` has.
-fn read_csvs(dir: &Path, meta: &StudyFile) -> Result<Vec<(&'static str, Vec<u8>)>, Failure> {
-    let shown = dir.display();
-    let mut csvs: Vec<(&str, Vec<u8>)> = Vec::new();
-    for name in csv_names(meta.kind) {
-        let path = dir.join(name);
-        match std::fs::read(&path) {
-            Ok(b) => csvs.push((name, b)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Failure::Usage(format!(
-                    "'{shown}' is a {} study but has no {name}; it cannot be rebuilt without it (run the {} \
-                     again: {})",
-                    meta.kind.word(),
-                    meta.kind.word(),
-                    meta.command
-                )));
-            }
-            Err(e) => return Err(Failure::Run(format!("cannot read '{}': {e}", path.display()))),
-        }
-    }
-    Ok(csvs)
-}
-
-/// Every file `sim report` writes in `dir` for a study of `kind` (the
-/// page, and the charts unless `no_charts`), each checked before anything
-/// is made, with its name.
-fn prepare_outputs(dir: &Path, kind: Kind, no_charts: bool) -> Result<Vec<(Output, &'static str)>, Failure> {
-    let mut names = vec!["report.html"];
-    if !no_charts {
-        names.extend(match kind {
-            Kind::Tournament => &[
-                "standings.svg",
-                "standings.png",
-                "head-to-head.svg",
-                "head-to-head.png",
-            ][..],
-            Kind::Sweep => &["sweep.svg", "sweep.png"][..],
-        });
-    }
-    names
-        .iter()
-        .map(|n| Output::prepare(&dir.join(n), "sim report DIR").map(|o| (o, *n)))
-        .collect::<Result<_, _>>()
-        .map_err(Failure::Run)
-}
-
-/// What `sim report` says when done: the study and the files it was
-/// rebuilt from, the command that ran it, its conclusion and the files
-/// `written`.
-fn report_summary(meta: &StudyFile, rebuilt: &Rebuilt, written: &[PathBuf]) -> Vec<u8> {
-    let mut summary = Vec::new();
-    let _ = writeln!(
-        summary,
-        "sim report: the {} {} of {} (sim {}, seed {}), rebuilt from {}",
-        meta.game,
-        meta.kind.word(),
-        meta.date,
-        meta.sim_version,
-        meta.seed,
-        std::iter::once(STUDY_FILE)
-            .chain(csv_names(meta.kind).iter().copied())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let _ = writeln!(summary, "run: {}", meta.command);
-    for line in &rebuilt.conclusion {
-        let _ = writeln!(summary, "{line}");
-    }
-    for p in written {
-        let _ = writeln!(summary, "wrote {}", p.display());
-    }
-    summary
 }

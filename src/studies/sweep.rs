@@ -7,24 +7,30 @@ use std::time::Instant;
 use super::args::SweepArgs;
 use super::expand::expand;
 use super::files::Files;
-use super::study::{FORMAT, Kind, STUDY_FILE, StudyFile, SweepPart, rebuild};
+use super::study::{Book, BookTables, FORMAT, Kind, STUDY_FILE, StudyDone, StudyFile, SweepPart, read_back};
 use crate::engine::args::format_count;
 use crate::engine::columns::{run_csv_bytes, seat_table};
 use crate::engine::design::plus_minus;
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game, SeatResult};
-use crate::engine::job::{Finished, Job, show_shard, stop_flag};
+use crate::engine::job::{Finished, Job, Leftovers, show_shard, stop_flag};
 use crate::engine::output::{file_label, state_beside};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::show::{plural, table_json, timing};
 use crate::engine::stats::wilson95;
 use crate::engine::table::{Table, interval, percent};
-use crate::report::page::sweep_title;
-use crate::report::workbook::sweep_workbook;
-use crate::report::xlsx::RunSheet;
 
-/// Runs `sim sweep GAME`.
-pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
+/// The swept policy, its values and the field, each value's simulation.
+struct Swept<G: Game> {
+    policy: String,
+    points: Vec<super::expand::Point>,
+    field_word: String,
+    field_spec: String,
+    sims: Vec<G::Sim>,
+}
+
+/// Reads the swept policy and the field, and sets up each value's table.
+fn swept<G: Game>(args: &SweepArgs<G::Options>) -> Result<Swept<G>, Failure> {
     let opts = &args.options;
     let library = args.common.library().usage()?;
     // Only a resume may leave it out, and a resume is given the state's.
@@ -51,7 +57,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         .map_err(|e| format!("--field '{field_word}': {e}"))
         .usage()?;
     let players = G::players(opts);
-    let mut swept = Vec::with_capacity(points.len());
+    let mut sims = Vec::with_capacity(points.len());
     for p in &points {
         let r = library
             .resolve(G::NAME, &p.spec, G::parse_policy)
@@ -59,24 +65,50 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
             .usage()?;
         let mut lineup = vec![r.policy.clone()];
         lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
-        swept.push(G::simulation(opts, &lineup).usage()?);
+        sims.push(G::simulation(opts, &lineup).usage()?);
     }
+    Ok(Swept {
+        policy,
+        points,
+        field_word,
+        field_spec: field.policy.to_string(),
+        sims,
+    })
+}
 
-    let seed = args.common.seed.unwrap_or_else(rand::random);
-    let threads = args.common.threads();
+/// What a sweep is, worked out and checked before any game is played.
+struct Plan<G: Game> {
+    cfg: RunConfig,
+    files: Option<Files>,
+    workbook_time: Option<i64>,
+    study_date: String,
+    job: Job<Vec<Acc<G>>>,
+}
+
+/// The sweep's output folder, from its options and seed.
+fn out_dir<G: Game>(args: &SweepArgs<G::Options>, w: &Swept<G>, seed: u64) -> std::path::PathBuf {
+    let players = G::players(&args.options);
     let mut parts = vec![
         "sweep".to_string(),
         G::NAME.to_string(),
-        file_label(std::slice::from_ref(&policy)),
+        file_label(std::slice::from_ref(&w.policy)),
     ];
     if players > 1 {
-        parts.push(format!("vs-{}", file_label(std::slice::from_ref(&field_word))));
+        parts.push(format!("vs-{}", file_label(std::slice::from_ref(&w.field_word))));
     }
     parts.push(format!("{players}p"));
     parts.push(format_count(args.games));
-    parts.extend(G::variants(opts).into_iter().map(|v| v.file));
+    parts.extend(G::variants(&args.options).into_iter().map(|v| v.file));
     parts.push(format!("seed{seed}"));
-    let out_dir = args.common.out_dir(&parts);
+    args.common.out_dir(&parts)
+}
+
+/// Plans the sweep: its files, every destination checked, and the job of
+/// its units (unit u is batch u mod B of value u / B, B batches a value).
+fn plan<G: Game>(args: &SweepArgs<G::Options>, w: &Swept<G>) -> Result<Plan<G>, Failure> {
+    let opts = &args.options;
+    let seed = args.common.seed.unwrap_or_else(rand::random);
+    let out_dir = out_dir(args, w, seed);
     let mut file_names = vec!["sweep.csv"];
     if !args.common.no_charts {
         file_names.extend(["sweep.svg", "sweep.png"]);
@@ -89,95 +121,146 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     let workbook_time = args.common.workbook_time()?;
     let study_date = args.common.study_date()?;
     // A shard writes only its state file.
-    let files = if job_args.shard.is_none() {
-        Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?)
-    } else {
-        None
+    let files = match job_args.shard {
+        None => Some(Files::prepare(&out_dir, &file_names, args.common.xlsx.as_ref())?),
+        Some(_) => None,
     };
-
     let cfg = RunConfig {
         games: args.games,
         seed,
-        threads,
+        threads: args.common.threads(),
         progress: false,
     };
-    // The run's units are the batches of every value, value by value:
-    // unit u is batch u mod B of value u / B.
-    let per_value = runner::batch_count(args.games);
-    let units = per_value * points.len() as u64;
+    let units = runner::batch_count(args.games) * w.points.len() as u64;
     let definition = serde_json::json!({
         "command": "sim sweep GAME",
         "game": G::NAME,
-        "players": players,
-        "policy": policy,
-        "values": points.iter().map(|p| p.spec.clone()).collect::<Vec<_>>(),
-        "field": field.policy.to_string(),
+        "players": G::players(opts),
+        "policy": w.policy,
+        "values": w.points.iter().map(|p| p.spec.clone()).collect::<Vec<_>>(),
+        "field": w.field_spec,
         "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "games": args.games,
         "seed": seed.to_string(),
     });
-    let empty: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
-    let mut job: Job<Vec<Acc<G>>> = Job::start(
-        job_args,
-        definition,
-        units,
-        &state_beside(&out_dir),
-        empty,
-        |a, b| {
-            for (x, y) in a.iter_mut().zip(b) {
-                x.merge(y);
-            }
-        },
-    )?;
+    let empty: Vec<Acc<G>> = w.sims.iter().map(|s| s.new_acc()).collect();
+    let merge = |a: &mut Vec<Acc<G>>, b: &Vec<Acc<G>>| {
+        for (x, y) in a.iter_mut().zip(b) {
+            x.merge(y);
+        }
+    };
+    let job = Job::start(job_args, definition, units, &state_beside(&out_dir), empty, merge)?;
     job.check_outputs(
         files
             .as_ref()
             .map(|f| f.destinations(&out_dir))
             .unwrap_or_default(),
     )?;
-    let start = Instant::now();
+    Ok(Plan {
+        cfg,
+        files,
+        workbook_time,
+        study_date,
+        job,
+    })
+}
+
+/// Plays the units asked for, value by value, each value's batches on
+/// every thread.
+fn play<G: Game>(args: &SweepArgs<G::Options>, w: &Swept<G>, plan: &mut Plan<G>) -> Result<(), Failure> {
+    let per_value = runner::batch_count(args.games);
     let bar = runner::progress_bar(
         args.common.progress(),
-        job.games_todo(|u| runner::batch_len(args.games, u % per_value)),
+        plan.job
+            .games_todo(|u| runner::batch_len(args.games, u % per_value)),
     );
-    let played = job.play(0..units, &mut |ranges| {
-        let mut accs: Vec<Acc<G>> = swept.iter().map(|s| s.new_acc()).collect();
-        let mut done = Vec::new();
-        for (v, sim) in swept.iter().enumerate() {
-            let base = v as u64 * per_value;
-            // This value's batches among the units asked for.
-            let mine: Vec<std::ops::Range<u64>> = ranges
-                .iter()
-                .map(|r| r.start.max(base)..r.end.min(base + per_value))
-                .filter(|r| r.start < r.end)
-                .map(|r| r.start - base..r.end - base)
-                .collect();
-            if mine.is_empty() {
-                continue;
+    let cfg = &plan.cfg;
+    let played = plan
+        .job
+        .play(0..per_value * w.points.len() as u64, &mut |ranges| {
+            let mut accs: Vec<Acc<G>> = w.sims.iter().map(|s| s.new_acc()).collect();
+            let mut done = Vec::new();
+            for (v, sim) in w.sims.iter().enumerate() {
+                let base = v as u64 * per_value;
+                // This value's batches among the units asked for.
+                let mine: Vec<std::ops::Range<u64>> = ranges
+                    .iter()
+                    .map(|r| r.start.max(base)..r.end.min(base + per_value))
+                    .filter(|r| r.start < r.end)
+                    .map(|r| r.start - base..r.end - base)
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let (acc, played) = runner::run_ranges(sim, cfg, &mine, &bar, stop_flag())?;
+                accs[v] = acc;
+                done.extend(played.into_iter().map(|r| r.start + base..r.end + base));
             }
-            let (acc, played) = runner::run_ranges(sim, &cfg, &mine, &bar, stop_flag())?;
-            accs[v] = acc;
-            done.extend(played.into_iter().map(|r| r.start + base..r.end + base));
-        }
-        Ok((accs, done))
-    });
+            Ok((accs, done))
+        });
     bar.finish_and_clear();
-    played?;
+    played
+}
+
+/// Runs `sim sweep GAME`: gives the sweep played and summed up, for the
+/// report layer to make its pages, or `None` once a shard has written its
+/// state.
+pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<Option<StudyDone>, Failure> {
+    let w = swept::<G>(args)?;
+    let mut plan = plan::<G>(args, &w)?;
+    let start = Instant::now();
+    play::<G>(args, &w, &mut plan)?;
+    let job = plan.job;
+    let per_value = runner::batch_count(args.games);
     let resumed = job.resumed_note();
-    let played_games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
+    let games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
     let command = job.command_line();
     let (accs, leftovers) = match job.finish()? {
         Finished::Complete(a, left) => (a, left),
-        Finished::Shard(message) => return show_shard(message, "sweep", job_args, &args.common.show),
+        Finished::Shard(message) => {
+            show_shard(message, "sweep", &args.common.job, &args.common.show)?;
+            return Ok(None);
+        }
     };
-    let files = files.expect("a whole run has its files");
+    let ends = Ends {
+        files: plan.files.expect("a whole run has its files"),
+        workbook_time: plan.workbook_time,
+        study_date: plan.study_date,
+        cfg: plan.cfg,
+        leftovers,
+        resumed,
+        games,
+        command,
+    };
+    Ok(Some(sum_up::<G>(args, &w, &accs, ends, start)?))
+}
+
+/// What a whole sweep ends with besides its totals.
+struct Ends {
+    files: Files,
+    workbook_time: Option<i64>,
+    study_date: String,
+    cfg: RunConfig,
+    leftovers: Leftovers,
+    resumed: Option<String>,
+    games: u64,
+    command: String,
+}
+
+/// Each value's row of `sweep.csv` (and the CSV's header), and the swept
+/// seat's results.
+type Rows = (Vec<String>, Vec<Vec<String>>, Vec<(u64, SeatResult)>);
+
+/// The rows of `sweep.csv`, from each value's totals.
+fn rows<G: Game>(opts: &G::Options, w: &Swept<G>, accs: &[Acc<G>]) -> Rows {
+    let players = G::players(opts);
     let mut header_row = vec!["parameter".to_string(), "value".to_string()];
-    let mut rows = Vec::with_capacity(points.len());
-    let mut results: Vec<(u64, SeatResult)> = Vec::with_capacity(points.len());
-    for (p, acc) in points.iter().zip(&accs) {
+    let mut rows = Vec::with_capacity(w.points.len());
+    let mut results: Vec<(u64, SeatResult)> = Vec::with_capacity(w.points.len());
+    for (p, acc) in w.points.iter().zip(accs) {
         let mut names = vec![p.spec.clone()];
-        names.extend(std::iter::repeat_n(field_word.clone(), players - 1));
-        let mut row = vec![policy.clone(), p.text.clone()];
+        names.extend(std::iter::repeat_n(w.field_word.clone(), players - 1));
+        let mut row = vec![w.policy.clone(), p.text.clone()];
         let (header, seat_rows) = seat_table::<G>(opts, acc, &names);
         if header_row.len() == 2 {
             header_row.extend(header);
@@ -187,26 +270,33 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
         let (games, seats) = G::seat_results(opts, acc);
         results.push((games, seats[0]));
     }
-    let secs = start.elapsed().as_secs_f64();
-    let csv = run_csv_bytes(&header_row, &rows, seed)?;
-    let rounds = G::has_rounds(opts);
+    (header_row, rows, results)
+}
+
+/// The sweep's `study.json`.
+fn study_file<G: Game>(
+    args: &SweepArgs<G::Options>,
+    w: &Swept<G>,
+    ends: &Ends,
+    results: &[(u64, SeatResult)],
+) -> StudyFile {
     let finite = |x: f64| x.is_finite().then_some(x);
-    let study_json = StudyFile {
+    StudyFile {
         format: FORMAT,
         kind: Kind::Sweep,
         game: G::NAME.to_string(),
         sim_version: crate::engine::version::SIM_VERSION.to_string(),
-        command: command.clone(),
-        seed: seed.to_string(),
-        date: study_date,
-        players,
+        command: ends.command.clone(),
+        seed: ends.cfg.seed.to_string(),
+        date: ends.study_date.clone(),
+        players: G::players(&args.options),
         tournament: None,
         sweep: Some(SweepPart {
-            policy: policy.clone(),
-            field: field_word.clone(),
+            policy: w.policy.clone(),
+            field: w.field_word.clone(),
             games: args.games,
-            values: points.iter().map(|p| p.value).collect(),
-            round_score: rounds.then(|| {
+            values: w.points.iter().map(|p| p.value).collect(),
+            round_score: G::has_rounds(&args.options).then(|| {
                 results
                     .iter()
                     .map(|(_, r)| {
@@ -218,42 +308,111 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
             }),
         }),
     }
-    .to_bytes()?;
+}
+
+/// The CSV and `study.json`, read back as `sim report DIR` reads them,
+/// and the console summary of what they say.
+fn sum_up<G: Game>(
+    args: &SweepArgs<G::Options>,
+    w: &Swept<G>,
+    accs: &[Acc<G>],
+    ends: Ends,
+    start: Instant,
+) -> Result<StudyDone, Failure> {
+    let opts = &args.options;
+    let seed = ends.cfg.seed;
+    let (header_row, rows, results) = rows::<G>(opts, w, accs);
+    let secs = start.elapsed().as_secs_f64();
+    let csv = run_csv_bytes(&header_row, &rows, seed)?;
+    let study_json = study_file::<G>(args, w, &ends, &results).to_bytes()?;
     // The conclusion, the page and the chart say what the files say (as
     // `sim report DIR` reads them).
-    let rebuilt = rebuild(
-        &study_json,
-        &[("sweep.csv", &csv)],
-        !args.common.no_charts,
-        !args.common.no_report,
-    )?;
+    let back = read_back(&study_json, &[("sweep.csv", &csv)])?;
+    let mut summary = head::<G>(args, w, &ends, secs);
+    write_values::<G>(&mut summary, opts, w, &results);
+    for line in &back.conclusion {
+        let _ = writeln!(summary, "{line}");
+    }
+    let json = serde_json::json!({
+        "command": format!("sweep {}", G::NAME),
+        "policy": w.policy,
+        "field": w.field_word,
+        "players": G::players(opts),
+        "games": args.games,
+        "seed": seed.to_string(),
+        "threads": ends.cfg.threads,
+        "seconds": secs,
+        "sim_version": crate::engine::version::SIM_VERSION,
+        "values": table_json(&header_row, &rows, &["parameter", "policy"]),
+    });
+    let book = ends.workbook_time.map(|time| Book {
+        title: format!("{} sweep of {}", G::NAME, w.policy),
+        command: ends.command.clone(),
+        seed,
+        time,
+        tables: BookTables::Sweep {
+            rounds: G::has_rounds(opts),
+            header: header_row,
+            rows,
+        },
+    });
+    Ok(StudyDone {
+        back,
+        charts: !args.common.no_charts,
+        page: !args.common.no_report,
+        book,
+        files: ends.files,
+        csvs: vec![("sweep.csv", csv)],
+        study_json,
+        summary,
+        json,
+        leftovers: ends.leftovers,
+        show: args.common.show,
+    })
+}
 
+/// The summary's first lines: what was played.
+fn head<G: Game>(args: &SweepArgs<G::Options>, w: &Swept<G>, ends: &Ends, secs: f64) -> Vec<u8> {
+    let players = G::players(&args.options);
     let mut summary = Vec::new();
     let _ = writeln!(
         summary,
-        "sim sweep {}: {} of {}, {}, {} each, seed {seed} ({})",
+        "sim sweep {}: {} of {}, {}, {} each, seed {} ({})",
         G::NAME,
-        plural(points.len() as u64, "value"),
-        policy,
+        plural(w.points.len() as u64, "value"),
+        w.policy,
         plural(players as u64, "player"),
         plural(args.games, "game"),
-        timing(threads, played_games, secs)
+        ends.cfg.seed,
+        timing(ends.cfg.threads, ends.games, secs)
     );
     if players > 1 {
         let _ = writeln!(
             summary,
-            "the swept policy plays seat 0, {field_word} every other seat; every value plays the same deals (common random numbers)"
+            "the swept policy plays seat 0, {} every other seat; every value plays the same deals (common random numbers)",
+            w.field_word
         );
     }
-    if let Some(n) = resumed {
+    if let Some(n) = &ends.resumed {
         let _ = writeln!(summary, "{n}");
     }
+    summary
+}
+
+/// The table of the swept seat's win rate (and round score) at each value.
+fn write_values<G: Game>(
+    summary: &mut Vec<u8>,
+    opts: &G::Options,
+    w: &Swept<G>,
+    results: &[(u64, SeatResult)],
+) {
+    let rounds = G::has_rounds(opts);
     let mut table = Table::new();
     table.right("value").right("seat 0 win rate").right("95% CI");
     if rounds {
         table.right("round score");
     }
-    for (p, (games, r)) in points.iter().zip(&results) {
+    for (p, (games, r)) in w.points.iter().zip(results) {
         let rate = r.wins as f64 / (*games).max(1) as f64;
         let (lo, hi) = wilson95(r.wins, *games);
         let mut cells = vec![p.text.clone(), percent(rate), interval(lo, hi)];
@@ -270,36 +429,4 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<(), Failure> {
     if !rounds {
         let _ = writeln!(summary, "({} is not played in rounds: no round score)", G::NAME);
     }
-    for line in &rebuilt.conclusion {
-        let _ = writeln!(summary, "{line}");
-    }
-    let title = sweep_title(G::NAME, &policy);
-    let mut contents: Vec<(&str, Vec<u8>)> = vec![("sweep.csv", csv)];
-    contents.extend(rebuilt.files);
-    contents.push((STUDY_FILE, study_json));
-    let json = serde_json::json!({
-        "command": format!("sweep {}", G::NAME),
-        "policy": policy,
-        "field": field_word,
-        "players": players,
-        "games": args.games,
-        "seed": seed.to_string(),
-        "threads": threads,
-        "seconds": secs,
-        "sim_version": crate::engine::version::SIM_VERSION,
-        "values": table_json(&header_row, &rows, &["parameter", "policy"]),
-    });
-    let xlsx_bytes = match workbook_time {
-        Some(time) => Some(sweep_workbook(
-            &title,
-            G::has_rounds(opts),
-            header_row,
-            rows,
-            &RunSheet { command, seed, time },
-        )?),
-        None => None,
-    };
-    let written = files.commit(&contents, xlsx_bytes, &mut summary)?;
-    leftovers.settle(&mut summary);
-    Ok(args.common.show.show(&summary, json, &written)?)
 }
