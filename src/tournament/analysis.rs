@@ -384,7 +384,6 @@ fn ratings(tally: &Tally, seed: u64, n: usize) -> (Vec<f64>, Vec<f64>) {
 /// The standard deviation of the `n` ratings over [`BOOTSTRAP`]
 /// resamples of the groups of batches `per_batch` (their "i beat j"
 /// counts), drawn from the tournament `seed`.
-#[allow(clippy::needless_range_loop)] // entrant indices index several tables
 fn bootstrap_se(per_batch: &[Vec<f64>], seed: u64, n: usize) -> Vec<f64> {
     let mut rating_se = vec![f64::NAN; n];
     let mut rng = SimRng::seed_from_u64(splitmix64(seed ^ 0xB007_57A9));
