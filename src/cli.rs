@@ -136,112 +136,133 @@ fn whole_command() -> Command {
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommands(b.games)
-        .subcommand(
-            Command::new("tournament")
-                .about(
-                    "Tournament: policies play every seat on the same deals; standings, \
-                     head-to-head table, ratings, charts.",
-                )
-                .long_about(
-                    "Tournament: every entrant plays every seat, on the same deals in every seat \
-                     arrangement (common random numbers). Writes standings.csv (one row per \
-                     entrant: win rate with its 95% interval, score, round score, a Bradley-Terry \
-                     rating), pairwise.csv (one row per ordered pair: head-to-head share, its test \
-                     against 50%, Holm-corrected), the standings chart and, with --xlsx, a \
-                     workbook. Standard errors count each deal, with all its arrangements, as one \
-                     independent unit.",
-                )
-                .subcommand_required(true)
-                .arg_required_else_help(true)
-                .subcommands(b.tournaments),
+        .subcommand(tournament_command(b.tournaments))
+        .subcommand(completions_command())
+        .subcommand(man_command())
+        .subcommand(merge_command())
+        .subcommand(report_command())
+        .subcommand(sweep_command(b.sweeps))
+        .subcommand(tune_command(b.tunes))
+}
+
+/// `sim tournament`, with the tournament of every game (`games`).
+fn tournament_command(games: Vec<Command>) -> Command {
+    Command::new("tournament")
+        .about(
+            "Tournament: policies play every seat on the same deals; standings, \
+             head-to-head table, ratings, charts.",
         )
-        .subcommand(
-            Command::new("completions")
-                .about("Prints a shell completion script, e.g. sim completions bash > ~/.local/share/bash-completion/completions/sim")
-                .arg(
-                    clap::Arg::new("shell")
-                        .required(true)
-                        .value_parser(clap::value_parser!(clap_complete::Shell))
-                        .help("The shell: bash, zsh, fish, elvish or powershell"),
-                ),
+        .long_about(
+            "Tournament: every entrant plays every seat, on the same deals in every seat \
+             arrangement (common random numbers). Writes standings.csv (one row per \
+             entrant: win rate with its 95% interval, score, round score, a Bradley-Terry \
+             rating), pairwise.csv (one row per ordered pair: head-to-head share, its test \
+             against 50%, Holm-corrected), the standings chart and, with --xlsx, a \
+             workbook. Standard errors count each deal, with all its arrangements, as one \
+             independent unit.",
         )
-        .subcommand(
-            Command::new("man")
-                .about("Prints the man page of sim (roff), or with --out DIR writes one page per command")
-                .arg(
-                    clap::Arg::new("out")
-                        .long("out")
-                        .value_name("DIR")
-                        .value_parser(clap::value_parser!(std::path::PathBuf))
-                        .help("Folder for sim.1, sim-flip7.1, sim-tournament-flip7.1, ..."),
-                ),
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(games)
+}
+
+/// `sim completions SHELL`.
+fn completions_command() -> Command {
+    Command::new("completions")
+        .about("Prints a shell completion script, e.g. sim completions bash > ~/.local/share/bash-completion/completions/sim")
+        .arg(
+            clap::Arg::new("shell")
+                .required(true)
+                .value_parser(clap::value_parser!(clap_complete::Shell))
+                .help("The shell: bash, zsh, fish, elvish or powershell"),
         )
-        .subcommand(
-            Command::new("merge")
-                .about(
-                    "Adds up the state files of a run's shards (--shard K/N --state PATH) and writes \
-                     the run's files: the same bytes one process playing the whole run writes.",
-                )
-                .arg(
-                    clap::Arg::new("states")
-                        .value_name("STATE")
-                        .required(true)
-                        .num_args(1..)
-                        .value_parser(clap::value_parser!(std::path::PathBuf))
-                        .help("The state files, one per shard, in any order"),
-                )
-                .args(summary_args())
-                .after_help(
-                    "The state files are kept: they are the shards' results.\n\n\
-                     Example:\n  for k in 1 2 3 4; do sim flip7 --games 10M --seed 1 --shard $k/4 --state s$k.json & done; wait\n  \
-                     sim merge s1.json s2.json s3.json s4.json",
-                ),
+}
+
+/// `sim man [--out DIR]`.
+fn man_command() -> Command {
+    Command::new("man")
+        .about("Prints the man page of sim (roff), or with --out DIR writes one page per command")
+        .arg(
+            clap::Arg::new("out")
+                .long("out")
+                .value_name("DIR")
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .help("Folder for sim.1, sim-flip7.1, sim-tournament-flip7.1, ..."),
         )
-        .subcommand(
-            Command::new("report")
-                .about(
-                    "Rebuilds report.html (and the charts) of a finished tournament or sweep from the \
-                     files in its folder (its CSVs and study.json), also after sim merge: the same \
-                     bytes the run wrote.",
-                )
-                .arg(
-                    clap::Arg::new("dir")
-                        .value_name("DIR")
-                        .required(true)
-                        .value_parser(clap::value_parser!(std::path::PathBuf))
-                        .help("The study's folder (the --out of sim tournament or sim sweep)"),
-                )
-                .arg(
-                    clap::Arg::new("no-charts")
-                        .long("no-charts")
-                        .action(clap::ArgAction::SetTrue)
-                        .help("Rebuild report.html only, not the SVG and PNG charts"),
-                )
-                .args(summary_args())
-                .after_help(
-                    "Example:\n  sim tournament GAME --policies A,B --seed 1 --out t --no-report\n  sim report t",
-                ),
+}
+
+/// `sim merge STATE...`.
+fn merge_command() -> Command {
+    Command::new("merge")
+        .about(
+            "Adds up the state files of a run's shards (--shard K/N --state PATH) and writes \
+             the run's files: the same bytes one process playing the whole run writes.",
         )
-        .subcommand(
-            Command::new("sweep")
-                .about(
-                    "Sweep: one run per value of a policy parameter, e.g. --policy \
-                     'stay-at-{10..40}'; CSV and charts.",
-                )
-                .subcommand_required(true)
-                .arg_required_else_help(true)
-                .subcommands(b.sweeps),
+        .arg(
+            clap::Arg::new("states")
+                .value_name("STATE")
+                .required(true)
+                .num_args(1..)
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .help("The state files, one per shard, in any order"),
         )
-        .subcommand(
-            Command::new("tune")
-                .about(
-                    "Tune: the best policy of a family, e.g. --policy 'stay-at-{10..40}', by a race \
-                     on common deals, then estimates on fresh deals; CSV and a chart.",
-                )
-                .subcommand_required(true)
-                .arg_required_else_help(true)
-                .subcommands(b.tunes),
+        .args(summary_args())
+        .after_help(
+            "The state files are kept: they are the shards' results.\n\n\
+             Example:\n  for k in 1 2 3 4; do sim flip7 --games 10M --seed 1 --shard $k/4 --state s$k.json & done; wait\n  \
+             sim merge s1.json s2.json s3.json s4.json",
         )
+}
+
+/// `sim report DIR`.
+fn report_command() -> Command {
+    Command::new("report")
+        .about(
+            "Rebuilds report.html (and the charts) of a finished tournament or sweep from the \
+             files in its folder (its CSVs and study.json), also after sim merge: the same \
+             bytes the run wrote.",
+        )
+        .arg(
+            clap::Arg::new("dir")
+                .value_name("DIR")
+                .required(true)
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .help("The study's folder (the --out of sim tournament or sim sweep)"),
+        )
+        .arg(
+            clap::Arg::new("no-charts")
+                .long("no-charts")
+                .action(clap::ArgAction::SetTrue)
+                .help("Rebuild report.html only, not the SVG and PNG charts"),
+        )
+        .args(summary_args())
+        .after_help(
+            "Example:\n  sim tournament GAME --policies A,B --seed 1 --out t --no-report\n  sim report t",
+        )
+}
+
+/// `sim sweep`, with the sweep of every game (`games`).
+fn sweep_command(games: Vec<Command>) -> Command {
+    Command::new("sweep")
+        .about(
+            "Sweep: one run per value of a policy parameter, e.g. --policy \
+             'stay-at-{10..40}'; CSV and charts.",
+        )
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(games)
+}
+
+/// `sim tune`, with the tuning of every game (`games`).
+fn tune_command(games: Vec<Command>) -> Command {
+    Command::new("tune")
+        .about(
+            "Tune: the best policy of a family, e.g. --policy 'stay-at-{10..40}', by a race \
+             on common deals, then estimates on fresh deals; CSV and a chart.",
+        )
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(games)
 }
 
 /// Runs the parsed command line.
@@ -485,12 +506,7 @@ fn resumed_command(
     use crate::engine::state::State;
     let s = State::read(state).map_err(Failure::Usage)?;
     let shown = state.display();
-    let path: Vec<String> = match kind {
-        Kind::Play => vec![name.to_string()],
-        Kind::Tournament => vec!["tournament".to_string(), name.to_string()],
-        Kind::Sweep => vec!["sweep".to_string(), name.to_string()],
-        Kind::Tune => vec!["tune".to_string(), name.to_string()],
-    };
+    let path = kind_path(kind, name);
     let theirs = command_path(&s.command);
     if theirs != path.as_slice() {
         return Err(Failure::Usage(format!(
@@ -526,58 +542,99 @@ fn resumed_command(
         def = def.find_subcommand(word).cloned().expect("a command of this sim");
     }
     let ours = game_of(parse(&[])?);
-    let process = |id: &str| PROCESS_OPTIONS.iter().find(|(i, _, _)| *i == id);
-    let mut differences = Vec::new();
-    let mut extra: Vec<std::ffi::OsString> = Vec::new();
-    for arg in def.get_arguments() {
-        let id = arg.get_id().as_str();
-        if given.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
-            continue;
-        }
-        let long = arg
-            .get_long()
-            .map_or_else(|| id.to_string(), |l| format!("--{l}"));
-        let given_values = raw(given, id);
-        if let Some((_, _, takes_value)) = process(id) {
-            // How this process takes part: passed on as given.
-            if *takes_value {
-                for v in given.get_raw(id).into_iter().flatten() {
-                    extra.push(long.clone().into());
-                    extra.push(v.to_os_string());
-                }
-            } else {
-                extra.push(long.clone().into());
-            }
-            continue;
-        }
-        let state_values = raw(&ours, id);
-        let same = given_values.len() == state_values.len()
-            && given_values
-                .iter()
-                .zip(&state_values)
-                .all(|(a, b)| same_value(a, b));
-        if !same {
-            let theirs = match ours.value_source(id) {
-                Some(clap::parser::ValueSource::CommandLine) => state_values.join(" "),
-                Some(_) if !state_values.is_empty() => format!("{} (the default)", state_values.join(" ")),
-                _ => "(not given)".to_string(),
-            };
-            differences.push(format!(
-                "{long}: the state's {theirs}, given {}",
-                given_values.join(" ")
-            ));
-        }
-    }
-    if !differences.is_empty() {
+    let beside = Beside::new(&def, given, &ours);
+    if !beside.differences.is_empty() {
         return Err(Failure::Usage(format!(
             "state file '{shown}' is of another run than the options given beside --resume; they \
              differ from the state's:\n  {}\nleave them out to go on with the state's run: sim {} \
              --resume {shown}",
-            differences.join("\n  "),
+            beside.differences.join("\n  "),
             path.join(" ")
         )));
     }
-    Ok(game_of(parse(&extra)?))
+    Ok(game_of(parse(&beside.extra)?))
+}
+
+/// The words naming the command `name` of `kind` (`tournament flip7`).
+fn kind_path(kind: Kind, name: &str) -> Vec<String> {
+    match kind {
+        Kind::Play => vec![name.to_string()],
+        Kind::Tournament => vec!["tournament".to_string(), name.to_string()],
+        Kind::Sweep => vec!["sweep".to_string(), name.to_string()],
+        Kind::Tune => vec!["tune".to_string(), name.to_string()],
+    }
+}
+
+/// The options given beside `--resume STATE`: how this process takes
+/// part ([`PROCESS_OPTIONS`]), passed on, and how the others differ from
+/// the state's.
+struct Beside {
+    /// Each option whose value differs from the state's, said as the
+    /// refusal says it.
+    differences: Vec<String>,
+    /// The [`PROCESS_OPTIONS`] given, as words to add to the state's
+    /// command line.
+    extra: Vec<std::ffi::OsString>,
+}
+
+impl Beside {
+    /// The options of the game's command `def` given on the command line
+    /// (`given`), against the state's command line parsed (`ours`).
+    fn new(def: &Command, given: &ArgMatches, ours: &ArgMatches) -> Beside {
+        let process = |id: &str| PROCESS_OPTIONS.iter().find(|(i, _, _)| *i == id);
+        let mut differences = Vec::new();
+        let mut extra: Vec<std::ffi::OsString> = Vec::new();
+        for arg in def.get_arguments() {
+            let id = arg.get_id().as_str();
+            if given.value_source(id) != Some(clap::parser::ValueSource::CommandLine) {
+                continue;
+            }
+            let long = arg
+                .get_long()
+                .map_or_else(|| id.to_string(), |l| format!("--{l}"));
+            if let Some((_, _, takes_value)) = process(id) {
+                // How this process takes part: passed on as given.
+                if *takes_value {
+                    for v in given.get_raw(id).into_iter().flatten() {
+                        extra.push(long.clone().into());
+                        extra.push(v.to_os_string());
+                    }
+                } else {
+                    extra.push(long.clone().into());
+                }
+                continue;
+            }
+            if let Some(d) = difference(given, ours, id, &long) {
+                differences.push(d);
+            }
+        }
+        Beside { differences, extra }
+    }
+}
+
+/// How the values given of the option `id` (named `long`; in `given`)
+/// differ from the state's (in `ours`, its command line parsed), or none
+/// when they are the same.
+fn difference(given: &ArgMatches, ours: &ArgMatches, id: &str, long: &str) -> Option<String> {
+    let given_values = raw(given, id);
+    let state_values = raw(ours, id);
+    let same = given_values.len() == state_values.len()
+        && given_values
+            .iter()
+            .zip(&state_values)
+            .all(|(a, b)| same_value(a, b));
+    if same {
+        return None;
+    }
+    let theirs = match ours.value_source(id) {
+        Some(clap::parser::ValueSource::CommandLine) => state_values.join(" "),
+        Some(_) if !state_values.is_empty() => format!("{} (the default)", state_values.join(" ")),
+        _ => "(not given)".to_string(),
+    };
+    Some(format!(
+        "{long}: the state's {theirs}, given {}",
+        given_values.join(" ")
+    ))
 }
 
 /// The values of `id` as written on the command line (a flag's `true` or

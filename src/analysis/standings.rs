@@ -228,40 +228,108 @@ pub fn bradley_terry(w: &[f64], n: usize) -> Vec<f64> {
 }
 
 /// Analyses a tournament from its per-batch totals and design sums.
-#[allow(clippy::needless_range_loop)] // entrant indices index several tables
 pub fn analyse(setup: &Setup<'_>, tally: &Tally) -> Report {
     let m = &tally.moments;
     let n = setup.names.len();
-    let arrs = setup.arrangements;
-    let players = arrs.first().map_or(0, Vec::len);
-    let seat_pairs = players * players.saturating_sub(1) / 2;
-    // seat_of[a][e]: the seat of entrant e in arrangement a.
-    let seat_of: Vec<Vec<Option<usize>>> = arrs
-        .iter()
-        .map(|seats| {
-            let mut v = vec![None; n];
-            for (s, &e) in seats.iter().enumerate() {
-                v[e] = Some(s);
-            }
-            v
-        })
-        .collect();
-    let deals = tally.deals;
+    let seating = Seating::new(n, setup.arrangements, tally.deals);
+    let mut standings = standings(setup, tally, &seating);
+    let (ratings, rating_se) = ratings(tally, setup.seed, n);
+    for st in &mut standings {
+        st.rating = ratings[st.entrant];
+        st.rating_se = rating_se[st.entrant];
+    }
 
-    // Standings.
+    let units = m.units();
+    let mut pairs = Vec::with_capacity(n * n.saturating_sub(1));
+    for a in 0..n {
+        for b in 0..n {
+            if a != b {
+                pairs.push(pair(m, &seating, a, b, units));
+            }
+        }
+    }
+    correct_pairs(&mut pairs);
+
+    standings.sort_by(|x, y| y.win_rate.total_cmp(&x.win_rate).then(x.entrant.cmp(&y.entrant)));
+    for (i, st) in standings.iter_mut().enumerate() {
+        st.rank = i + 1;
+    }
+    Report {
+        standings,
+        pairs,
+        deals: tally.deals,
+        batches: tally.batches as usize,
+        units,
+    }
+}
+
+/// Who sits where in a tournament's arrangements, and its deals: what
+/// the standings and the pairs are counted over.
+struct Seating<'a> {
+    /// Entrants.
+    n: usize,
+    /// `arrs[a][s]`: entrant in seat `s` of arrangement `a`.
+    arrs: &'a [Vec<usize>],
+    /// Seats at the table.
+    players: usize,
+    /// Unordered pairs of seats.
+    seat_pairs: usize,
+    /// `seat_of[a][e]`: the seat of entrant `e` in arrangement `a`.
+    seat_of: Vec<Vec<Option<usize>>>,
+    /// Deals played.
+    deals: u64,
+}
+
+impl Seating<'_> {
+    /// The seating of `n` entrants in `arrs`, over `deals` deals.
+    fn new(n: usize, arrs: &[Vec<usize>], deals: u64) -> Seating<'_> {
+        let players = arrs.first().map_or(0, Vec::len);
+        let seat_of = arrs
+            .iter()
+            .map(|seats| {
+                let mut v = vec![None; n];
+                for (s, &e) in seats.iter().enumerate() {
+                    v[e] = Some(s);
+                }
+                v
+            })
+            .collect();
+        Seating {
+            n,
+            arrs,
+            players,
+            seat_pairs: players * players.saturating_sub(1) / 2,
+            seat_of,
+            deals,
+        }
+    }
+
+    /// The seat of entrant `e` in arrangement `a` (it sits there).
+    fn seat(&self, a: usize, e: usize) -> usize {
+        self.seat_of[a][e].expect("sits")
+    }
+}
+
+/// Every entrant's line of the standings, in entrant order, unranked and
+/// without its rating.
+fn standings(setup: &Setup<'_>, tally: &Tally, seating: &Seating<'_>) -> Vec<Standing> {
+    let m = &tally.moments;
+    let (n, players) = (seating.n, seating.players);
     let mut standings: Vec<Standing> = Vec::with_capacity(n);
     for e in 0..n {
-        let mine: Vec<usize> = (0..arrs.len()).filter(|&a| seat_of[a][e].is_some()).collect();
+        let mine: Vec<usize> = (0..seating.arrs.len())
+            .filter(|&a| seating.seat_of[a][e].is_some())
+            .collect();
         let mut tot = SeatResult::default();
         for &a in &mine {
-            tot.add(&tally.seats[a * players + seat_of[a][e].expect("sits")]);
+            tot.add(&tally.seats[a * players + seating.seat(a, e)]);
         }
-        let games = deals * mine.len() as u64;
+        let games = seating.deals * mine.len() as u64;
         let win = &m.win[e];
         let var_crn = win.variance().unwrap_or(f64::NAN);
         let var_independent = independent_variance(
             mine.iter()
-                .map(|&a| &m.seat_win[a * players + seat_of[a][e].expect("sits")]),
+                .map(|&a| &m.seat_win[a * players + seating.seat(a, e)]),
         );
         standings.push(Standing {
             rank: 0,
@@ -284,7 +352,13 @@ pub fn analyse(setup: &Setup<'_>, tally: &Tally) -> Report {
             var_independent,
         });
     }
+    standings
+}
 
+/// The Bradley-Terry ratings of the `n` entrants from the "i beat j"
+/// counts of `tally`, and their bootstrap standard errors (NaN with fewer
+/// than [`MIN_BOOTSTRAP_BATCHES`] groups of batches).
+fn ratings(tally: &Tally, seed: u64, n: usize) -> (Vec<f64>, Vec<f64>) {
     // "i beat j" counts, per bootstrap group of batches.
     let per_batch: Vec<Vec<f64>> = tally
         .beats
@@ -299,110 +373,119 @@ pub fn analyse(setup: &Setup<'_>, tally: &Tally) -> Report {
         }
     }
     let ratings = bradley_terry(&total_w, n);
-    let mut rating_se = vec![f64::NAN; n];
-    if per_batch.len() >= MIN_BOOTSTRAP_BATCHES {
-        let mut rng = SimRng::seed_from_u64(splitmix64(setup.seed ^ 0xB007_57A9));
-        let mut sum = vec![0.0; n];
-        let mut sum_sq = vec![0.0; n];
-        for _ in 0..BOOTSTRAP {
-            let mut w = vec![0.0; n * n];
-            for _ in 0..per_batch.len() {
-                let pick = &per_batch[rng.below(per_batch.len() as u32) as usize];
-                for (t, v) in w.iter_mut().zip(pick) {
-                    *t += v;
-                }
-            }
-            for (i, r) in bradley_terry(&w, n).into_iter().enumerate() {
-                sum[i] += r;
-                sum_sq[i] += r * r;
-            }
-        }
-        let k = BOOTSTRAP as f64;
-        for i in 0..n {
-            let mean = sum[i] / k;
-            rating_se[i] = ((sum_sq[i] / k - mean * mean).max(0.0) * k / (k - 1.0)).sqrt();
-        }
-    }
-    for st in &mut standings {
-        st.rating = ratings[st.entrant];
-        st.rating_se = rating_se[st.entrant];
-    }
+    let rating_se = if per_batch.len() >= MIN_BOOTSTRAP_BATCHES {
+        bootstrap_se(&per_batch, seed, n)
+    } else {
+        vec![f64::NAN; n]
+    };
+    (ratings, rating_se)
+}
 
-    // Pairs.
-    let units = m.units();
-    let mut pairs = Vec::with_capacity(n * n.saturating_sub(1));
-    for a in 0..n {
-        for b in 0..n {
-            if a == b {
-                continue;
+/// The standard deviation of the `n` ratings over [`BOOTSTRAP`]
+/// resamples of the groups of batches `per_batch` (their "i beat j"
+/// counts), drawn from the tournament `seed`.
+fn bootstrap_se(per_batch: &[Vec<f64>], seed: u64, n: usize) -> Vec<f64> {
+    let mut rating_se = vec![f64::NAN; n];
+    let mut rng = SimRng::seed_from_u64(splitmix64(seed ^ 0xB007_57A9));
+    let mut sum = vec![0.0; n];
+    let mut sum_sq = vec![0.0; n];
+    for _ in 0..BOOTSTRAP {
+        let mut w = vec![0.0; n * n];
+        for _ in 0..per_batch.len() {
+            let pick = &per_batch[rng.below(per_batch.len() as u32) as usize];
+            for (t, v) in w.iter_mut().zip(pick) {
+                *t += v;
             }
-            let (lo, hi) = (a.min(b), a.max(b));
-            let k = pair_index(lo, hi, n);
-            let h = &m.h2h[k];
-            let both: Vec<usize> = (0..arrs.len())
-                .filter(|&q| seat_of[q][a].is_some() && seat_of[q][b].is_some())
-                .collect();
-            // h counts the lower entrant's wins; flip it for the other.
-            let lower_wins = h.sx as u64;
-            let decided = h.sg as u64;
-            let (a_wins, b_wins) = if a == lo {
-                (lower_wins, decided - lower_wins)
-            } else {
-                (decided - lower_wins, lower_wins)
-            };
-            // No decided game: no share to show (NaN: empty in the CSV,
-            // "none" on the console), not 0% both ways.
-            let (h2h, ci) = if decided == 0 {
-                (f64::NAN, (f64::NAN, f64::NAN))
-            } else {
-                let (l, u) = h.share_interval();
-                if a == lo {
-                    (ratio(a_wins, decided), (l, u))
-                } else {
-                    (ratio(a_wins, decided), (1.0 - u, 1.0 - l))
-                }
-            };
-            let se = if decided == 0 {
-                f64::NAN
-            } else {
-                h.stderr().unwrap_or(f64::NAN)
-            };
-            // Few units: the error scaled up to what t would give.
-            let se_test = if (2..FEW_UNITS).contains(&units) {
-                se * t975(units - 1) / Z95
-            } else {
-                se
-            };
-            let p_value = if decided == 0 || se_test.is_nan() {
-                1.0
-            } else if se_test == 0.0 {
-                if h2h == 0.5 { 1.0 } else { 0.0 }
-            } else {
-                libm::erfc(((h2h - 0.5) / se_test).abs() / std::f64::consts::SQRT_2)
-            };
-            let diff_var_crn = m.diff[k].variance().unwrap_or(f64::NAN);
-            let diff_var_independent = independent_variance(both.iter().map(|&q| {
-                let (s, t) = (seat_of[q][a].expect("sits"), seat_of[q][b].expect("sits"));
-                &m.seat_diff[q * seat_pairs + pair_index(s.min(t), s.max(t), players)]
-            }));
-            pairs.push(Pair {
-                a,
-                b,
-                games_together: deals * both.len() as u64,
-                a_wins,
-                b_wins,
-                h2h,
-                h2h_ci: ci,
-                h2h_se: se,
-                p_value,
-                p_holm: 1.0,
-                significant: false,
-                diff_var_crn,
-                diff_var_independent,
-            });
+        }
+        for (i, r) in bradley_terry(&w, n).into_iter().enumerate() {
+            sum[i] += r;
+            sum_sq[i] += r * r;
         }
     }
-    // Holm over unordered pairs (a < b); (b, a) shares the result.
+    let k = BOOTSTRAP as f64;
+    for i in 0..n {
+        let mean = sum[i] / k;
+        rating_se[i] = ((sum_sq[i] / k - mean * mean).max(0.0) * k / (k - 1.0)).sqrt();
+    }
+    rating_se
+}
+
+/// The head-to-head line of entrant `a` against `b` (`a != b`) from the
+/// sums `m` over `units` independent units, before the Holm correction.
+fn pair(m: &Moments, seating: &Seating<'_>, a: usize, b: usize, units: u64) -> Pair {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let k = pair_index(lo, hi, seating.n);
+    let h = &m.h2h[k];
+    let both: Vec<usize> = (0..seating.arrs.len())
+        .filter(|&q| seating.seat_of[q][a].is_some() && seating.seat_of[q][b].is_some())
+        .collect();
+    // h counts the lower entrant's wins; flip it for the other.
+    let lower_wins = h.sx as u64;
+    let decided = h.sg as u64;
+    let (a_wins, b_wins) = if a == lo {
+        (lower_wins, decided - lower_wins)
+    } else {
+        (decided - lower_wins, lower_wins)
+    };
+    // No decided game: no share to show (NaN: empty in the CSV,
+    // "none" on the console), not 0% both ways.
+    let (h2h, ci) = if decided == 0 {
+        (f64::NAN, (f64::NAN, f64::NAN))
+    } else {
+        let (l, u) = h.share_interval();
+        if a == lo {
+            (ratio(a_wins, decided), (l, u))
+        } else {
+            (ratio(a_wins, decided), (1.0 - u, 1.0 - l))
+        }
+    };
+    let se = if decided == 0 {
+        f64::NAN
+    } else {
+        h.stderr().unwrap_or(f64::NAN)
+    };
+    let diff_var_independent = independent_variance(both.iter().map(|&q| {
+        let (s, t) = (seating.seat(q, a), seating.seat(q, b));
+        &m.seat_diff[q * seating.seat_pairs + pair_index(s.min(t), s.max(t), seating.players)]
+    }));
+    Pair {
+        a,
+        b,
+        games_together: seating.deals * both.len() as u64,
+        a_wins,
+        b_wins,
+        h2h,
+        h2h_ci: ci,
+        h2h_se: se,
+        p_value: p_value(h2h, se, decided, units),
+        p_holm: 1.0,
+        significant: false,
+        diff_var_crn: m.diff[k].variance().unwrap_or(f64::NAN),
+        diff_var_independent,
+    }
+}
+
+/// The two-sided p-value of the head-to-head share `h2h` (standard error
+/// `se`, over `decided` decided games and `units` units) against 0.5.
+fn p_value(h2h: f64, se: f64, decided: u64, units: u64) -> f64 {
+    // Few units: the error scaled up to what t would give.
+    let se_test = if (2..FEW_UNITS).contains(&units) {
+        se * t975(units - 1) / Z95
+    } else {
+        se
+    };
+    if decided == 0 || se_test.is_nan() {
+        1.0
+    } else if se_test == 0.0 {
+        if h2h == 0.5 { 1.0 } else { 0.0 }
+    } else {
+        libm::erfc(((h2h - 0.5) / se_test).abs() / std::f64::consts::SQRT_2)
+    }
+}
+
+/// Holm over unordered pairs (a < b) of `pairs`; (b, a) shares the
+/// result: the corrected p-value and whether it is significant.
+fn correct_pairs(pairs: &mut [Pair]) {
     let idx: Vec<usize> = (0..pairs.len()).filter(|&k| pairs[k].a < pairs[k].b).collect();
     let adjusted = holm(&idx.iter().map(|&k| pairs[k].p_value).collect::<Vec<_>>());
     for (&k, &p) in idx.iter().zip(&adjusted) {
@@ -414,18 +497,6 @@ pub fn analyse(setup: &Setup<'_>, tally: &Tally) -> Report {
             q.p_holm = p;
             q.significant = p < 0.05;
         }
-    }
-
-    standings.sort_by(|x, y| y.win_rate.total_cmp(&x.win_rate).then(x.entrant.cmp(&y.entrant)));
-    for (i, st) in standings.iter_mut().enumerate() {
-        st.rank = i + 1;
-    }
-    Report {
-        standings,
-        pairs,
-        deals,
-        batches: tally.batches as usize,
-        units,
     }
 }
 

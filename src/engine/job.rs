@@ -307,29 +307,12 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
     ) -> Result<Job<T>, Failure> {
         let mut definition = definition;
         definition["sim"] = super::version::SIM_VERSION.into();
-        // A resumed run goes on writing to the state it resumed (not
-        // `sim merge`, which writes no state).
-        let resumed_path = args.resume.first().filter(|_| !args.merge_only);
-        let state_path = args
-            .state
-            .clone()
-            .or_else(|| resumed_path.cloned())
-            .unwrap_or_else(|| default_state.to_path_buf());
-        if args.shard.is_some() || args.checkpoint.is_some() || args.state.is_some() {
-            // Checked now, written later (and again, atomically, each time).
-            drop(Output::prepare(&state_path, "--state").map_err(Failure::Run)?);
-        }
+        let state_path = state_path(args, default_state)?;
         let share = match args.shard {
             Some((k, n)) => state::share(k, n, batches),
             None => 0..batches,
         };
-        let mut command = run_command();
-        if !command.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
-            // A seed drawn at random: the rest of the run needs it.
-            command.push("--seed".into());
-            let seed = &definition["seed"];
-            command.push(seed.as_str().map_or_else(|| seed.to_string(), String::from));
-        }
+        let command = command_with_seed(&definition);
         let mut job = Job {
             definition,
             command,
@@ -349,120 +332,146 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             keep_state: args.keep_state,
             last_save: Instant::now(),
         };
-        let mut owner: Vec<(Range<u64>, PathBuf)> = Vec::new();
+        job.resume_all(args)?;
+        job.check_finished_shard()?;
+        job.check_coverage()?;
+        install_handler();
+        Ok(job)
+    }
+
+    /// Checks every state of `--resume` against the run and adds its
+    /// batches and tally, in the order given; then the batches done are
+    /// those the states held.
+    fn resume_all(&mut self, args: &JobArgs) -> Result<(), Failure> {
+        let mut owners = Owners::default();
         // The first state resumed: every other must be of the same part.
         let mut first_shard: Option<State> = None;
         for path in &args.resume {
             let s = State::read(path).map_err(Failure::Usage)?;
-            let shown = path.display();
-            let (theirs, ours) = (&s.definition["sim"], &job.definition["sim"]);
-            if theirs != ours {
+            self.check_same_run(path, &s)?;
+            self.check_same_part(args, path, &s, first_shard.as_ref())?;
+            if s.batches != self.batches {
                 return Err(Failure::Usage(format!(
-                    "state file '{shown}' was written by sim {}; this is sim {}: finish its run with \
-                     the sim that wrote it",
-                    theirs.as_str().unwrap_or("(unknown)"),
-                    ours.as_str().unwrap_or("(unknown)")
+                    "state file '{}' is for {}, this run has {}",
+                    path.display(),
+                    plural(s.batches, "batch"),
+                    self.batches
                 )));
             }
-            let diff = state::differences(&s.definition, &job.definition);
-            if !diff.is_empty() {
-                return Err(Failure::Usage(format!(
-                    "state file '{shown}' belongs to another run: {}",
-                    diff.join("; ")
-                )));
-            }
-            let shard_of =
-                |s: Option<[u64; 2]>| s.map_or("a whole run".to_string(), |[k, n]| format!("shard {k}/{n}"));
-            let resume = |p: &Path, st: &State| {
-                let mut words = command_path(&st.command).to_vec();
-                words.extend(["--resume".to_string(), p.display().to_string()]);
-                command_line(&words)
-            };
-            if let Some((k, n)) = args.shard
-                && s.shard != Some([k, n])
-            {
-                let finished = s.shard.is_some_and(|[k, n]| {
-                    state::missing(&state::share(k, n, s.batches), &s.ranges()).is_empty()
-                });
-                let advice = if finished {
-                    format!(
-                        "it is finished: write the run's results with sim merge {shown} (and the other shards' states)"
-                    )
-                } else {
-                    format!("go on with it with {} (it keeps its shard)", resume(path, &s))
-                };
-                return Err(Failure::Usage(format!(
-                    "state file '{shown}' is of {}, not of shard {k}/{n} (--shard {k}/{n}): a state goes \
-                     on only as what it was written for; {advice}; to play shard {k}/{n}, leave out --resume",
-                    shard_of(s.shard)
-                )));
-            }
-            if !args.merge_only
-                && let Some((first, first_state)) = job.resumed.first().zip(first_shard.as_ref())
-                && first_state.shard != s.shard
-            {
-                return Err(Failure::Usage(format!(
-                    "state files '{}' ({}) and '{shown}' ({}) are of different parts of the run: \
-                     --resume goes on with one part; to add up the shards of a run, use sim merge {} {shown}",
-                    first.display(),
-                    shard_of(first_state.shard),
-                    shard_of(s.shard),
-                    first.display()
-                )));
-            }
-            if s.batches != batches {
-                return Err(Failure::Usage(format!(
-                    "state file '{shown}' is for {}, this run has {batches}",
-                    plural(s.batches, "batch")
-                )));
-            }
-            if job.shard.is_none() && !job.merge_only {
+            if self.shard.is_none() && !self.merge_only {
                 // Resuming an interrupted shard goes on with its share.
                 if let Some([k, n]) = s.shard {
-                    job.shard = Some((k, n));
-                    job.share = state::share(k, n, batches);
+                    self.shard = Some((k, n));
+                    self.share = state::share(k, n, self.batches);
                 }
             }
-            for r in s.ranges() {
-                if let Some((other, p)) = owner.iter().find(|(o, _)| o.start < r.end && r.start < o.end) {
-                    let both = other.start.max(r.start)..other.end.min(r.end);
-                    let which = if p == path {
-                        format!("'{shown}' (given twice)")
-                    } else {
-                        format!("'{}' and '{shown}'", p.display())
-                    };
-                    return Err(Failure::Usage(format!(
-                        "{} of the run are in both {which}: a shard given twice, or states of \
-                         overlapping runs",
-                        state::describe(&both)
-                    )));
-                }
-                owner.push((r, path.clone()));
-            }
-            let t: T = serde_json::from_str(s.tally.get())
-                .map_err(|e| Failure::Usage(format!("state file '{shown}' is damaged: {e}")))?;
-            (job.merge)(&mut job.tally, &t);
-            job.done.extend(s.ranges());
-            if job.resumed.is_empty() {
-                // The run's own command line (this process may be `sim
-                // merge`, or a resume with other options of its own).
-                job.command = s.command.clone();
-            }
-            job.resumed.push(path.clone());
-            if s.shard.is_none() {
-                job.resumed_whole.push(path.clone());
-            }
+            owners.claim(path, &s)?;
+            self.add_resumed(path, &s)?;
             if first_shard.is_none() {
                 first_shard = Some(s);
             }
         }
-        job.done = state::normalize(job.done);
-        job.resumed_done = job.done.clone();
-        // A finished shard has nothing left to play: resuming it would only
-        // write its state again, and the run's results come from merging.
-        if !job.merge_only
-            && let (Some((k, n)), Some(first)) = (job.shard, job.resumed.first())
-            && state::missing(&job.share, &job.done).is_empty()
+        self.done = state::normalize(std::mem::take(&mut self.done));
+        self.resumed_done = self.done.clone();
+        Ok(())
+    }
+
+    /// Refuses the state `s` (read from `path`) when another sim wrote it
+    /// or it is of another run (another definition).
+    fn check_same_run(&self, path: &Path, s: &State) -> Result<(), Failure> {
+        let shown = path.display();
+        let (theirs, ours) = (&s.definition["sim"], &self.definition["sim"]);
+        if theirs != ours {
+            return Err(Failure::Usage(format!(
+                "state file '{shown}' was written by sim {}; this is sim {}: finish its run with \
+                 the sim that wrote it",
+                theirs.as_str().unwrap_or("(unknown)"),
+                ours.as_str().unwrap_or("(unknown)")
+            )));
+        }
+        let diff = state::differences(&s.definition, &self.definition);
+        if !diff.is_empty() {
+            return Err(Failure::Usage(format!(
+                "state file '{shown}' belongs to another run: {}",
+                diff.join("; ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses the state `s` (read from `path`) when it is of another part
+    /// of the run than `--shard` asks for, or (unless merging) than the
+    /// first state resumed, `first`.
+    fn check_same_part(
+        &self,
+        args: &JobArgs,
+        path: &Path,
+        s: &State,
+        first: Option<&State>,
+    ) -> Result<(), Failure> {
+        let shown = path.display();
+        if let Some((k, n)) = args.shard
+            && s.shard != Some([k, n])
+        {
+            let finished = s
+                .shard
+                .is_some_and(|[k, n]| state::missing(&state::share(k, n, s.batches), &s.ranges()).is_empty());
+            let advice = if finished {
+                format!(
+                    "it is finished: write the run's results with sim merge {shown} (and the other shards' states)"
+                )
+            } else {
+                format!("go on with it with {} (it keeps its shard)", resume_line(path, s))
+            };
+            return Err(Failure::Usage(format!(
+                "state file '{shown}' is of {}, not of shard {k}/{n} (--shard {k}/{n}): a state goes \
+                 on only as what it was written for; {advice}; to play shard {k}/{n}, leave out --resume",
+                part_name(s.shard)
+            )));
+        }
+        if !self.merge_only
+            && let Some((first, first_state)) = self.resumed.first().zip(first)
+            && first_state.shard != s.shard
+        {
+            return Err(Failure::Usage(format!(
+                "state files '{}' ({}) and '{shown}' ({}) are of different parts of the run: \
+                 --resume goes on with one part; to add up the shards of a run, use sim merge {} {shown}",
+                first.display(),
+                part_name(first_state.shard),
+                part_name(s.shard),
+                first.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Adds the state `s` (read from `path`, checked): its tally and its
+    /// batches, and the state to those resumed. The first one gives the
+    /// run's command line.
+    fn add_resumed(&mut self, path: &Path, s: &State) -> Result<(), Failure> {
+        let t: T = serde_json::from_str(s.tally.get())
+            .map_err(|e| Failure::Usage(format!("state file '{}' is damaged: {e}", path.display())))?;
+        (self.merge)(&mut self.tally, &t);
+        self.done.extend(s.ranges());
+        if self.resumed.is_empty() {
+            // The run's own command line (this process may be `sim
+            // merge`, or a resume with other options of its own).
+            self.command = s.command.clone();
+        }
+        self.resumed.push(path.to_path_buf());
+        if s.shard.is_none() {
+            self.resumed_whole.push(path.to_path_buf());
+        }
+        Ok(())
+    }
+
+    /// Refuses to resume a finished shard: it has nothing left to play;
+    /// resuming it would only write its state again, and the run's results
+    /// come from merging.
+    fn check_finished_shard(&self) -> Result<(), Failure> {
+        if !self.merge_only
+            && let (Some((k, n)), Some(first)) = (self.shard, self.resumed.first())
+            && state::missing(&self.share, &self.done).is_empty()
         {
             let merge = if n == 1 {
                 format!("sim merge {}", first.display())
@@ -478,8 +487,15 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
                 first.display()
             )));
         }
-        if job.merge_only {
-            let missing = state::missing(&(0..batches), &job.done);
+        Ok(())
+    }
+
+    /// For `sim merge` (`--merge-only`): refuses states that do not hold
+    /// every batch of the run.
+    fn check_coverage(&self) -> Result<(), Failure> {
+        if self.merge_only {
+            let batches = self.batches;
+            let missing = state::missing(&(0..batches), &self.done);
             if !missing.is_empty() {
                 let list: Vec<String> = missing.iter().take(5).map(state::describe).collect();
                 let more = if missing.len() > 5 { ", ..." } else { "" };
@@ -490,8 +506,7 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
                 )));
             }
         }
-        install_handler();
-        Ok(job)
+        Ok(())
     }
 
     /// The batches of `range` this process still has to play (within its
@@ -732,6 +747,80 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
             files.join(", ")
         ))
     }
+}
+
+/// Where the job's state file goes: `--state`, else the state resumed
+/// (a resumed run goes on writing to it; not `sim merge`, which writes no
+/// state), else `default_state`. Checked now when a state will be written
+/// (a shard, `--checkpoint`, `--state`).
+fn state_path(args: &JobArgs, default_state: &Path) -> Result<PathBuf, Failure> {
+    let resumed_path = args.resume.first().filter(|_| !args.merge_only);
+    let state_path = args
+        .state
+        .clone()
+        .or_else(|| resumed_path.cloned())
+        .unwrap_or_else(|| default_state.to_path_buf());
+    if args.shard.is_some() || args.checkpoint.is_some() || args.state.is_some() {
+        // Checked now, written later (and again, atomically, each time).
+        drop(Output::prepare(&state_path, "--state").map_err(Failure::Run)?);
+    }
+    Ok(state_path)
+}
+
+/// The run's command line ([`run_command`]), with the seed of
+/// `definition` added when none was given (a seed drawn at random: the
+/// rest of the run needs it).
+fn command_with_seed(definition: &Value) -> Vec<String> {
+    let mut command = run_command();
+    if !command.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+        command.push("--seed".into());
+        let seed = &definition["seed"];
+        command.push(seed.as_str().map_or_else(|| seed.to_string(), String::from));
+    }
+    command
+}
+
+/// The batch ranges of the states resumed so far, each with the state
+/// file it came from: no batch may come from two states.
+#[derive(Default)]
+struct Owners(Vec<(Range<u64>, PathBuf)>);
+
+impl Owners {
+    /// Takes the batches of the state `s` (read from `path`), or refuses
+    /// it when a state already taken (it too, given twice) holds one of
+    /// them.
+    fn claim(&mut self, path: &Path, s: &State) -> Result<(), Failure> {
+        for r in s.ranges() {
+            if let Some((other, p)) = self.0.iter().find(|(o, _)| o.start < r.end && r.start < o.end) {
+                let both = other.start.max(r.start)..other.end.min(r.end);
+                let which = if p == path {
+                    format!("'{}' (given twice)", path.display())
+                } else {
+                    format!("'{}' and '{}'", p.display(), path.display())
+                };
+                return Err(Failure::Usage(format!(
+                    "{} of the run are in both {which}: a shard given twice, or states of \
+                     overlapping runs",
+                    state::describe(&both)
+                )));
+            }
+            self.0.push((r, path.to_path_buf()));
+        }
+        Ok(())
+    }
+}
+
+/// The part of a run a state is of: `a whole run` or `shard K/N`.
+fn part_name(shard: Option<[u64; 2]>) -> String {
+    shard.map_or("a whole run".to_string(), |[k, n]| format!("shard {k}/{n}"))
+}
+
+/// The command line that goes on with the state `st` at `p`: `sim
+/// COMMAND --resume P`.
+fn resume_line(p: &Path, st: &State) -> String {
+    let mut words = command_path(&st.command).to_vec();
+    words.extend(["--resume".to_string(), p.display().to_string()]);
+    command_line(&words)
 }
 
 /// Shows what a finished shard says (`message`), as text or, with

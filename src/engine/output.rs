@@ -38,17 +38,7 @@ impl Output {
         }
         let shown = path.display();
         check_path_length(path).map_err(|e| format!("{flag} '{shown}': {e}"))?;
-        if let Some((link, target)) = dangling_link(path) {
-            let what = if link == path {
-                format!("{flag} '{shown}' is")
-            } else {
-                format!("{flag} '{shown}': '{}' is", link.display())
-            };
-            return Err(format!(
-                "{what} a symbolic link to '{}', which does not exist; create it, or remove the link",
-                target.display()
-            ));
-        }
+        check_not_dangling(path, flag)?;
         if let Ok(meta) = std::fs::metadata(path)
             && !meta.is_file()
             && !meta.is_dir()
@@ -69,45 +59,11 @@ impl Output {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        // Names longer than file systems take fail now, not at the rename.
-        for part in path.components() {
-            if part.as_os_str().len() > 255 {
-                return Err(format!(
-                    "{flag} '{shown}': a name in the path is {} bytes long; file systems take at most 255",
-                    part.as_os_str().len()
-                ));
-            }
-        }
+        check_name_lengths(path, flag)?;
         if parent.is_dir() {
             probe_file(path).map_err(|e| format!("{flag} '{shown}': cannot write it: {e}"))?;
         } else {
-            // The folders are made only when the result is written; check
-            // that they can be: the nearest existing one must be a writable
-            // folder.
-            let existing = parent
-                .ancestors()
-                .find(|a| a.as_os_str().is_empty() || a.exists())
-                .map(|a| {
-                    if a.as_os_str().is_empty() {
-                        Path::new(".")
-                    } else {
-                        a
-                    }
-                })
-                .unwrap_or(Path::new("."));
-            if !existing.is_dir() {
-                return Err(format!(
-                    "{flag} '{shown}': cannot create the folder '{}': '{}' is not a folder",
-                    parent.display(),
-                    existing.display()
-                ));
-            }
-            drop(partial_file(existing).map_err(|e| {
-                format!(
-                    "{flag} '{shown}': cannot create the folder '{}': {e}",
-                    parent.display()
-                )
-            })?);
+            check_folders_can_be_made(path, &parent, flag)?;
         }
         Ok(Output::File {
             path: path.to_path_buf(),
@@ -129,6 +85,71 @@ impl Output {
             Output::Special(_, path) | Output::File { path, .. } => Some(path),
         }
     }
+}
+
+/// Refuses `path` (given to `flag`) when it, or a folder above it, is a
+/// symbolic link to nothing.
+fn check_not_dangling(path: &Path, flag: &str) -> Result<(), String> {
+    if let Some((link, target)) = dangling_link(path) {
+        let shown = path.display();
+        let what = if link == path {
+            format!("{flag} '{shown}' is")
+        } else {
+            format!("{flag} '{shown}': '{}' is", link.display())
+        };
+        return Err(format!(
+            "{what} a symbolic link to '{}', which does not exist; create it, or remove the link",
+            target.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses `path` (given to `flag`) when a name in it is longer than file
+/// systems take: it fails now, not at the rename.
+fn check_name_lengths(path: &Path, flag: &str) -> Result<(), String> {
+    for part in path.components() {
+        if part.as_os_str().len() > 255 {
+            return Err(format!(
+                "{flag} '{}': a name in the path is {} bytes long; file systems take at most 255",
+                path.display(),
+                part.as_os_str().len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// For `path` (given to `flag`) in the missing folder `parent`: the
+/// folders are made only when the result is written; checks that they
+/// can be: the nearest existing one must be a writable folder.
+fn check_folders_can_be_made(path: &Path, parent: &Path, flag: &str) -> Result<(), String> {
+    let shown = path.display();
+    let existing = parent
+        .ancestors()
+        .find(|a| a.as_os_str().is_empty() || a.exists())
+        .map(|a| {
+            if a.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                a
+            }
+        })
+        .unwrap_or(Path::new("."));
+    if !existing.is_dir() {
+        return Err(format!(
+            "{flag} '{shown}': cannot create the folder '{}': '{}' is not a folder",
+            parent.display(),
+            existing.display()
+        ));
+    }
+    drop(partial_file(existing).map_err(|e| {
+        format!(
+            "{flag} '{shown}': cannot create the folder '{}': {e}",
+            parent.display()
+        )
+    })?);
+    Ok(())
 }
 
 /// Writes several outputs of one run, all or none of the files: stdout

@@ -68,6 +68,61 @@ pub fn play_batches<G: Game>(
 /// losses, places and games with every place given.
 const PER_ENTRANT: usize = 7;
 
+/// The sizes of a batch's sums, from the entrants and the seats.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// Entrants.
+    entrants: usize,
+    /// Seats at the table.
+    players: usize,
+    /// Unordered pairs of entrants.
+    pairs: usize,
+    /// Unordered pairs of seats.
+    seat_pairs: usize,
+    /// Sums per deal: for each entrant the [`PER_ENTRANT`] sums; for each
+    /// pair the wins of its lower and of its higher entrant.
+    width: usize,
+}
+
+impl Shape {
+    /// The shape of a tournament of `entrants` entrants at `players` seats.
+    fn new(entrants: usize, players: usize) -> Shape {
+        let pairs = entrants * entrants.saturating_sub(1) / 2;
+        Shape {
+            entrants,
+            players,
+            pairs,
+            seat_pairs: players * players.saturating_sub(1) / 2,
+            width: PER_ENTRANT * entrants + 2 * pairs,
+        }
+    }
+}
+
+/// One batch under way: what each of its arrangements plays.
+struct Batch<'a, G: Game> {
+    /// The game's options.
+    opts: &'a G::Options,
+    /// The sizes of its sums.
+    shape: Shape,
+    /// The tournament's seed.
+    seed: u64,
+    /// The batch's number.
+    b: u64,
+    /// Its deals.
+    n: usize,
+}
+
+/// What the arrangements of a batch add up, deal by deal.
+struct BatchSums {
+    /// `part[d * width..(d + 1) * width]`: deal `d`'s sums over every
+    /// arrangement ([`Shape::width`]).
+    part: Vec<i64>,
+    /// Deal d carries over to deal d + 1 in some arrangement.
+    linked: Vec<bool>,
+    /// `beats[i * entrants + j]`: games `i` won at a table with `j`.
+    beats: Vec<u64>,
+}
+
 /// Batch `b`: every arrangement plays its deals, and each deal's results
 /// over all arrangements are summed before they go into the design sums as
 /// one unit (deals linked by a game that carries over are summed
@@ -85,100 +140,182 @@ fn play_one<G: Game>(
 ) -> Result<Tally, String> {
     let n = batch_len(deals, b) as usize;
     let players = G::players(opts);
-    let pairs = entrants * entrants.saturating_sub(1) / 2;
-    let seat_pairs = players * players.saturating_sub(1) / 2;
-    // Per deal: for each entrant the [`PER_ENTRANT`] sums; for each pair
-    // the wins of its lower and of its higher entrant.
-    let width = PER_ENTRANT * entrants + 2 * pairs;
-    let mut part = vec![0i64; n * width];
-    // Deal d carries over to deal d + 1 in some arrangement.
-    let mut linked = vec![false; n];
+    let shape = Shape::new(entrants, players);
+    let batch = Batch::<G> {
+        opts,
+        shape,
+        seed,
+        b,
+        n,
+    };
+    let mut sums = BatchSums {
+        part: vec![0i64; n * shape.width],
+        linked: vec![false; n],
+        beats: vec![0u64; entrants * entrants],
+    };
     let m = &mut tally.moments;
     let mut seats = Vec::with_capacity(sims.len() * players);
-    let mut beats = vec![0u64; entrants * entrants];
-    let mut failed = None;
     for (a, sim) in sims.iter().enumerate() {
-        let who = &arrangements[a];
-        let mut rng = batch_rng(seed, b);
-        let mut total = vec![SeatResult::default(); players];
-        // This arrangement's own unit so far (for the variance had it
-        // played its own deals).
-        let mut cur = vec![0i64; players];
-        let mut cur_games = 0i64;
-        let mut d = 0usize;
-        sim.play_each(&mut rng, n as u64, &mut |acc| {
-            let (games, res) = G::seat_results(opts, acc);
-            if games != 1 || res.len() != players || d >= n {
-                failed.get_or_insert_with(|| format!("internal: one game of batch {b} gave {games} games"));
-                return;
-            }
-            let carry = G::carries_over(opts, acc);
-            linked[d] |= carry;
-            let row = &mut part[d * width..(d + 1) * width];
-            for (s, r) in res.iter().enumerate() {
-                for &j in who {
-                    if j != who[s] {
-                        beats[who[s] * entrants + j] += r.wins;
-                    }
-                }
-                let e = PER_ENTRANT * who[s];
-                row[e] += r.wins as i64;
-                row[e + 1] += r.score_sum;
-                row[e + 2] += r.rounds as i64;
-                row[e + 3] += r.round_score_sum as i64;
-                row[e + 4] += r.losses as i64;
-                row[e + 5] += r.place_sum as i64;
-                row[e + 6] += r.placed as i64;
-                cur[s] += r.wins as i64;
-                total[s].add(r);
-            }
-            for s in 0..players {
-                for t in s + 1..players {
-                    let (i, j) = (who[s].min(who[t]), who[s].max(who[t]));
-                    let (wi, wj) = if who[s] < who[t] {
-                        (res[s].wins, res[t].wins)
-                    } else {
-                        (res[t].wins, res[s].wins)
-                    };
-                    let k = PER_ENTRANT * entrants + 2 * pair_index(i, j, entrants);
-                    row[k] += wi as i64;
-                    row[k + 1] += wj as i64;
-                }
-            }
-            cur_games += 1;
-            d += 1;
-            if !carry || d == n {
-                for s in 0..players {
-                    m.seat_win[a * players + s].add(cur[s], cur_games);
-                    for t in s + 1..players {
-                        m.seat_diff[a * seat_pairs + pair_index(s, t, players)]
-                            .add(cur[s] - cur[t], cur_games);
-                    }
-                }
-                cur.fill(0);
-                cur_games = 0;
-            }
-        });
-        if let Some(e) = failed.take() {
-            return Err(e);
-        }
-        if d != n {
-            return Err(format!("internal: batch {b} played {d} games, expected {n}"));
-        }
+        let total = play_arrangement(&batch, sim, a, &arrangements[a], &mut sums, m)?;
         seats.extend(total);
     }
-    // Arrangements each entrant, and each pair, sits in.
-    let mut sits = vec![0i64; entrants];
-    let mut together = vec![0i64; pairs];
-    for who in arrangements {
-        for (s, &e) in who.iter().enumerate() {
-            sits[e] += 1;
-            for &f in &who[s + 1..] {
-                together[pair_index(e.min(f), e.max(f), entrants)] += 1;
+    let sittings = Sittings::new(arrangements, shape);
+    add_units(&sums, &sittings, shape, n, m);
+    tally.seats = seats;
+    tally.deals = n as u64;
+    tally.batches = 1;
+    tally.beats[(b % GROUPS) as usize] = sums.beats;
+    Ok(tally)
+}
+
+/// Arrangement `a` (`sim`, seated as `who`) plays the deals of `batch`:
+/// adds each deal's results to `sums` and its seats' units (for the
+/// variance had it played its own deals) to `m`. Returns its totals per
+/// seat.
+fn play_arrangement<G: Game>(
+    batch: &Batch<'_, G>,
+    sim: &G::Sim,
+    a: usize,
+    who: &[usize],
+    sums: &mut BatchSums,
+    m: &mut Moments,
+) -> Result<Vec<SeatResult>, String> {
+    let Shape {
+        entrants,
+        players,
+        width,
+        ..
+    } = batch.shape;
+    let (opts, b, n) = (batch.opts, batch.b, batch.n);
+    let BatchSums { part, linked, beats } = sums;
+    let mut failed = None;
+    let mut rng = batch_rng(batch.seed, b);
+    let mut total = vec![SeatResult::default(); players];
+    // This arrangement's own unit so far (for the variance had it
+    // played its own deals).
+    let mut cur = vec![0i64; players];
+    let mut cur_games = 0i64;
+    let mut d = 0usize;
+    sim.play_each(&mut rng, n as u64, &mut |acc| {
+        let (games, res) = G::seat_results(opts, acc);
+        if games != 1 || res.len() != players || d >= n {
+            failed.get_or_insert_with(|| format!("internal: one game of batch {b} gave {games} games"));
+            return;
+        }
+        let carry = G::carries_over(opts, acc);
+        linked[d] |= carry;
+        let row = &mut part[d * width..(d + 1) * width];
+        for (s, r) in res.iter().enumerate() {
+            for &j in who {
+                if j != who[s] {
+                    beats[who[s] * entrants + j] += r.wins;
+                }
             }
+            let e = PER_ENTRANT * who[s];
+            row[e] += r.wins as i64;
+            row[e + 1] += r.score_sum;
+            row[e + 2] += r.rounds as i64;
+            row[e + 3] += r.round_score_sum as i64;
+            row[e + 4] += r.losses as i64;
+            row[e + 5] += r.place_sum as i64;
+            row[e + 6] += r.placed as i64;
+            cur[s] += r.wins as i64;
+            total[s].add(r);
+        }
+        add_pair_wins(row, who, &res, entrants);
+        cur_games += 1;
+        d += 1;
+        if !carry || d == n {
+            add_seat_unit(m, a, batch.shape, &cur, cur_games);
+            cur.fill(0);
+            cur_games = 0;
+        }
+    });
+    if let Some(e) = failed.take() {
+        return Err(e);
+    }
+    if d != n {
+        return Err(format!("internal: batch {b} played {d} games, expected {n}"));
+    }
+    Ok(total)
+}
+
+/// Adds one game's wins of the seats `res` (seated as `who`, of
+/// `entrants` entrants) to the pairs' sums of its deal's `row`: for each
+/// pair at the table, the wins of its lower and of its higher entrant.
+#[inline]
+fn add_pair_wins(row: &mut [i64], who: &[usize], res: &[SeatResult], entrants: usize) {
+    let players = res.len();
+    for s in 0..players {
+        for t in s + 1..players {
+            let (i, j) = (who[s].min(who[t]), who[s].max(who[t]));
+            let (wi, wj) = if who[s] < who[t] {
+                (res[s].wins, res[t].wins)
+            } else {
+                (res[t].wins, res[s].wins)
+            };
+            let k = PER_ENTRANT * entrants + 2 * pair_index(i, j, entrants);
+            row[k] += wi as i64;
+            row[k + 1] += wj as i64;
         }
     }
-    // Units: runs of deals joined while some arrangement carries over.
+}
+
+/// Adds one unit of arrangement `a`'s own (`cur`: its seats' wins over
+/// `cur_games` games) to its seats' sums in `m`, as if the arrangement
+/// had played its own deals.
+#[inline]
+fn add_seat_unit(m: &mut Moments, a: usize, shape: Shape, cur: &[i64], cur_games: i64) {
+    let Shape {
+        players, seat_pairs, ..
+    } = shape;
+    for s in 0..players {
+        m.seat_win[a * players + s].add(cur[s], cur_games);
+        for t in s + 1..players {
+            m.seat_diff[a * seat_pairs + pair_index(s, t, players)].add(cur[s] - cur[t], cur_games);
+        }
+    }
+}
+
+/// How many arrangements each entrant, and each pair, sits in.
+struct Sittings {
+    /// Per entrant.
+    sits: Vec<i64>,
+    /// Per unordered pair ([`pair_index`]).
+    together: Vec<i64>,
+}
+
+impl Sittings {
+    /// The sittings of `arrangements` (of `shape`'s entrants).
+    fn new(arrangements: &[Vec<usize>], shape: Shape) -> Sittings {
+        let entrants = shape.entrants;
+        let mut sits = vec![0i64; entrants];
+        let mut together = vec![0i64; shape.pairs];
+        for who in arrangements {
+            for (s, &e) in who.iter().enumerate() {
+                sits[e] += 1;
+                for &f in &who[s + 1..] {
+                    together[pair_index(e.min(f), e.max(f), entrants)] += 1;
+                }
+            }
+        }
+        Sittings { sits, together }
+    }
+}
+
+/// Adds the `n` deals of a batch to the design sums `m` as independent
+/// units: runs of deals joined while some arrangement carries over, each
+/// with the sums over every arrangement (`sums`), counted over the games
+/// its entrants and pairs played (`sittings`).
+fn add_units(sums: &BatchSums, sittings: &Sittings, shape: Shape, n: usize, m: &mut Moments) {
+    let Shape {
+        entrants,
+        pairs,
+        width,
+        ..
+    } = shape;
+    let (part, linked) = (&sums.part, &sums.linked);
+    let (sits, together) = (&sittings.sits, &sittings.together);
     let mut unit = vec![0i64; width];
     let mut unit_deals = 0i64;
     for d in 0..n {
@@ -207,11 +344,6 @@ fn play_one<G: Game>(
         unit.fill(0);
         unit_deals = 0;
     }
-    tally.seats = seats;
-    tally.deals = n as u64;
-    tally.batches = 1;
-    tally.beats[(b % GROUPS) as usize] = beats;
-    Ok(tally)
 }
 
 /// Writes the play-by-play of the first `deals` deals for every
