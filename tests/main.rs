@@ -30,6 +30,7 @@ mod ismcts;
 mod ismcts_classic_flip;
 mod ismcts_flip_flush;
 mod ismcts_ib_flip;
+mod layers;
 mod library;
 mod parsers_prop;
 mod provenance;

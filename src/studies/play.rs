@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 
 use indicatif::ProgressBar;
 
-use crate::analysis::tally::{GROUPS, Tally, pair_index};
+use crate::analysis::tally::{GROUPS, Moments, Tally, pair_index};
 use crate::engine::game::{Game, SeatResult};
 use crate::engine::observe::TraceFormat;
 use crate::engine::rng::batch_rng;

@@ -632,33 +632,20 @@ fn sum_up<G: Game>(
     });
     let session = out.expect("a whole run has an output");
     let page = report_date.map(|time| {
-        let (games, results) = G::seat_results(opts, acc);
-        RunPage {
-            game: G::NAME,
-            players: *players,
-            games,
-            seed: cfg.seed,
-            seats: lineup
-                .names
-                .iter()
-                .zip(&results)
-                .map(|(n, r)| Seat {
-                    name: n.clone(),
-                    games,
-                    wins: r.wins,
-                })
-                .collect(),
-            header,
-            rows,
-            command: played.command,
-            date: crate::engine::version::utc_text(time),
-            version: crate::engine::version::SIM_VERSION,
-            csv: session
-                .path()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        }
+        let csv_name = session.path().and_then(Path::file_name);
+        let csv = csv_name
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        page_of::<G>(
+            opts,
+            acc,
+            lineup,
+            cfg.seed,
+            (header, rows),
+            played.command,
+            time,
+            csv,
+        )
     });
     Ok(Finished {
         session,
@@ -668,6 +655,43 @@ fn sum_up<G: Game>(
         leftovers: played.leftovers,
         page,
     })
+}
+
+/// What the page of a run shows: its seats' wins and its CSV's `table`
+/// (header and rows), the command line `command`, the date `time` and
+/// the CSV's file name `csv`.
+#[allow(clippy::too_many_arguments)]
+fn page_of<G: Game>(
+    opts: &G::Options,
+    acc: &Acc<G>,
+    lineup: &Lineup<'_>,
+    seed: u64,
+    table: (Vec<String>, Vec<Vec<String>>),
+    command: String,
+    time: i64,
+    csv: String,
+) -> RunPage {
+    let (games, results) = G::seat_results(opts, acc);
+    let seats = lineup.names.iter().zip(&results);
+    RunPage {
+        game: G::NAME,
+        players: G::players(opts),
+        games,
+        seed,
+        seats: seats
+            .map(|(n, r)| Seat {
+                name: n.clone(),
+                games,
+                wins: r.wins,
+            })
+            .collect(),
+        header: table.0,
+        rows: table.1,
+        command,
+        date: crate::engine::version::utc_text(time),
+        version: crate::engine::version::SIM_VERSION,
+        csv,
+    }
 }
 
 /// What `sim GAME --list-policies` prints: every spec form, then every

@@ -245,7 +245,7 @@ fn plan<G: Game>(args: &TournamentArgs<G::Options>, e: &Entrants<G>) -> Result<P
         )?),
         Some(_) => None,
     };
-    let specs: Vec<String> = e.resolved.iter().map(|r| r.policy.to_string()).collect();
+    let specs = specs(e);
     let definition = serde_json::json!({
         "command": "sim tournament GAME",
         "game": G::NAME,
@@ -439,32 +439,11 @@ fn sum_up<G: Game>(
         has_places: G::has_places(opts),
     };
     let report = analysis::analyse(&setup, tally);
-    let specs: Vec<String> = e.resolved.iter().map(|r| r.policy.to_string()).collect();
-    let standings_rows = standings_rows::<G>(opts, &e.names, &specs, e.arr.seats.len(), &report);
+    let standings_rows = standings_rows::<G>(opts, &e.names, &specs(e), e.arr.seats.len(), &report);
     let pair_rows = pair_rows(&e.names, &report);
     let standings_csv = run_csv_bytes(&header(&STANDINGS_HEADER), &standings_rows, ends.seed)?;
     let pairwise_csv = run_csv_bytes(&header(&PAIRWISE_HEADER), &pair_rows, ends.seed)?;
-    let study_json = StudyFile {
-        format: FORMAT,
-        kind: Kind::Tournament,
-        game: G::NAME.to_string(),
-        sim_version: crate::engine::version::SIM_VERSION.to_string(),
-        command: played.command.clone(),
-        seed: ends.seed.to_string(),
-        date: ends.study_date,
-        players,
-        tournament: Some(TournamentPart {
-            entrants: e.names.clone(),
-            policies: specs,
-            arrangements: e.arr.seats.len(),
-            has_places: G::has_places(opts),
-            score: G::score_name(opts).map(String::from),
-            units: report.units,
-            batches: report.batches,
-        }),
-        sweep: None,
-    }
-    .to_bytes()?;
+    let study_json = study_file::<G>(opts, e, &played, &ends, &report).to_bytes()?;
     // The console, the page and the charts all say what the files say:
     // the analysis read back from them (as `sim report DIR` reads it).
     let back = read_back(
@@ -516,6 +495,41 @@ fn sum_up<G: Game>(
         leftovers: ends.leftovers,
         show: args.common.show,
     })
+}
+
+/// Each entrant's policy, as a spec.
+fn specs<G: Game>(e: &Entrants<G>) -> Vec<String> {
+    e.resolved.iter().map(|r| r.policy.to_string()).collect()
+}
+
+/// The tournament's `study.json`.
+fn study_file<G: Game>(
+    opts: &G::Options,
+    e: &Entrants<G>,
+    played: &Played,
+    ends: &Ends,
+    report: &Report,
+) -> StudyFile {
+    StudyFile {
+        format: FORMAT,
+        kind: Kind::Tournament,
+        game: G::NAME.to_string(),
+        sim_version: crate::engine::version::SIM_VERSION.to_string(),
+        command: played.command.clone(),
+        seed: ends.seed.to_string(),
+        date: ends.study_date.clone(),
+        players: G::players(opts),
+        tournament: Some(TournamentPart {
+            entrants: e.names.clone(),
+            policies: specs(e),
+            arrangements: e.arr.seats.len(),
+            has_places: G::has_places(opts),
+            score: G::score_name(opts).map(String::from),
+            units: report.units,
+            batches: report.batches,
+        }),
+        sweep: None,
+    }
 }
 
 /// The console summary of a tournament: what was played, then the
