@@ -52,6 +52,7 @@ use crate::engine::job::{Job, stop_flag};
 use crate::engine::rng::batch_rng;
 use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{BATCH_GAMES, Simulation};
+use crate::engine::strategies::Library;
 use crate::engine::table::Table;
 use crate::report::charts::{self, Panel};
 use crate::report::html::Cell;
@@ -855,8 +856,39 @@ fn decide(sums: &Sums, sign: f64, z: f64, margin: f64) -> (Vec<usize>, bool) {
     (dropped, within)
 }
 
-/// Runs `sim tune GAME`.
-pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
+/// The options read and checked before anything else: the candidates,
+/// their simulations against the field, and the objective.
+struct Setup<G: Game> {
+    /// `--policy`, as given.
+    template: String,
+    /// How many candidates the template makes.
+    space_size: u64,
+    /// `--seed`, or a random one.
+    seed: u64,
+    /// `--sample`, or [`DEFAULT_SAMPLE`].
+    sample_size: u32,
+    /// The candidates: every one of the template, or the halving's sample.
+    combos: Vec<Combo>,
+    /// Each candidate's policy, resolved.
+    specs: Vec<String>,
+    /// What the race ranks the candidates by.
+    objective: Objective,
+    /// `--margin` in the estimate's units.
+    margin: f64,
+    /// `--field`, or the game's default policy, as given.
+    field_word: String,
+    /// The field's policy, resolved.
+    field_spec: String,
+    /// The players of a game.
+    players: usize,
+    /// `sims[c][s]`: candidate `c` in seat `s`, the field in the others.
+    sims: Vec<Seats<G>>,
+}
+
+/// Reads and checks the options, in the order their errors are reported:
+/// the template and its candidates, the objective, the options tune
+/// refuses, the field, and every candidate's simulations.
+fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failure> {
     let opts = &args.options;
     let library = args.common.library().usage()?;
     let template = args
@@ -866,7 +898,6 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let space = Template::parse(&template)
         .map_err(|e| format!("--policy '{template}': {e}"))
         .usage()?;
-    let space_size = space.count();
     if args.sample.is_some() && args.method != Method::Halving {
         return Err(Failure::Usage(
             "--sample: only --method halving draws a sample; the race (--method race, the default) races every candidate"
@@ -874,6 +905,54 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         ));
     }
     let seed = args.common.seed.unwrap_or_else(rand::random);
+    let combos = draw_candidates::<G>(args, &space, &template, seed)?;
+    let objective = read_objective::<G>(args)?;
+    if args.common.job.shard.is_some() {
+        return Err(Failure::Usage(
+            "--shard: a race decides each round from all the deals played so far; sim tune does not split into shards"
+                .into(),
+        ));
+    }
+    if args.common.xlsx.is_some() {
+        return Err(Failure::Usage(
+            "--xlsx: sim tune writes no workbook (its CSV files open in any spreadsheet)".into(),
+        ));
+    }
+    let field_word = args
+        .field
+        .clone()
+        .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
+    let field = library
+        .resolve(G::NAME, &field_word, G::parse_policy)
+        .map_err(|e| format!("--field '{field_word}': {e}"))
+        .usage()?;
+    let (specs, sims) = simulations::<G>(opts, &library, &template, &combos, &field.policy)?;
+    Ok(Setup {
+        space_size: space.count(),
+        sample_size: args.sample.unwrap_or(DEFAULT_SAMPLE),
+        template,
+        seed,
+        combos,
+        specs,
+        objective,
+        margin: args.margin / objective.scale(),
+        field_word,
+        field_spec: field.policy.to_string(),
+        players: G::players(opts),
+        sims,
+    })
+}
+
+/// The candidates of `space` (`--policy` `template`): every one for the
+/// race, a sample drawn by `seed` for the halving; refused when the race
+/// would have too many, or when there is only one.
+fn draw_candidates<G: Game>(
+    args: &TuneArgs<G::Options>,
+    space: &Template,
+    template: &str,
+    seed: u64,
+) -> Result<Vec<Combo>, Failure> {
+    let space_size = space.count();
     let sample_size = args.sample.unwrap_or(DEFAULT_SAMPLE);
     let combos: Vec<Combo> = match args.method {
         Method::Race if space_size > MAX_CANDIDATES as u64 => {
@@ -898,8 +977,14 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             G::NAME
         )));
     }
-    let objectives = Objective::available::<G>(opts);
-    let objective = objectives
+    Ok(combos)
+}
+
+/// `--objective`, refused with the list of the game's objectives when it
+/// has no such one.
+fn read_objective<G: Game>(args: &TuneArgs<G::Options>) -> Result<Objective, Failure> {
+    let objectives = Objective::available::<G>(&args.options);
+    objectives
         .iter()
         .find(|(w, _)| *w == args.objective)
         .map(|(_, o)| *o)
@@ -911,30 +996,26 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 G::NAME,
                 names.join(", ")
             ))
-        })?;
-    if args.common.job.shard.is_some() {
-        return Err(Failure::Usage(
-            "--shard: a race decides each round from all the deals played so far; sim tune does not split into shards"
-                .into(),
-        ));
-    }
-    if args.common.xlsx.is_some() {
-        return Err(Failure::Usage(
-            "--xlsx: sim tune writes no workbook (its CSV files open in any spreadsheet)".into(),
-        ));
-    }
-    let field_word = args
-        .field
-        .clone()
-        .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
-    let field = library
-        .resolve(G::NAME, &field_word, G::parse_policy)
-        .map_err(|e| format!("--field '{field_word}': {e}"))
-        .usage()?;
+        })
+}
+
+/// A candidate's simulations, one per seat: `seats[s]` has it in seat
+/// `s` and the field in every other seat.
+type Seats<G> = Vec<<G as Game>::Sim>;
+
+/// Each candidate's policy resolved, and its simulations: `sims[c][s]`
+/// has candidate `c` in seat `s` and `field` in every other seat.
+fn simulations<G: Game>(
+    opts: &G::Options,
+    library: &Library,
+    template: &str,
+    combos: &[Combo],
+    field: &G::Policy,
+) -> Result<(Vec<String>, Vec<Seats<G>>), Failure> {
     let players = G::players(opts);
-    let mut sims: Vec<Vec<G::Sim>> = Vec::with_capacity(combos.len());
+    let mut sims: Vec<Seats<G>> = Vec::with_capacity(combos.len());
     let mut specs = Vec::with_capacity(combos.len());
-    for c in &combos {
+    for c in combos {
         let r = library
             .resolve(G::NAME, &c.spec, G::parse_policy)
             .map_err(|e| format!("--policy '{template}': candidate '{}': {e}", c.spec))
@@ -943,13 +1024,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         let mut seats = Vec::with_capacity(players);
         for s in 0..players {
             let lineup: Vec<G::Policy> = (0..players)
-                .map(|t| {
-                    if t == s {
-                        r.policy.clone()
-                    } else {
-                        field.policy.clone()
-                    }
-                })
+                .map(|t| if t == s { r.policy.clone() } else { field.clone() })
                 .collect();
             seats.push(
                 G::simulation(opts, &lineup)
@@ -959,10 +1034,32 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         }
         sims.push(seats);
     }
+    Ok((specs, sims))
+}
+
+/// Runs `sim tune GAME`.
+pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
+    let opts = &args.options;
+    let setup = read_options::<G>(args)?;
+    let Setup {
+        template,
+        space_size,
+        seed,
+        sample_size,
+        combos,
+        specs,
+        objective,
+        margin,
+        field_word,
+        field_spec,
+        players,
+        sims,
+    } = &setup;
+    let (space_size, seed, sample_size, objective, margin, players) =
+        (*space_size, *seed, *sample_size, *objective, *margin, *players);
     let n = combos.len();
     let sign = objective.sign();
     let scale = objective.scale();
-    let margin = args.margin / scale;
     let games_per_batch = BATCH_GAMES * players as u64;
     // The halving (none for the race, or for a sample of at most
     // FINALISTS) spends at most half the budget; the race the rest.
@@ -1011,10 +1108,10 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let mut parts = vec![
         "tune".to_string(),
         G::NAME.to_string(),
-        file_label(std::slice::from_ref(&template)),
+        file_label(std::slice::from_ref(template)),
     ];
     if players > 1 {
-        parts.push(format!("vs-{}", file_label(std::slice::from_ref(&field_word))));
+        parts.push(format!("vs-{}", file_label(std::slice::from_ref(field_word))));
     }
     parts.push(format!("{players}p"));
     parts.push(args.objective.clone());
@@ -1044,7 +1141,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         "players": players,
         "template": template,
         "candidates": specs,
-        "field": field.policy.to_string(),
+        "field": field_spec,
         "objective": args.objective,
         "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "budget": args.budget,
@@ -1090,7 +1187,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         let mut play = |ranges: &[Range<u64>]| {
             play_batches::<G>(
                 opts,
-                &sims,
+                sims,
                 objective,
                 &current,
                 Phase::Halving(h),
@@ -1168,7 +1265,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             let mut play = |ranges: &[Range<u64>]| {
                 play_batches::<G>(
                     opts,
-                    &sims,
+                    sims,
                     objective,
                     &current,
                     Phase::Race(r),
@@ -1243,7 +1340,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         let mut play = |ranges: &[Range<u64>]| {
             play_batches::<G>(
                 opts,
-                &sims,
+                sims,
                 objective,
                 &current,
                 Phase::Fresh,
@@ -1734,8 +1831,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                     },
                     grouped(fresh_batches * BATCH_GAMES)
                 ));
-                let field_spec = field.policy.to_string();
-                let field_at = (0..n).find(|&c| specs[c] == field_spec);
+                let field_at = (0..n).find(|&c| specs[c] == *field_spec);
                 if let Some(f) = field_at.filter(|_| players > 1) {
                     let own = &combos[f].spec;
                     conclusion.push(if f == winner {
