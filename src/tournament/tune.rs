@@ -32,6 +32,7 @@
 
 use std::io::Write;
 use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -1037,32 +1038,35 @@ fn simulations<G: Game>(
     Ok((specs, sims))
 }
 
-/// Runs `sim tune GAME`.
-pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
-    let opts = &args.options;
-    let setup = read_options::<G>(args)?;
-    let Setup {
-        template,
-        space_size,
-        seed,
-        sample_size,
-        combos,
-        specs,
-        objective,
-        margin,
-        field_word,
-        field_spec,
-        players,
-        sims,
-    } = &setup;
-    let (space_size, seed, sample_size, objective, margin, players) =
-        (*space_size, *seed, *sample_size, *objective, *margin, *players);
-    let n = combos.len();
-    let sign = objective.sign();
-    let scale = objective.scale();
+/// The run's batches, fixed before any game is played: the halving's
+/// stages, then the race's rounds, then the fresh deals.
+struct Plan {
+    /// The halving's stages (none for `--method race`).
+    halving: Halving,
+    /// Games a candidate plays in a batch: each deal in every seat.
+    games_per_batch: u64,
+    /// How many candidates the race starts with.
+    finalists: usize,
+    /// The race's first batch (the batches follow the halving's).
+    race_start: u64,
+    /// The most rounds the race can play.
+    race_rounds: usize,
+    /// The batch after the race's last: the fresh deals' first.
+    race_units: u64,
+    /// The fresh deals' batches.
+    fresh_batches: u64,
+    /// Every batch of the run.
+    units: u64,
+}
+
+/// Plans the batches of `--budget` and `--fresh`: the halving (none for
+/// the race, or for a sample of at most [`FINALISTS`]) spends at most half
+/// the budget, the race the rest; refused when the budget cannot pay for
+/// a halving stage or the race's first round.
+fn plan_batches<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Result<Plan, Failure> {
+    let n = setup.combos.len();
+    let players = setup.players;
     let games_per_batch = BATCH_GAMES * players as u64;
-    // The halving (none for the race, or for a sample of at most
-    // FINALISTS) spends at most half the budget; the race the rest.
     let halving = match args.method {
         Method::Race => Halving {
             kept: vec![n],
@@ -1079,8 +1083,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             ))
         })?,
     };
-    let halving_games = halving.games(games_per_batch);
-    let race_budget = args.budget - halving_games;
+    let race_budget = args.budget - halving.games(games_per_batch);
     let finalists = *halving.kept.last().expect("one");
     let first_round = finalists as u64 * games_per_batch;
     if race_budget < first_round {
@@ -1092,8 +1095,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         )));
     }
     // The race never plays more batches than the budget pays for with two
-    // candidates; its batch numbers end at a round's end past that. Its
-    // batches follow the halving's.
+    // candidates; its batch numbers end at a round's end past that.
     let race_start = halving.units();
     let most = (race_budget / (2 * games_per_batch)).max(1);
     let mut race_rounds = 1usize;
@@ -1102,24 +1104,50 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     }
     let race_units = race_start + round_batches(race_rounds).0;
     let fresh_batches = args.fresh.div_ceil(BATCH_GAMES);
-    let units = race_units + fresh_batches;
+    Ok(Plan {
+        halving,
+        games_per_batch,
+        finalists,
+        race_start,
+        race_rounds,
+        race_units,
+        fresh_batches,
+        units: race_units + fresh_batches,
+    })
+}
 
-    let threads = args.common.threads();
+/// Where the results go, checked before any game is played.
+struct Outputs {
+    /// `--out`, or the folder the run's options name.
+    out_dir: PathBuf,
+    /// The files written into it.
+    files: Files,
+    /// The page's date (none with `--no-report`).
+    report_date: Option<String>,
+}
+
+/// The output folder (named by the run's options unless `--out` gives
+/// one), the page's date and the files, checked before any game.
+fn prepare_outputs<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Result<Outputs, Failure> {
+    let players = setup.players;
     let mut parts = vec![
         "tune".to_string(),
         G::NAME.to_string(),
-        file_label(std::slice::from_ref(template)),
+        file_label(std::slice::from_ref(&setup.template)),
     ];
     if players > 1 {
-        parts.push(format!("vs-{}", file_label(std::slice::from_ref(field_word))));
+        parts.push(format!(
+            "vs-{}",
+            file_label(std::slice::from_ref(&setup.field_word))
+        ));
     }
     parts.push(format!("{players}p"));
     parts.push(args.objective.clone());
     if args.method == Method::Halving {
-        parts.push(format!("halving{sample_size}"));
+        parts.push(format!("halving{}", setup.sample_size));
     }
-    parts.extend(G::variants(opts).into_iter().map(|v| v.file));
-    parts.push(format!("seed{seed}"));
+    parts.extend(G::variants(&args.options).into_iter().map(|v| v.file));
+    parts.push(format!("seed{}", setup.seed));
     let out_dir = args.common.out_dir(&parts);
     let mut file_names = vec!["candidates.csv", "rounds.csv"];
     if !args.common.no_charts {
@@ -1134,32 +1162,98 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         Some(args.common.study_date()?)
     };
     let files = Files::prepare(&out_dir, &file_names, None)?;
-    let job_args = &args.common.job;
+    Ok(Outputs {
+        out_dir,
+        files,
+        report_date,
+    })
+}
+
+/// The job of the run's batches, defined by its options (so that
+/// `--resume` takes only a state of the same run), with the output files
+/// checked against its state files.
+fn start_job<G: Game>(
+    args: &TuneArgs<G::Options>,
+    setup: &Setup<G>,
+    plan: &Plan,
+    outputs: &Outputs,
+) -> Result<Job<TuneTally>, Failure> {
     let definition = serde_json::json!({
         "command": "sim tune GAME",
         "game": G::NAME,
-        "players": players,
-        "template": template,
-        "candidates": specs,
-        "field": field_spec,
+        "players": setup.players,
+        "template": setup.template,
+        "candidates": setup.specs,
+        "field": setup.field_spec,
         "objective": args.objective,
-        "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
+        "variants": G::variants(&args.options).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "budget": args.budget,
         "margin": args.margin.to_string(),
         "fresh": args.fresh,
         "method": format!("{:?}", args.method).to_lowercase(),
-        "sample": sample_size,
-        "seed": seed.to_string(),
+        "sample": setup.sample_size,
+        "seed": setup.seed.to_string(),
     });
-    let mut job: Job<TuneTally> = Job::start(
-        job_args,
+    let job: Job<TuneTally> = Job::start(
+        &args.common.job,
         definition,
-        units,
-        &state_beside(&out_dir),
+        plan.units,
+        &state_beside(&outputs.out_dir),
         TuneTally::default(),
         TuneTally::merge,
     )?;
-    job.check_outputs(files.destinations(&out_dir))?;
+    job.check_outputs(outputs.files.destinations(&outputs.out_dir))?;
+    Ok(job)
+}
+
+/// Runs `sim tune GAME`.
+pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
+    let opts = &args.options;
+    let setup = read_options::<G>(args)?;
+    let plan = plan_batches::<G>(args, &setup)?;
+    let outputs = prepare_outputs::<G>(args, &setup)?;
+    let mut job = start_job::<G>(args, &setup, &plan, &outputs)?;
+    let Outputs {
+        files, report_date, ..
+    } = outputs;
+    let Setup {
+        template,
+        space_size,
+        seed,
+        combos,
+        specs,
+        objective,
+        margin,
+        field_word,
+        field_spec,
+        players,
+        sims,
+        ..
+    } = &setup;
+    let (space_size, seed, objective, margin, players) = (*space_size, *seed, *objective, *margin, *players);
+    let n = combos.len();
+    let sign = objective.sign();
+    let scale = objective.scale();
+    let Plan {
+        halving,
+        games_per_batch,
+        finalists,
+        race_start,
+        race_rounds,
+        race_units,
+        fresh_batches,
+        units,
+    } = &plan;
+    let (games_per_batch, finalists, race_start, race_rounds, race_units, fresh_batches, units) = (
+        *games_per_batch,
+        *finalists,
+        *race_start,
+        *race_rounds,
+        *race_units,
+        *fresh_batches,
+        *units,
+    );
+    let threads = args.common.threads();
 
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
