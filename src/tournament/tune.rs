@@ -1057,6 +1057,8 @@ struct Plan {
     fresh_batches: u64,
     /// Every batch of the run.
     units: u64,
+    /// The most games the halving and the race may play (`--budget`).
+    budget: u64,
 }
 
 /// Plans the batches of `--budget` and `--fresh`: the halving (none for
@@ -1113,6 +1115,7 @@ fn plan_batches<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Resul
         race_units,
         fresh_batches,
         units: race_units + fresh_batches,
+        budget: args.budget,
     })
 }
 
@@ -1206,9 +1209,293 @@ fn start_job<G: Game>(
     Ok(job)
 }
 
+/// What plays the batches: the candidates' simulations, the worker
+/// threads and the progress bar.
+struct Runner<'a, G: Game> {
+    /// The game's options.
+    opts: &'a G::Options,
+    /// The candidates, their simulations, the objective and the seed.
+    setup: &'a Setup<G>,
+    /// `--threads`, or every core.
+    threads: usize,
+    /// The worker threads.
+    pool: rayon::ThreadPool,
+    /// When the games started.
+    start: Instant,
+    /// The progress bar, of games up to `--budget`.
+    bar: ProgressBar,
+}
+
+impl<'a, G: Game> Runner<'a, G> {
+    /// Starts the worker threads and the progress bar.
+    fn start(args: &'a TuneArgs<G::Options>, setup: &'a Setup<G>) -> Result<Runner<'a, G>, Failure> {
+        let threads = args.common.threads();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+        let start = Instant::now();
+        let bar = crate::engine::runner::progress_bar(args.common.progress(), args.budget);
+        Ok(Runner {
+            opts: &args.options,
+            setup,
+            threads,
+            pool,
+            start,
+            bar,
+        })
+    }
+
+    /// Plays the batches of `range` that `job` has not done yet with
+    /// candidates `who`, their sums going where `phase` says.
+    fn play(
+        &self,
+        job: &mut Job<TuneTally>,
+        who: &[usize],
+        phase: Phase,
+        range: Range<u64>,
+    ) -> Result<(), Failure> {
+        let mut play = |ranges: &[Range<u64>]| {
+            play_batches::<G>(
+                self.opts,
+                &self.setup.sims,
+                self.setup.objective,
+                who,
+                phase,
+                self.setup.seed,
+                ranges,
+                &self.pool,
+                &self.bar,
+                stop_flag(),
+            )
+        };
+        job.play(range, &mut play)
+    }
+}
+
+/// Where the halving and the race got to: the candidates left, the stage
+/// or round each other one left in, the games played, and the rows of
+/// rounds.csv.
+struct Race {
+    /// The candidates still in, by number.
+    who: Vec<usize>,
+    /// The halving stage that cut each candidate.
+    cut_in: Vec<Option<usize>>,
+    /// Each candidate's deals in the halving.
+    halving_deals_of: Vec<u64>,
+    /// Each candidate's estimate over the halving stages it played.
+    halving_estimate: Vec<f64>,
+    /// The race round that dropped each candidate.
+    dropped_in: Vec<Option<usize>>,
+    /// Each candidate's games in the halving and the race.
+    games_of: Vec<u64>,
+    /// The halving's stages, as rounds.csv shows them.
+    stage_rows: Vec<RoundRow>,
+    /// The race's rounds, as rounds.csv shows them.
+    rows: Vec<RoundRow>,
+    /// The games the halving and the race played.
+    used: u64,
+    /// The deals of the race's rounds.
+    deals_total: u64,
+    /// Why the race stopped (none until it does).
+    stop: Option<Stop>,
+    /// The multiplier of the last round's intervals.
+    last_z: f64,
+}
+
+impl Race {
+    /// Before any game: every one of `n` candidates in.
+    fn new(n: usize) -> Race {
+        Race {
+            who: (0..n).collect(),
+            cut_in: vec![None; n],
+            halving_deals_of: vec![0; n],
+            halving_estimate: vec![f64::NAN; n],
+            dropped_in: vec![None; n],
+            games_of: vec![0; n],
+            stage_rows: Vec::new(),
+            rows: Vec::new(),
+            used: 0,
+            deals_total: 0,
+            stop: None,
+            last_z: f64::NAN,
+        }
+    }
+
+    /// The halving: each stage plays its batches with the candidates
+    /// left, then keeps the best of them ([`Race::halving_stage`]).
+    fn play_halving<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+    ) -> Result<(), Failure> {
+        for h in 0..plan.halving.stages() {
+            self.halving_stage(runner, job, plan, h)?;
+        }
+        Ok(())
+    }
+
+    /// Halving stage `h`: plays its batches with the candidates left, then
+    /// keeps the best of them by their estimates over every stage so far
+    /// (the lower candidate number on a tie).
+    fn halving_stage<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+        h: usize,
+    ) -> Result<(), Failure> {
+        let (first, count) = (plan.halving.start[h], plan.halving.batches[h]);
+        runner.play(job, &self.who, Phase::Halving(h), first..first + count)?;
+        let games = count * self.who.len() as u64 * plan.games_per_batch;
+        self.used += games;
+        for &c in &self.who {
+            self.games_of[c] += count * plan.games_per_batch;
+            self.halving_deals_of[c] += count * BATCH_GAMES;
+        }
+        let sign = runner.setup.objective.sign();
+        let sums = job.tally().halved(h, &self.who);
+        let mut order: Vec<usize> = (0..self.who.len()).collect();
+        order.sort_by(|&a, &b| {
+            (sign * sums.estimate(b))
+                .total_cmp(&(sign * sums.estimate(a)))
+                .then(self.who[a].cmp(&self.who[b]))
+        });
+        for (i, &c) in self.who.iter().enumerate() {
+            self.halving_estimate[c] = sums.estimate(i);
+        }
+        let keep = plan.halving.kept[h + 1];
+        let mut gone: Vec<usize> = order[keep..].iter().map(|&i| self.who[i]).collect();
+        gone.sort_unstable();
+        for &c in &gone {
+            self.cut_in[c] = Some(h);
+        }
+        self.stage_rows.push(RoundRow {
+            deals: count * BATCH_GAMES,
+            deals_total: self.halving_deals_of[self.who[order[0]]],
+            candidates: self.who.len(),
+            games,
+            games_total: self.used,
+            alpha: f64::NAN,
+            z: f64::NAN,
+            dropped: gone.clone(),
+            leader: self.who[order[0]],
+            leader_estimate: sums.estimate(order[0]),
+            survivors: keep,
+            stop: String::new(),
+        });
+        self.who.retain(|c| !gone.contains(c));
+        Ok(())
+    }
+
+    /// The race: round after round ([`Race::race_round`]) until it stops.
+    fn play_race<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+    ) -> Result<(), Failure> {
+        let mut r = 0usize;
+        while self.stop.is_none() {
+            self.race_round(runner, job, plan, r)?;
+            r += 1;
+        }
+        Ok(())
+    }
+
+    /// Race round `r`: stops on the budget when it cannot pay for a batch
+    /// of the round, or the plan has no more rounds; otherwise plays the
+    /// batches it can pay for, drops every candidate significantly worse
+    /// than another, and stops when one is left, when every survivor is
+    /// within the margin of the leader, or when the round was cut short.
+    fn race_round<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+        r: usize,
+    ) -> Result<(), Failure> {
+        let k = self.who.len() as u64;
+        let (first, full) = round_batches(r);
+        let first = plan.race_start + first;
+        let afford = (plan.budget - self.used) / (k * plan.games_per_batch);
+        let count = full.min(afford);
+        if count == 0 || r >= plan.race_rounds {
+            self.stop_by(Stop::Budget);
+            return Ok(());
+        }
+        runner.play(job, &self.who, Phase::Race(r), first..first + count)?;
+        let games = count * k * plan.games_per_batch;
+        self.used += games;
+        self.deals_total += count * BATCH_GAMES;
+        for &c in &self.who {
+            self.games_of[c] += count * plan.games_per_batch;
+        }
+        let alpha = round_alpha(ALPHA, r);
+        let z = pair_z(alpha, self.who.len());
+        self.last_z = z;
+        let sign = runner.setup.objective.sign();
+        let sums = job.tally().cumulative(r, &self.who);
+        let (drop, within) = decide(&sums, sign, z, runner.setup.margin);
+        let lead = leader(&sums, sign);
+        let gone: Vec<usize> = drop.iter().map(|&i| self.who[i]).collect();
+        for &c in &gone {
+            self.dropped_in[c] = Some(r);
+        }
+        let row = RoundRow {
+            deals: count * BATCH_GAMES,
+            deals_total: self.deals_total,
+            candidates: self.who.len(),
+            games,
+            games_total: self.used,
+            alpha,
+            z,
+            dropped: gone.clone(),
+            leader: self.who[lead],
+            leader_estimate: sums.estimate(lead),
+            survivors: self.who.len() - gone.len(),
+            stop: String::new(),
+        };
+        self.who.retain(|c| !gone.contains(c));
+        self.rows.push(row);
+        if self.who.len() == 1 {
+            self.stop_by(Stop::OneLeft);
+        } else if within {
+            self.stop_by(Stop::Margin);
+        } else if count < full {
+            self.stop_by(Stop::Budget);
+        }
+        Ok(())
+    }
+
+    /// Stops the race for `why`, which the last round's row records.
+    fn stop_by(&mut self, why: Stop) {
+        self.stop = Some(why);
+        if let Some(last) = self.rows.last_mut() {
+            last.stop = why.word().to_string();
+        }
+    }
+
+    /// The winner, the leader of the survivors on the race's deals (the
+    /// first survivor when no round was played), and the survivors in
+    /// order, the winner first.
+    fn winner(&self, tally: &TuneTally, sign: f64) -> (usize, Vec<usize>) {
+        let final_sums = match self.rows.len() {
+            0 => None,
+            played => Some(tally.cumulative(played - 1, &self.who)),
+        };
+        let winner = final_sums
+            .as_ref()
+            .map_or(self.who[0], |s| s.who[leader(s, sign)]);
+        let mut survivors = self.who.clone();
+        survivors.sort_by_key(|&c| (c != winner, c));
+        (winner, survivors)
+    }
+}
+
 /// Runs `sim tune GAME`.
 pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
-    let opts = &args.options;
     let setup = read_options::<G>(args)?;
     let plan = plan_batches::<G>(args, &setup)?;
     let outputs = prepare_outputs::<G>(args, &setup)?;
@@ -1227,7 +1514,6 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         field_word,
         field_spec,
         players,
-        sims,
         ..
     } = &setup;
     let (space_size, seed, objective, margin, players) = (*space_size, *seed, *objective, *margin, *players);
@@ -1238,221 +1524,43 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         halving,
         games_per_batch,
         finalists,
-        race_start,
-        race_rounds,
         race_units,
         fresh_batches,
         units,
+        ..
     } = &plan;
-    let (games_per_batch, finalists, race_start, race_rounds, race_units, fresh_batches, units) = (
-        *games_per_batch,
-        *finalists,
-        *race_start,
-        *race_rounds,
-        *race_units,
-        *fresh_batches,
-        *units,
-    );
-    let threads = args.common.threads();
-
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
-    let start = Instant::now();
-    let bar = crate::engine::runner::progress_bar(args.common.progress(), args.budget);
-    let mut who: Vec<usize> = (0..n).collect();
-    let mut cut_in: Vec<Option<usize>> = vec![None; n];
-    let mut halving_deals_of: Vec<u64> = vec![0; n];
-    let mut halving_estimate: Vec<f64> = vec![f64::NAN; n];
-    let mut dropped_in: Vec<Option<usize>> = vec![None; n];
-    let mut games_of: Vec<u64> = vec![0; n];
-    let mut stage_rows: Vec<RoundRow> = Vec::new();
-    let mut rows: Vec<RoundRow> = Vec::new();
-    let mut used = 0u64;
-    let mut deals_total = 0u64;
-    // The halving: each stage plays its batches with the candidates left,
-    // then keeps the best of them by their estimates over every stage so
-    // far (the lower candidate number on a tie).
-    let mut halved = Ok(());
-    for h in 0..halving.stages() {
-        let current = who.clone();
-        let (first, count) = (halving.start[h], halving.batches[h]);
-        let mut play = |ranges: &[Range<u64>]| {
-            play_batches::<G>(
-                opts,
-                sims,
-                objective,
-                &current,
-                Phase::Halving(h),
-                seed,
-                ranges,
-                &pool,
-                &bar,
-                stop_flag(),
-            )
-        };
-        if let Err(e) = job.play(first..first + count, &mut play) {
-            halved = Err(e);
-            break;
-        }
-        let games = count * who.len() as u64 * games_per_batch;
-        used += games;
-        for &c in &who {
-            games_of[c] += count * games_per_batch;
-            halving_deals_of[c] += count * BATCH_GAMES;
-        }
-        let sums = job.tally().halved(h, &who);
-        let mut order: Vec<usize> = (0..who.len()).collect();
-        order.sort_by(|&a, &b| {
-            (sign * sums.estimate(b))
-                .total_cmp(&(sign * sums.estimate(a)))
-                .then(who[a].cmp(&who[b]))
-        });
-        for (i, &c) in who.iter().enumerate() {
-            halving_estimate[c] = sums.estimate(i);
-        }
-        let keep = halving.kept[h + 1];
-        let mut gone: Vec<usize> = order[keep..].iter().map(|&i| who[i]).collect();
-        gone.sort_unstable();
-        for &c in &gone {
-            cut_in[c] = Some(h);
-        }
-        stage_rows.push(RoundRow {
-            deals: count * BATCH_GAMES,
-            deals_total: halving_deals_of[who[order[0]]],
-            candidates: who.len(),
-            games,
-            games_total: used,
-            alpha: f64::NAN,
-            z: f64::NAN,
-            dropped: gone.clone(),
-            leader: who[order[0]],
-            leader_estimate: sums.estimate(order[0]),
-            survivors: keep,
-            stop: String::new(),
-        });
-        who.retain(|c| !gone.contains(c));
-    }
-    let halving_deals = halving.units() * BATCH_GAMES;
-    let mut stop = None;
-    let mut last_z = f64::NAN;
-    let mut r = 0usize;
-    let played = halved.and_then(|()| {
-        loop {
-            if stop.is_some() {
-                break Ok(());
-            }
-            let k = who.len() as u64;
-            let (first, full) = round_batches(r);
-            let first = race_start + first;
-            let afford = (args.budget - used) / (k * games_per_batch);
-            let count = full.min(afford);
-            if count == 0 || r >= race_rounds {
-                stop = Some(Stop::Budget);
-                if let Some(last) = rows.last_mut() {
-                    last.stop = Stop::Budget.word().to_string();
-                }
-                break Ok(());
-            }
-            let current = who.clone();
-            let mut play = |ranges: &[Range<u64>]| {
-                play_batches::<G>(
-                    opts,
-                    sims,
-                    objective,
-                    &current,
-                    Phase::Race(r),
-                    seed,
-                    ranges,
-                    &pool,
-                    &bar,
-                    stop_flag(),
-                )
-            };
-            if let Err(e) = job.play(first..first + count, &mut play) {
-                break Err(e);
-            }
-            let games = count * k * games_per_batch;
-            used += games;
-            deals_total += count * BATCH_GAMES;
-            for &c in &who {
-                games_of[c] += count * games_per_batch;
-            }
-            let alpha = round_alpha(ALPHA, r);
-            let z = pair_z(alpha, who.len());
-            last_z = z;
-            let sums = job.tally().cumulative(r, &who);
-            let (drop, within) = decide(&sums, sign, z, margin);
-            let lead = leader(&sums, sign);
-            let gone: Vec<usize> = drop.iter().map(|&i| who[i]).collect();
-            for &c in &gone {
-                dropped_in[c] = Some(r);
-            }
-            let row = RoundRow {
-                deals: count * BATCH_GAMES,
-                deals_total,
-                candidates: who.len(),
-                games,
-                games_total: used,
-                alpha,
-                z,
-                dropped: gone.clone(),
-                leader: who[lead],
-                leader_estimate: sums.estimate(lead),
-                survivors: who.len() - gone.len(),
-                stop: String::new(),
-            };
-            who.retain(|c| !gone.contains(c));
-            rows.push(row);
-            if who.len() == 1 {
-                stop = Some(Stop::OneLeft);
-            } else if within {
-                stop = Some(Stop::Margin);
-            } else if count < full {
-                stop = Some(Stop::Budget);
-            }
-            if let Some(s) = stop {
-                rows.last_mut().expect("a round").stop = s.word().to_string();
-            }
-            r += 1;
-        }
-    });
-    // The winner: the leader of the survivors on the race's deals.
-    let race_rounds_played = rows.len();
-    let final_sums = if race_rounds_played > 0 {
-        Some(job.tally().cumulative(race_rounds_played - 1, &who))
-    } else {
-        None
-    };
-    let winner = final_sums.as_ref().map_or(who[0], |s| s.who[leader(s, sign)]);
-    // Survivors in order, the winner first.
-    let mut survivors = who.clone();
-    survivors.sort_by_key(|&c| (c != winner, c));
-    let played = played.and_then(|()| {
-        let current = survivors.clone();
-        let mut play = |ranges: &[Range<u64>]| {
-            play_batches::<G>(
-                opts,
-                sims,
-                objective,
-                &current,
-                Phase::Fresh,
-                seed,
-                ranges,
-                &pool,
-                &bar,
-                stop_flag(),
-            )
-        };
-        job.play(race_units..units, &mut play)
-    });
-    bar.finish_and_clear();
+    let (games_per_batch, finalists, race_units, fresh_batches, units) =
+        (*games_per_batch, *finalists, *race_units, *fresh_batches, *units);
+    let runner = Runner::start(args, &setup)?;
+    let mut race = Race::new(n);
+    let played = race
+        .play_halving(&runner, &mut job, &plan)
+        .and_then(|()| race.play_race(&runner, &mut job, &plan));
+    let (winner, survivors) = race.winner(job.tally(), sign);
+    let played = played.and_then(|()| runner.play(&mut job, &survivors, Phase::Fresh, race_units..units));
+    runner.bar.finish_and_clear();
     played?;
     let resumed = job.resumed_note();
     let command = job.command_line();
     let (tally, leftovers) = job.into_tally();
-    let secs = start.elapsed().as_secs_f64();
+    let secs = runner.start.elapsed().as_secs_f64();
+    let threads = runner.threads;
+    let Race {
+        cut_in,
+        halving_deals_of,
+        halving_estimate,
+        dropped_in,
+        games_of,
+        stage_rows,
+        rows,
+        used,
+        deals_total,
+        stop,
+        last_z,
+        ..
+    } = race;
+    let race_rounds_played = rows.len();
+    let halving_deals = halving.units() * BATCH_GAMES;
     let fresh_games = fresh_batches * games_per_batch * survivors.len() as u64;
     let fresh = &tally.fresh;
 
