@@ -49,7 +49,7 @@ use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Game, SeatResult};
-use crate::engine::job::{Job, stop_flag};
+use crate::engine::job::{Job, Leftovers, stop_flag};
 use crate::engine::rng::batch_rng;
 use crate::engine::run::{file_label, plural, state_beside, table_json, timing};
 use crate::engine::runner::{BATCH_GAMES, Simulation};
@@ -1301,6 +1301,10 @@ struct Race {
     stop: Option<Stop>,
     /// The multiplier of the last round's intervals.
     last_z: f64,
+    /// The winner, once the race is over ([`Race::choose_winner`]).
+    winner: usize,
+    /// The survivors in order, the winner first, once the race is over.
+    survivors: Vec<usize>,
 }
 
 impl Race {
@@ -1319,6 +1323,8 @@ impl Race {
             deals_total: 0,
             stop: None,
             last_z: f64::NAN,
+            winner: 0,
+            survivors: Vec::new(),
         }
     }
 
@@ -1477,107 +1483,393 @@ impl Race {
         }
     }
 
-    /// The winner, the leader of the survivors on the race's deals (the
-    /// first survivor when no round was played), and the survivors in
-    /// order, the winner first.
-    fn winner(&self, tally: &TuneTally, sign: f64) -> (usize, Vec<usize>) {
+    /// Picks the winner, the leader of the survivors on the race's deals
+    /// (the first survivor when no round was played), and puts the
+    /// survivors in order, the winner first.
+    fn choose_winner(&mut self, tally: &TuneTally, sign: f64) {
         let final_sums = match self.rows.len() {
             0 => None,
             played => Some(tally.cumulative(played - 1, &self.who)),
         };
-        let winner = final_sums
+        self.winner = final_sums
             .as_ref()
             .map_or(self.who[0], |s| s.who[leader(s, sign)]);
-        let mut survivors = self.who.clone();
-        survivors.sort_by_key(|&c| (c != winner, c));
-        (winner, survivors)
+        self.survivors = self.who.clone();
+        self.survivors.sort_by_key(|&c| (c != self.winner, c));
     }
 }
 
-/// Runs `sim tune GAME`.
-pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
-    let setup = read_options::<G>(args)?;
-    let plan = plan_batches::<G>(args, &setup)?;
-    let outputs = prepare_outputs::<G>(args, &setup)?;
-    let mut job = start_job::<G>(args, &setup, &plan, &outputs)?;
-    let Outputs {
-        files, report_date, ..
-    } = outputs;
-    let Setup {
-        template,
-        space_size,
-        seed,
-        combos,
-        specs,
-        objective,
-        margin,
-        field_word,
-        field_spec,
-        players,
-        ..
-    } = &setup;
-    let (space_size, seed, objective, margin, players) = (*space_size, *seed, *objective, *margin, *players);
-    let n = combos.len();
-    let sign = objective.sign();
-    let scale = objective.scale();
-    let Plan {
-        halving,
-        games_per_batch,
-        finalists,
-        race_units,
-        fresh_batches,
-        units,
-        ..
-    } = &plan;
-    let (games_per_batch, finalists, race_units, fresh_batches, units) =
-        (*games_per_batch, *finalists, *race_units, *fresh_batches, *units);
-    let runner = Runner::start(args, &setup)?;
-    let mut race = Race::new(n);
+/// Plays the halving, the race and the survivors' fresh deals, and picks
+/// the winner; the progress bar is cleared before an interrupt or an
+/// error is reported.
+fn play_all<G: Game>(runner: &Runner<'_, G>, job: &mut Job<TuneTally>, plan: &Plan) -> Result<Race, Failure> {
+    let mut race = Race::new(runner.setup.combos.len());
     let played = race
-        .play_halving(&runner, &mut job, &plan)
-        .and_then(|()| race.play_race(&runner, &mut job, &plan));
-    let (winner, survivors) = race.winner(job.tally(), sign);
-    let played = played.and_then(|()| runner.play(&mut job, &survivors, Phase::Fresh, race_units..units));
+        .play_halving(runner, job, plan)
+        .and_then(|()| race.play_race(runner, job, plan));
+    race.choose_winner(job.tally(), runner.setup.objective.sign());
+    let played =
+        played.and_then(|()| runner.play(job, &race.survivors, Phase::Fresh, plan.race_units..plan.units));
     runner.bar.finish_and_clear();
-    played?;
-    let resumed = job.resumed_note();
-    let command = job.command_line();
-    let (tally, leftovers) = job.into_tally();
-    let secs = runner.start.elapsed().as_secs_f64();
-    let threads = runner.threads;
-    let Race {
-        cut_in,
-        halving_deals_of,
-        halving_estimate,
-        dropped_in,
-        games_of,
-        stage_rows,
-        rows,
-        used,
-        deals_total,
-        stop,
-        last_z,
-        ..
-    } = race;
-    let race_rounds_played = rows.len();
-    let halving_deals = halving.units() * BATCH_GAMES;
-    let fresh_games = fresh_batches * games_per_batch * survivors.len() as u64;
-    let fresh = &tally.fresh;
+    played.map(|()| race)
+}
 
-    // The sweep of equal confidence: every candidate the same deals, one
-    // look at the full level, enough deals to make every decision the race
-    // made (a drop, or a survivor within the margin), by the race's own
-    // estimates of each difference and its spread.
-    let z_sweep = pair_z(ALPHA, n);
+/// A chart's points, `(x, y, low, high)` each.
+type Points = Vec<(f64, f64, f64, f64)>;
+
+/// candidates.csv's header and rows, and the chart's points.
+struct CandidateTable {
+    /// candidates.csv's header.
+    header: Vec<String>,
+    /// One row per candidate.
+    rows: Vec<Vec<String>>,
+    /// Each candidate's estimate when last played, with its band.
+    race_points: Points,
+    /// The stages and rounds each candidate stayed.
+    round_points: Points,
+    /// Whether the template has one group of numbers only, the chart's
+    /// x axis then.
+    single_number: bool,
+}
+
+/// The run once every batch is played: what the files and the console
+/// are written from.
+struct Results<'a, G: Game> {
+    /// The command's options.
+    args: &'a TuneArgs<G::Options>,
+    /// The candidates, the field and the objective.
+    setup: &'a Setup<G>,
+    /// The batches of the run.
+    plan: &'a Plan,
+    /// Where the halving and the race got to, the winner and the
+    /// survivors.
+    race: Race,
+    /// Everything played.
+    tally: TuneTally,
+    /// What the run says of the state files it resumed from, if any.
+    resumed: Option<String>,
+    /// The command line, as run.
+    command: String,
+    /// The worker threads.
+    threads: usize,
+    /// The seconds the games took.
+    secs: f64,
+    /// The deals a sweep of equal confidence gives each candidate (0 when
+    /// the race made no decision to size it by).
+    sweep_deals: u64,
+}
+
+impl<'a, G: Game> Results<'a, G> {
+    /// The results of `job`, whose every batch is played, and the state
+    /// files to settle once they are written.
+    fn new(
+        args: &'a TuneArgs<G::Options>,
+        setup: &'a Setup<G>,
+        plan: &'a Plan,
+        race: Race,
+        job: Job<TuneTally>,
+        runner: &Runner<'_, G>,
+    ) -> (Results<'a, G>, Leftovers) {
+        let resumed = job.resumed_note();
+        let command = job.command_line();
+        let (tally, leftovers) = job.into_tally();
+        let secs = runner.start.elapsed().as_secs_f64();
+        let sweep_deals = sweep_deals(setup, &race, &tally);
+        let results = Results {
+            args,
+            setup,
+            plan,
+            race,
+            tally,
+            resumed,
+            command,
+            threads: runner.threads,
+            secs,
+            sweep_deals,
+        };
+        (results, leftovers)
+    }
+
+    /// The fresh estimate of candidate `c` and its 95% interval, in the
+    /// objective's points; none for a candidate that played no fresh deal.
+    fn fresh_estimate(&self, c: usize) -> Option<(f64, (f64, f64))> {
+        let fresh = &self.tally.fresh;
+        let scale = self.setup.objective.scale();
+        let i = fresh.who.iter().position(|&w| w == c)?;
+        let r = &fresh.cand[i];
+        let e = r.estimate();
+        let ci = if self.setup.objective == Objective::WinRate {
+            let (lo, hi) = r.share_interval();
+            // Shares of games: a deal's games are its seats.
+            (lo, hi)
+        } else {
+            r.mean_interval().unwrap_or((f64::NAN, f64::NAN))
+        };
+        Some((e * scale, (ci.0 * scale, ci.1 * scale)))
+    }
+
+    /// Candidate `c`'s fresh difference to the winner and its 95%
+    /// interval, in the objective's points; none for the winner, and for
+    /// a candidate that played no fresh deal.
+    fn fresh_diff(&self, c: usize) -> Option<(f64, (f64, f64))> {
+        let fresh = &self.tally.fresh;
+        let scale = self.setup.objective.scale();
+        let i = fresh.who.iter().position(|&w| w == c)?;
+        let w = fresh.who.iter().position(|&w| w == self.race.winner)?;
+        if i == w {
+            return None;
+        }
+        let (d, se) = fresh.diff(i, w);
+        let h = t975(fresh.cand[i].units.saturating_sub(1)) * se;
+        Some((d * scale, ((d - h) * scale, (d + h) * scale)))
+    }
+
+    /// The games of the survivors' fresh deals.
+    fn fresh_games(&self) -> u64 {
+        self.plan.fresh_batches * self.plan.games_per_batch * self.race.survivors.len() as u64
+    }
+
+    /// The deals of the halving's stages.
+    fn halving_deals(&self) -> u64 {
+        self.plan.halving.units() * BATCH_GAMES
+    }
+
+    /// The games the halving played.
+    fn halving_used(&self) -> u64 {
+        self.race.stage_rows.iter().map(|w| w.games).sum()
+    }
+
+    /// Candidate `c`'s race estimate and its standard error over the
+    /// rounds it played; NaN for a candidate cut by the halving, or when
+    /// the race played no round.
+    fn race_estimate(&self, c: usize) -> (f64, f64) {
+        let played = self.race.rows.len();
+        if played > 0 && self.race.cut_in[c].is_none() {
+            let s = self.tally.cumulative(self.last_round(c), &[c]);
+            (s.cand[0].estimate(), s.cand[0].stderr().unwrap_or(f64::NAN))
+        } else {
+            (f64::NAN, f64::NAN)
+        }
+    }
+
+    /// The last race round candidate `c` played (0 when none was played).
+    fn last_round(&self, c: usize) -> usize {
+        self.race.dropped_in[c].unwrap_or(self.race.rows.len().saturating_sub(1))
+    }
+
+    /// Candidate `c`'s status in candidates.csv.
+    fn status(&self, c: usize) -> &'static str {
+        if c == self.race.winner {
+            "winner"
+        } else if self.race.cut_in[c].is_some() {
+            "cut"
+        } else if self.race.dropped_in[c].is_none() {
+            "survivor"
+        } else {
+            "dropped"
+        }
+    }
+
+    /// candidates.csv's header and rows, and the chart's points.
+    fn candidates(&self) -> CandidateTable {
+        let combos = &self.setup.combos;
+        let groups = combos.first().map_or(0, |c| c.values.len());
+        let mut header: Vec<String> = vec!["candidate".into(), "policy".into()];
+        header.extend((1..=groups).map(|g| format!("value_{g}")));
+        header.extend(CANDIDATE_COLUMNS.map(String::from));
+        let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
+        let (race_points, round_points) = self.chart_points(single_number);
+        CandidateTable {
+            header,
+            rows: (0..combos.len()).map(|c| self.candidate_row(c)).collect(),
+            race_points,
+            round_points,
+            single_number,
+        }
+    }
+
+    /// Candidate `c`'s row of candidates.csv.
+    fn candidate_row(&self, c: usize) -> Vec<String> {
+        let (race, plan) = (&self.race, self.plan);
+        let scale = self.setup.objective.scale();
+        let players = self.setup.players as u64;
+        let combo = &self.setup.combos[c];
+        let (est, se) = self.race_estimate(c);
+        let fe = self.fresh_estimate(c);
+        let fd = self.fresh_diff(c);
+        let race_games = race.games_of[c] - race.halving_deals_of[c] * players;
+        let race_deals = race_games / players;
+        let in_race = race.cut_in[c].is_none();
+        let halved = plan.halving.stages() > 0;
+        let shown = |show: bool, value: &dyn Fn() -> String| if show { value() } else { String::new() };
+        let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
+        row.extend(combo.values.iter().cloned());
+        row.extend([
+            self.status(c).to_string(),
+            race.cut_in[c].map_or(String::new(), |h| h.to_string()),
+            shown(halved, &|| race.halving_deals_of[c].to_string()),
+            shown(halved, &|| f6(race.halving_estimate[c] * scale)),
+            race.dropped_in[c].map_or(String::new(), |r| r.to_string()),
+            shown(in_race, &|| race_deals.to_string()),
+            shown(in_race, &|| race_games.to_string()),
+            shown(in_race, &|| f6(est * scale)),
+            shown(in_race, &|| f6(se * scale)),
+            shown(fe.is_some(), &|| (plan.fresh_batches * BATCH_GAMES).to_string()),
+            shown(fe.is_some(), &|| {
+                (plan.fresh_batches * plan.games_per_batch).to_string()
+            }),
+            fe.map_or(String::new(), |v| f6(v.0)),
+            fe.map_or(String::new(), |v| f6(v.1.0)),
+            fe.map_or(String::new(), |v| f6(v.1.1)),
+            fd.map_or(String::new(), |v| f6(v.0)),
+            fd.map_or(String::new(), |v| f6(v.1.0)),
+            fd.map_or(String::new(), |v| f6(v.1.1)),
+        ]);
+        row
+    }
+
+    /// The chart's points, at each candidate's value when the template
+    /// has `single_number`, else at its number: the estimate when last
+    /// played with its band, and the stages and rounds it stayed.
+    fn chart_points(&self, single_number: bool) -> (Points, Points) {
+        let n = self.setup.combos.len();
+        let scale = self.setup.objective.scale();
+        let mut race_points = Vec::with_capacity(n);
+        let mut round_points = Vec::with_capacity(n);
+        for (c, combo) in self.setup.combos.iter().enumerate() {
+            let x = if single_number {
+                combo.values[0].parse::<f64>().unwrap_or(c as f64)
+            } else {
+                (c + 1) as f64
+            };
+            let (est, se) = self.race_estimate(c);
+            // A point without an estimate is left out, a band without an
+            // error drawn as the point (plotters cannot place NaN); a
+            // candidate the halving cut shows its halving estimate,
+            // without a band.
+            if self.race.cut_in[c].is_some() {
+                let e = self.race.halving_estimate[c] * scale;
+                if e.is_finite() {
+                    race_points.push((x, e, e, e));
+                }
+            } else if est.is_finite() {
+                let h = crate::engine::stats::Z95 * se;
+                let (lo, hi) = if h.is_finite() {
+                    (est - h, est + h)
+                } else {
+                    (est, est)
+                };
+                race_points.push((x, est * scale, lo * scale, hi * scale));
+            }
+            let rounds_in = match self.race.cut_in[c] {
+                Some(h) => (h + 1) as f64,
+                None => (self.plan.halving.stages() + self.last_round(c) + 1) as f64,
+            };
+            round_points.push((x, rounds_in, 0.0, rounds_in));
+        }
+        (race_points, round_points)
+    }
+
+    /// rounds.csv: a row per halving stage, then per race round.
+    fn rounds_csv(&self) -> Result<Vec<u8>, Failure> {
+        let combos = &self.setup.combos;
+        let scale = self.setup.objective.scale();
+        let header: Vec<String> = ROUND_COLUMNS.map(String::from).to_vec();
+        let phases = (self.race.stage_rows.iter().enumerate())
+            .map(|(h, w)| ("halving", h, w))
+            .chain(self.race.rows.iter().enumerate().map(|(r, w)| ("race", r, w)));
+        let rows: Vec<Vec<String>> = phases
+            .map(|(phase, r, w)| {
+                let tested = phase == "race";
+                vec![
+                    phase.to_string(),
+                    r.to_string(),
+                    w.deals.to_string(),
+                    w.deals_total.to_string(),
+                    w.candidates.to_string(),
+                    w.games.to_string(),
+                    w.games_total.to_string(),
+                    if tested {
+                        format!("{:.6e}", w.alpha)
+                    } else {
+                        String::new()
+                    },
+                    if tested { f6(w.z) } else { String::new() },
+                    w.dropped.len().to_string(),
+                    w.dropped
+                        .iter()
+                        .map(|&c| combos[c].spec.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    w.survivors.to_string(),
+                    combos[w.leader].spec.clone(),
+                    f6(w.leader_estimate * scale),
+                    w.stop.clone(),
+                ]
+            })
+            .collect();
+        Ok(run_csv_bytes(&header, &rows, self.setup.seed)?)
+    }
+}
+
+/// candidates.csv's columns after the candidate, its policy and its
+/// values.
+const CANDIDATE_COLUMNS: [&str; 17] = [
+    "status",
+    "cut_in_stage",
+    "halving_deals",
+    "halving_estimate",
+    "dropped_in_round",
+    "race_deals",
+    "race_games",
+    "race_estimate",
+    "race_stderr",
+    "fresh_deals",
+    "fresh_games",
+    "fresh_estimate",
+    "fresh_ci95_low",
+    "fresh_ci95_high",
+    "fresh_diff_to_winner",
+    "fresh_diff_ci95_low",
+    "fresh_diff_ci95_high",
+];
+
+/// rounds.csv's columns.
+const ROUND_COLUMNS: [&str; 15] = [
+    "phase",
+    "round",
+    "deals",
+    "deals_total",
+    "candidates",
+    "games",
+    "games_total",
+    "alpha",
+    "z",
+    "dropped",
+    "dropped_policies",
+    "survivors",
+    "leader",
+    "leader_race_estimate",
+    "stop",
+];
+
+/// The deals a sweep of equal confidence gives each candidate, in whole
+/// batches: every candidate the same deals, one look at the full level,
+/// enough deals to make every decision the race made (a drop, or a
+/// survivor within the margin), by the race's own estimates of each
+/// difference and its spread; 0 when the race made no such decision.
+fn sweep_deals<G: Game>(setup: &Setup<G>, race: &Race, tally: &TuneTally) -> u64 {
+    let (winner, sign, margin) = (race.winner, setup.objective.sign(), setup.margin);
+    let z_sweep = pair_z(ALPHA, setup.combos.len());
     let mut sweep_deals: f64 = 0.0;
-    for (c, dropped) in dropped_in.iter().enumerate() {
-        if c == winner || cut_in[c].is_some() {
+    for (c, dropped) in race.dropped_in.iter().enumerate() {
+        if c == winner || race.cut_in[c].is_some() {
             continue;
         }
         let (upto, gap_of): (usize, Box<dyn Fn(f64) -> f64>) = match *dropped {
             Some(r) => (r, Box::new(|d: f64| -d)),
-            None if stop == Some(Stop::Margin) => {
-                (race_rounds_played - 1, Box::new(move |d: f64| margin - d))
+            None if race.stop == Some(Stop::Margin) => {
+                (race.rows.len() - 1, Box::new(move |d: f64| margin - d))
             }
             None => continue,
         };
@@ -1590,218 +1882,76 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             sweep_deals = sweep_deals.max((z_sweep * sd / gap).powi(2));
         }
     }
-    let sweep_deals = (sweep_deals.ceil() as u64).div_ceil(BATCH_GAMES) * BATCH_GAMES;
+    (sweep_deals.ceil() as u64).div_ceil(BATCH_GAMES) * BATCH_GAMES
+}
+
+/// Runs `sim tune GAME`.
+pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
+    let setup = read_options::<G>(args)?;
+    let plan = plan_batches::<G>(args, &setup)?;
+    let outputs = prepare_outputs::<G>(args, &setup)?;
+    let mut job = start_job::<G>(args, &setup, &plan, &outputs)?;
+    let runner = Runner::start(args, &setup)?;
+    let race = play_all(&runner, &mut job, &plan)?;
+    let (results, leftovers) = Results::new(args, &setup, &plan, race, job, &runner);
+    let args = results.args;
+    let Outputs {
+        files, report_date, ..
+    } = outputs;
+    let Setup {
+        template,
+        space_size,
+        seed,
+        combos,
+        specs,
+        objective,
+        field_word,
+        field_spec,
+        players,
+        ..
+    } = &setup;
+    let (space_size, seed, objective, players) = (*space_size, *seed, *objective, *players);
+    let n = combos.len();
+    let (halving, finalists, fresh_batches, games_per_batch) = (
+        &plan.halving,
+        plan.finalists,
+        plan.fresh_batches,
+        plan.games_per_batch,
+    );
+    let race = &results.race;
+    let (winner, survivors, stop, used, deals_total, last_z) = (
+        race.winner,
+        race.survivors.clone(),
+        race.stop,
+        race.used,
+        race.deals_total,
+        race.last_z,
+    );
+    let (cut_in, dropped_in) = (&race.cut_in, &race.dropped_in);
+    let race_rounds_played = race.rows.len();
+    let (threads, secs, resumed, command) = (
+        results.threads,
+        results.secs,
+        results.resumed.clone(),
+        results.command.clone(),
+    );
+    let halving_deals = results.halving_deals();
+    let fresh_games = results.fresh_games();
+    let sweep_deals = results.sweep_deals;
     let sweep_games = sweep_deals * n as u64 * players as u64;
     let same_deals_games = (halving_deals + deals_total) * n as u64 * players as u64;
-
-    // candidates.csv
-    let groups = combos.first().map_or(0, |c| c.values.len());
-    let mut header: Vec<String> = vec!["candidate".into(), "policy".into()];
-    header.extend((1..=groups).map(|g| format!("value_{g}")));
-    header.extend(
-        [
-            "status",
-            "cut_in_stage",
-            "halving_deals",
-            "halving_estimate",
-            "dropped_in_round",
-            "race_deals",
-            "race_games",
-            "race_estimate",
-            "race_stderr",
-            "fresh_deals",
-            "fresh_games",
-            "fresh_estimate",
-            "fresh_ci95_low",
-            "fresh_ci95_high",
-            "fresh_diff_to_winner",
-            "fresh_diff_ci95_low",
-            "fresh_diff_ci95_high",
-        ]
-        .map(String::from),
-    );
-    let fresh_est = |c: usize| -> Option<(f64, (f64, f64))> {
-        let i = fresh.who.iter().position(|&w| w == c)?;
-        let r = &fresh.cand[i];
-        let e = r.estimate();
-        let ci = if objective == Objective::WinRate {
-            let (lo, hi) = r.share_interval();
-            // Shares of games: a deal's games are its seats.
-            (lo, hi)
-        } else {
-            r.mean_interval().unwrap_or((f64::NAN, f64::NAN))
-        };
-        Some((e * scale, (ci.0 * scale, ci.1 * scale)))
-    };
-    let fresh_diff = |c: usize| -> Option<(f64, (f64, f64))> {
-        let i = fresh.who.iter().position(|&w| w == c)?;
-        let w = fresh.who.iter().position(|&w| w == winner)?;
-        if i == w {
-            return None;
-        }
-        let (d, se) = fresh.diff(i, w);
-        let h = t975(fresh.cand[i].units.saturating_sub(1)) * se;
-        Some((d * scale, ((d - h) * scale, (d + h) * scale)))
-    };
-    let mut cand_rows = Vec::with_capacity(n);
-    let mut race_points = Vec::with_capacity(n);
-    let mut round_points = Vec::with_capacity(n);
-    let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
-    let stages = halving.stages();
-    for (c, combo) in combos.iter().enumerate() {
-        let last = dropped_in[c].unwrap_or(race_rounds_played.saturating_sub(1));
-        let (est, se) = if race_rounds_played > 0 && cut_in[c].is_none() {
-            let s = tally.cumulative(last, &[c]);
-            (s.cand[0].estimate(), s.cand[0].stderr().unwrap_or(f64::NAN))
-        } else {
-            (f64::NAN, f64::NAN)
-        };
-        let status = if c == winner {
-            "winner"
-        } else if cut_in[c].is_some() {
-            "cut"
-        } else if dropped_in[c].is_none() {
-            "survivor"
-        } else {
-            "dropped"
-        };
-        let fe = fresh_est(c);
-        let fd = fresh_diff(c);
-        let race_games = games_of[c] - halving_deals_of[c] * players as u64;
-        let race_deals = race_games / players as u64;
-        let in_race = cut_in[c].is_none();
-        let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
-        row.extend(combo.values.iter().cloned());
-        row.extend([
-            status.to_string(),
-            cut_in[c].map_or(String::new(), |h| h.to_string()),
-            if stages > 0 {
-                halving_deals_of[c].to_string()
-            } else {
-                String::new()
-            },
-            if stages > 0 {
-                f6(halving_estimate[c] * scale)
-            } else {
-                String::new()
-            },
-            dropped_in[c].map_or(String::new(), |r| r.to_string()),
-            if in_race {
-                race_deals.to_string()
-            } else {
-                String::new()
-            },
-            if in_race {
-                race_games.to_string()
-            } else {
-                String::new()
-            },
-            if in_race { f6(est * scale) } else { String::new() },
-            if in_race { f6(se * scale) } else { String::new() },
-            if fe.is_some() {
-                (fresh_batches * BATCH_GAMES).to_string()
-            } else {
-                String::new()
-            },
-            if fe.is_some() {
-                (fresh_batches * games_per_batch).to_string()
-            } else {
-                String::new()
-            },
-            fe.map_or(String::new(), |v| f6(v.0)),
-            fe.map_or(String::new(), |v| f6(v.1.0)),
-            fe.map_or(String::new(), |v| f6(v.1.1)),
-            fd.map_or(String::new(), |v| f6(v.0)),
-            fd.map_or(String::new(), |v| f6(v.1.0)),
-            fd.map_or(String::new(), |v| f6(v.1.1)),
-        ]);
-        cand_rows.push(row);
-        let x = if single_number {
-            combo.values[0].parse::<f64>().unwrap_or(c as f64)
-        } else {
-            (c + 1) as f64
-        };
-        // A point without an estimate is left out, a band without an
-        // error drawn as the point (plotters cannot place NaN); a candidate
-        // the halving cut shows its halving estimate, without a band.
-        if !in_race {
-            let e = halving_estimate[c] * scale;
-            if e.is_finite() {
-                race_points.push((x, e, e, e));
-            }
-        } else if est.is_finite() {
-            let h = crate::engine::stats::Z95 * se;
-            let (lo, hi) = if h.is_finite() {
-                (est - h, est + h)
-            } else {
-                (est, est)
-            };
-            race_points.push((x, est * scale, lo * scale, hi * scale));
-        }
-        let rounds_in = match cut_in[c] {
-            Some(h) => (h + 1) as f64,
-            None => (stages + last + 1) as f64,
-        };
-        round_points.push((x, rounds_in, 0.0, rounds_in));
-    }
+    let CandidateTable {
+        header,
+        rows: cand_rows,
+        race_points,
+        round_points,
+        single_number,
+    } = results.candidates();
     let cand_csv = run_csv_bytes(&header, &cand_rows, seed)?;
-
-    // rounds.csv
-    let round_header: Vec<String> = [
-        "phase",
-        "round",
-        "deals",
-        "deals_total",
-        "candidates",
-        "games",
-        "games_total",
-        "alpha",
-        "z",
-        "dropped",
-        "dropped_policies",
-        "survivors",
-        "leader",
-        "leader_race_estimate",
-        "stop",
-    ]
-    .map(String::from)
-    .to_vec();
-    let phases = stage_rows
-        .iter()
-        .enumerate()
-        .map(|(h, w)| ("halving", h, w))
-        .chain(rows.iter().enumerate().map(|(r, w)| ("race", r, w)));
-    let round_rows: Vec<Vec<String>> = phases
-        .map(|(phase, r, w)| {
-            let tested = phase == "race";
-            vec![
-                phase.to_string(),
-                r.to_string(),
-                w.deals.to_string(),
-                w.deals_total.to_string(),
-                w.candidates.to_string(),
-                w.games.to_string(),
-                w.games_total.to_string(),
-                if tested {
-                    format!("{:.6e}", w.alpha)
-                } else {
-                    String::new()
-                },
-                if tested { f6(w.z) } else { String::new() },
-                w.dropped.len().to_string(),
-                w.dropped
-                    .iter()
-                    .map(|&c| combos[c].spec.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                w.survivors.to_string(),
-                combos[w.leader].spec.clone(),
-                f6(w.leader_estimate * scale),
-                w.stop.clone(),
-            ]
-        })
-        .collect();
-    let rounds_csv = run_csv_bytes(&round_header, &round_rows, seed)?;
+    let rounds_csv = results.rounds_csv()?;
+    let fresh_est = |c| results.fresh_estimate(c);
+    let fresh_diff = |c| results.fresh_diff(c);
+    let stages = halving.stages();
 
     // Console.
     let stop = stop.unwrap_or(Stop::Budget);
@@ -1830,7 +1980,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     if let Some(note) = &resumed {
         let _ = writeln!(summary, "{note}");
     }
-    let halving_used: u64 = stage_rows.iter().map(|w| w.games).sum();
+    let halving_used = results.halving_used();
     let race_used = used - halving_used;
     let mut halving_line = None;
     if stages > 0 {
