@@ -1885,6 +1885,270 @@ fn sweep_deals<G: Game>(setup: &Setup<G>, race: &Race, tally: &TuneTally) -> u64
     (sweep_deals.ceil() as u64).div_ceil(BATCH_GAMES) * BATCH_GAMES
 }
 
+/// The console's lines that the page's conclusion repeats.
+struct Lines {
+    /// The halving's candidates, stages, deals and games (none without a
+    /// halving).
+    halving: Option<String>,
+    /// The race's rounds, deals and games, and why it stopped.
+    race: String,
+    /// The survivors, and the chance that the race went wrong.
+    confidence: String,
+    /// The winner and the survivors within its fresh interval (none when
+    /// the winner has no fresh estimate).
+    winner: Option<String>,
+    /// The games played, against a sweep of equal confidence.
+    games: String,
+}
+
+impl<G: Game> Results<'_, G> {
+    /// Why the race stopped (the budget, for a race that played no round).
+    fn stop(&self) -> Stop {
+        self.race.stop.unwrap_or(Stop::Budget)
+    }
+
+    /// What `--margin` is counted in, after the number.
+    fn unit(&self) -> &'static str {
+        if self.setup.objective == Objective::WinRate {
+            " points"
+        } else {
+            ""
+        }
+    }
+
+    /// The halving's stages (0 without a halving).
+    fn stages(&self) -> usize {
+        self.plan.halving.stages()
+    }
+
+    /// The games the race played.
+    fn race_used(&self) -> u64 {
+        self.race.used - self.halving_used()
+    }
+
+    /// The games of a sweep of equal confidence.
+    fn sweep_games(&self) -> u64 {
+        self.sweep_deals * self.setup.combos.len() as u64 * self.setup.players as u64
+    }
+
+    /// The console's summary, and the lines of it the page repeats.
+    fn console(&self) -> (Vec<u8>, Lines) {
+        let mut summary = Vec::new();
+        self.write_heading(&mut summary);
+        let lines = Lines {
+            halving: self.halving_line(),
+            race: self.race_line(),
+            confidence: self.confidence_line(),
+            winner: self.winner_line(),
+            games: self.games_line(),
+        };
+        if let Some(line) = &lines.halving {
+            let _ = writeln!(summary, "{line}");
+        }
+        let _ = writeln!(summary, "{}", lines.race);
+        let _ = writeln!(summary, "{}", lines.confidence);
+        self.write_fresh_table(&mut summary);
+        if let Some(line) = &lines.winner {
+            let _ = writeln!(summary, "{line}");
+        }
+        let _ = writeln!(summary, "{}", lines.games);
+        let _ = writeln!(summary, "{}", self.same_deals_line());
+        (summary, lines)
+    }
+
+    /// The summary's first lines: the run, the field, and the states
+    /// resumed from.
+    fn write_heading(&self, summary: &mut Vec<u8>) {
+        let setup = self.setup;
+        let _ = writeln!(
+            summary,
+            "sim tune {}: {} of {}, {}, objective {}, seed {} ({})",
+            G::NAME,
+            plural(setup.combos.len() as u64, "candidate"),
+            setup.template,
+            plural(setup.players as u64, "player"),
+            self.args.objective,
+            setup.seed,
+            timing(self.threads, self.race.used + self.fresh_games(), self.secs)
+        );
+        if setup.players > 1 {
+            let _ = writeln!(
+                summary,
+                "each candidate plays every seat in turn against {}; every candidate plays the same deals (common random numbers)",
+                setup.field_word
+            );
+        }
+        if let Some(note) = &self.resumed {
+            let _ = writeln!(summary, "{note}");
+        }
+    }
+
+    /// The halving's line: the candidates drawn, the stages, deals and
+    /// games, the finalists (none without a halving).
+    fn halving_line(&self) -> Option<String> {
+        let stages = self.stages();
+        if stages == 0 {
+            return None;
+        }
+        let (n, space_size) = (self.setup.combos.len(), self.setup.space_size);
+        let line = format!(
+            "halving: {} drawn at random from the {} of the template; {} on {} deals, {} games, cut them to {} finalists by their estimates (no test)",
+            plural(n as u64, "candidate"),
+            grouped(space_size),
+            plural(stages as u64, "stage"),
+            grouped(self.halving_deals()),
+            grouped(self.halving_used()),
+            self.plan.finalists,
+        );
+        Some(if space_size <= n as u64 {
+            line.replace(
+                &format!("drawn at random from the {} of the template", grouped(space_size)),
+                "(every one of the template)",
+            )
+        } else {
+            line
+        })
+    }
+
+    /// The race's line: rounds, deals, games and why it stopped.
+    fn race_line(&self) -> String {
+        let how = match self.stop() {
+            Stop::OneLeft => "one candidate left".to_string(),
+            Stop::Margin => format!(
+                "no survivor can be more than {}{} better than the leader",
+                self.args.margin,
+                self.unit()
+            ),
+            Stop::Budget => format!("the budget of {} games is spent", format_count(self.args.budget)),
+        };
+        format!(
+            "race: {} on {} deals, {} games; stopped because {how}",
+            plural(self.race.rows.len() as u64, "round"),
+            grouped(self.race.deals_total),
+            grouped(self.race_used()),
+        )
+    }
+
+    /// The survivors left, and the chance that the race went wrong.
+    fn confidence_line(&self) -> String {
+        let halved = self.stages() > 0;
+        let of_whom = if halved {
+            format!("{} finalists", self.plan.finalists)
+        } else {
+            self.setup.combos.len().to_string()
+        };
+        format!(
+            "{} left of {of_whom}; chance that the best{} was dropped or the stop is wrong: at most {ALPHA} (simultaneous intervals, last z {:.2})",
+            plural(self.race.survivors.len() as u64, "survivor"),
+            if halved { " finalist" } else { "" },
+            self.race.last_z,
+        )
+    }
+
+    /// The survivors' fresh estimates: a line on the fresh deals, then
+    /// the table.
+    fn write_fresh_table(&self, summary: &mut Vec<u8>) {
+        let (combos, winner) = (&self.setup.combos, self.race.winner);
+        let mut table = Table::new();
+        table
+            .left("candidate")
+            .right("fresh estimate")
+            .right("95% CI")
+            .right("vs winner")
+            .right("95% CI");
+        for &c in &self.race.survivors {
+            let fe = self.fresh_estimate(c);
+            let fd = self.fresh_diff(c);
+            table.row(vec![
+                if c == winner {
+                    format!("{} (winner)", combos[c].spec)
+                } else {
+                    combos[c].spec.clone()
+                },
+                fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
+                fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
+                fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
+                fd.map_or("-".into(), |v| format!("[{:+.4}, {:+.4}]", v.1.0, v.1.1)),
+            ]);
+        }
+        let _ = writeln!(
+            summary,
+            "fresh estimates{}: {} deals never used by the race ({} games per candidate)",
+            if self.setup.objective == Objective::WinRate {
+                " (win rates in %)"
+            } else {
+                ""
+            },
+            grouped(self.plan.fresh_batches * BATCH_GAMES),
+            grouped(self.plan.fresh_batches * self.plan.games_per_batch)
+        );
+        let _ = summary.write_all(table.render().as_bytes());
+    }
+
+    /// The winner and the survivors whose fresh estimates lie within its
+    /// fresh interval (none when the winner has no fresh estimate).
+    fn winner_line(&self) -> Option<String> {
+        let (combos, specs, winner) = (&self.setup.combos, &self.setup.specs, self.race.winner);
+        let (_, (lo, hi)) = self.fresh_estimate(winner)?;
+        let inside: Vec<&str> = (self.race.survivors.iter())
+            .filter(|&&c| c != winner)
+            .filter(|&&c| self.fresh_estimate(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
+            .map(|&c| combos[c].spec.as_str())
+            .collect();
+        let resolved = if specs[winner] == combos[winner].spec {
+            String::new()
+        } else {
+            format!(" ({})", specs[winner])
+        };
+        Some(format!(
+            "winner: {}{resolved}; survivors within its fresh interval: {}",
+            combos[winner].spec,
+            if inside.is_empty() {
+                "none".to_string()
+            } else {
+                inside.join(", ")
+            }
+        ))
+    }
+
+    /// The games played, against a sweep of equal confidence.
+    fn games_line(&self) -> String {
+        games_sentence(&Saved {
+            halving: self.halving_used(),
+            race: self.race_used(),
+            fresh: self.fresh_games(),
+            stop: self.stop(),
+            survivors: self.race.survivors.len(),
+            sweep_deals: self.sweep_deals,
+            sweep_games: self.sweep_games(),
+            candidates: self.setup.combos.len(),
+            halved: self.stages() > 0,
+        })
+    }
+
+    /// The games of a sweep that gives every candidate the deals the
+    /// finalists (or the race's candidates) played.
+    fn same_deals_line(&self) -> String {
+        let n = self.setup.combos.len();
+        let deals_total = self.race.deals_total;
+        let halving_deals = self.halving_deals();
+        let same_deals_games = (halving_deals + deals_total) * n as u64 * self.setup.players as u64;
+        if self.stages() > 0 {
+            format!(
+                "a sweep giving each of the {n} sampled candidates the finalists' {} deals would play {} games",
+                grouped(halving_deals + deals_total),
+                grouped(same_deals_games)
+            )
+        } else {
+            format!(
+                "a sweep giving every candidate the race's {} deals would play {} games",
+                grouped(deals_total),
+                grouped(same_deals_games)
+            )
+        }
+    }
+}
+
 /// Runs `sim tune GAME`.
 pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let setup = read_options::<G>(args)?;
@@ -1912,34 +2176,13 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     } = &setup;
     let (space_size, seed, objective, players) = (*space_size, *seed, *objective, *players);
     let n = combos.len();
-    let (halving, finalists, fresh_batches, games_per_batch) = (
-        &plan.halving,
-        plan.finalists,
-        plan.fresh_batches,
-        plan.games_per_batch,
-    );
+    let (halving, finalists, fresh_batches) = (&plan.halving, plan.finalists, plan.fresh_batches);
     let race = &results.race;
-    let (winner, survivors, stop, used, deals_total, last_z) = (
-        race.winner,
-        race.survivors.clone(),
-        race.stop,
-        race.used,
-        race.deals_total,
-        race.last_z,
-    );
+    let (winner, survivors) = (race.winner, race.survivors.clone());
     let (cut_in, dropped_in) = (&race.cut_in, &race.dropped_in);
     let race_rounds_played = race.rows.len();
-    let (threads, secs, resumed, command) = (
-        results.threads,
-        results.secs,
-        results.resumed.clone(),
-        results.command.clone(),
-    );
-    let halving_deals = results.halving_deals();
+    let (threads, secs, command) = (results.threads, results.secs, results.command.clone());
     let fresh_games = results.fresh_games();
-    let sweep_deals = results.sweep_deals;
-    let sweep_games = sweep_deals * n as u64 * players as u64;
-    let same_deals_games = (halving_deals + deals_total) * n as u64 * players as u64;
     let CandidateTable {
         header,
         rows: cand_rows,
@@ -1953,167 +2196,19 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let fresh_diff = |c| results.fresh_diff(c);
     let stages = halving.stages();
 
-    // Console.
-    let stop = stop.unwrap_or(Stop::Budget);
-    let unit = if objective == Objective::WinRate {
-        " points"
-    } else {
-        ""
-    };
-    let mut summary = Vec::new();
-    let _ = writeln!(
-        summary,
-        "sim tune {}: {} of {}, {}, objective {}, seed {seed} ({})",
-        G::NAME,
-        plural(n as u64, "candidate"),
-        template,
-        plural(players as u64, "player"),
-        args.objective,
-        timing(threads, used + fresh_games, secs)
-    );
-    if players > 1 {
-        let _ = writeln!(
-            summary,
-            "each candidate plays every seat in turn against {field_word}; every candidate plays the same deals (common random numbers)"
-        );
-    }
-    if let Some(note) = &resumed {
-        let _ = writeln!(summary, "{note}");
-    }
+    let (mut summary, lines) = results.console();
+    let Lines {
+        halving: halving_line,
+        race: race_line,
+        confidence: confidence_line,
+        winner: winner_line,
+        games: games_line,
+    } = lines;
+    let stop = results.stop();
+    let unit = results.unit();
     let halving_used = results.halving_used();
-    let race_used = used - halving_used;
-    let mut halving_line = None;
-    if stages > 0 {
-        let line = format!(
-            "halving: {} drawn at random from the {} of the template; {} on {} deals, {} games, cut them to {finalists} finalists by their estimates (no test)",
-            plural(n as u64, "candidate"),
-            grouped(space_size),
-            plural(stages as u64, "stage"),
-            grouped(halving_deals),
-            grouped(halving_used),
-        );
-        let line = if space_size <= n as u64 {
-            line.replace(
-                &format!("drawn at random from the {} of the template", grouped(space_size)),
-                "(every one of the template)",
-            )
-        } else {
-            line
-        };
-        let _ = writeln!(summary, "{line}");
-        halving_line = Some(line);
-    }
-    let how = match stop {
-        Stop::OneLeft => "one candidate left".to_string(),
-        Stop::Margin => format!(
-            "no survivor can be more than {}{unit} better than the leader",
-            args.margin
-        ),
-        Stop::Budget => format!("the budget of {} games is spent", format_count(args.budget)),
-    };
-    let race_line = format!(
-        "race: {} on {} deals, {} games; stopped because {how}",
-        plural(race_rounds_played as u64, "round"),
-        grouped(deals_total),
-        grouped(race_used),
-    );
-    let _ = writeln!(summary, "{race_line}");
-    let of_whom = if stages > 0 {
-        format!("{finalists} finalists")
-    } else {
-        n.to_string()
-    };
-    let confidence_line = format!(
-        "{} left of {of_whom}; chance that the best{} was dropped or the stop is wrong: at most {ALPHA} (simultaneous intervals, last z {last_z:.2})",
-        plural(survivors.len() as u64, "survivor"),
-        if stages > 0 { " finalist" } else { "" },
-    );
-    let _ = writeln!(summary, "{confidence_line}");
-    let mut table = Table::new();
-    table
-        .left("candidate")
-        .right("fresh estimate")
-        .right("95% CI")
-        .right("vs winner")
-        .right("95% CI");
-    for &c in &survivors {
-        let fe = fresh_est(c);
-        let fd = fresh_diff(c);
-        table.row(vec![
-            if c == winner {
-                format!("{} (winner)", combos[c].spec)
-            } else {
-                combos[c].spec.clone()
-            },
-            fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
-            fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
-            fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
-            fd.map_or("-".into(), |v| format!("[{:+.4}, {:+.4}]", v.1.0, v.1.1)),
-        ]);
-    }
-    let _ = writeln!(
-        summary,
-        "fresh estimates{}: {} deals never used by the race ({} games per candidate)",
-        if objective == Objective::WinRate {
-            " (win rates in %)"
-        } else {
-            ""
-        },
-        grouped(fresh_batches * BATCH_GAMES),
-        grouped(fresh_batches * games_per_batch)
-    );
-    let _ = summary.write_all(table.render().as_bytes());
-    let mut winner_line = None;
-    if let Some((_, (lo, hi))) = fresh_est(winner) {
-        let inside: Vec<&str> = survivors
-            .iter()
-            .filter(|&&c| c != winner)
-            .filter(|&&c| fresh_est(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
-            .map(|&c| combos[c].spec.as_str())
-            .collect();
-        let resolved = if specs[winner] == combos[winner].spec {
-            String::new()
-        } else {
-            format!(" ({})", specs[winner])
-        };
-        let line = format!(
-            "winner: {}{resolved}; survivors within its fresh interval: {}",
-            combos[winner].spec,
-            if inside.is_empty() {
-                "none".to_string()
-            } else {
-                inside.join(", ")
-            }
-        );
-        let _ = writeln!(summary, "{line}");
-        winner_line = Some(line);
-    }
-    let games_line = games_sentence(&Saved {
-        halving: halving_used,
-        race: race_used,
-        fresh: fresh_games,
-        stop,
-        survivors: survivors.len(),
-        sweep_deals,
-        sweep_games,
-        candidates: n,
-        halved: stages > 0,
-    });
-    let _ = writeln!(summary, "{games_line}");
-    let same_line = if stages > 0 {
-        format!(
-            "a sweep giving each of the {n} sampled candidates the finalists' {} deals would play {} games",
-            grouped(halving_deals + deals_total),
-            grouped(same_deals_games)
-        )
-    } else {
-        format!(
-            "a sweep giving every candidate the race's {} deals would play {} games",
-            grouped(deals_total),
-            grouped(same_deals_games)
-        )
-    };
-    let _ = writeln!(summary, "{same_line}");
+    let race_used = results.race_used();
+    let sweep_games = results.sweep_games();
 
     let mut contents: Vec<(&str, Vec<u8>)> = vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
     if !args.common.no_charts || report_date.is_some() {
