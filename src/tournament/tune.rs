@@ -2149,7 +2149,306 @@ impl<G: Game> Results<'_, G> {
     }
 }
 
-/// Runs `sim tune GAME`.
+/// The page's table of survivors: its columns.
+const SURVIVOR_COLUMNS: [&str; 8] = [
+    "candidate",
+    "status",
+    "fresh estimate",
+    "95% low",
+    "95% high",
+    "vs winner",
+    "95% low",
+    "95% high",
+];
+
+impl<G: Game> Results<'_, G> {
+    /// Writes every file (candidates.csv, rounds.csv, the chart and the
+    /// page as asked), then settles the state files and shows the summary
+    /// or the run's JSON.
+    fn write(self, outputs: Outputs, leftovers: Leftovers) -> Result<(), Failure> {
+        let table = self.candidates();
+        let cand_csv = run_csv_bytes(&table.header, &table.rows, self.setup.seed)?;
+        let rounds_csv = self.rounds_csv()?;
+        let (mut summary, lines) = self.console();
+        let mut contents: Vec<(&str, Vec<u8>)> =
+            vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
+        let no_charts = self.args.common.no_charts;
+        if !no_charts || outputs.report_date.is_some() {
+            let chart = self.chart(&table)?;
+            if let Some(date) = &outputs.report_date {
+                let page = self.page(&lines, &table, &chart.svg, date);
+                contents.push(("report.html", page.into_bytes()));
+            }
+            if !no_charts {
+                contents.push(("race.svg", chart.svg.into_bytes()));
+                contents.push(("race.png", chart.png));
+            }
+        }
+        let json = self.study_json(&table);
+        let written = outputs.files.commit(&contents, None, &mut summary)?;
+        leftovers.settle(&mut summary);
+        Ok(self.args.common.show.show(&summary, json, &written)?)
+    }
+
+    /// The chart's and the page's title.
+    fn title(&self) -> String {
+        format!("{} tune of {}", G::NAME, self.setup.template)
+    }
+
+    /// The line under the title: players, objective, seed.
+    fn run_line(&self) -> String {
+        format!(
+            "{}, {}, seed {}",
+            plural(self.setup.players as u64, "player"),
+            self.args.objective,
+            self.setup.seed
+        )
+    }
+
+    /// The race chart: each candidate's estimate when last played, and
+    /// the stages and rounds it stayed (a panel without points left out).
+    fn chart(&self, table: &CandidateTable) -> Result<charts::Chart, Failure> {
+        let template = &self.setup.template;
+        let halved = self.stages() > 0;
+        let x_label = if table.single_number {
+            template.clone()
+        } else {
+            format!("candidate number (candidates.csv) of {template}")
+        };
+        let mut panels = vec![
+            Panel {
+                title: if halved {
+                    "estimate when last played: race (95%, not corrected) or halving (dot only); fresh estimates in candidates.csv"
+                } else {
+                    "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
+                }
+                .into(),
+                y_label: self.args.objective.clone(),
+                points: table.race_points.clone(),
+                reference: None,
+                percent: false,
+                best: Vec::new(),
+                top: None,
+            },
+            Panel {
+                title: if halved {
+                    "halving stages and race rounds each candidate stayed"
+                } else {
+                    "rounds each candidate stayed in the race"
+                }
+                .into(),
+                y_label: if halved { "stages + rounds" } else { "rounds" }.into(),
+                points: table.round_points.clone(),
+                reference: None,
+                percent: false,
+                best: Vec::new(),
+                top: None,
+            },
+        ];
+        panels.retain(|p| !p.points.is_empty());
+        Ok(charts::sweep(&self.title(), &self.run_line(), &x_label, &panels)?)
+    }
+
+    /// report.html: the conclusion, the survivors, the chart `chart_svg`,
+    /// every candidate (`table`), the method and the run, made on `date`.
+    fn page(&self, lines: &Lines, table: &CandidateTable, chart_svg: &str, date: &str) -> String {
+        let conclusion = self.conclusion(lines);
+        let method = method_paragraphs(
+            self.stages() > 0,
+            self.args.margin,
+            &self.args.objective,
+            self.unit(),
+        );
+        tune_page(TunePage {
+            title: &self.title(),
+            run_line: &self.run_line(),
+            conclusion: &conclusion,
+            survivors_header: &SURVIVOR_COLUMNS,
+            survivors: self.survivor_rows(),
+            chart_svg,
+            header: &table.header,
+            rows: &table.rows,
+            method: &method,
+            command: &self.command,
+            seed: self.setup.seed,
+            date,
+            files: if self.args.common.no_charts {
+                "candidates.csv and rounds.csv beside this page"
+            } else {
+                "candidates.csv, rounds.csv and the race chart (race.svg, race.png) beside this page"
+            },
+        })
+    }
+
+    /// The page's conclusion: the winner on its fresh deals, the field's
+    /// own policy or the fair share, the survivors it could not be told
+    /// from, then the console's `lines`.
+    fn conclusion(&self, lines: &Lines) -> Vec<String> {
+        let (combos, winner) = (&self.setup.combos, self.race.winner);
+        let mut conclusion = Vec::new();
+        if let Some((e, (lo, hi))) = self.fresh_estimate(winner) {
+            conclusion.push(self.best_sentence(e, (lo, hi)));
+            conclusion.extend(self.field_sentence((lo, hi)));
+        }
+        let others: Vec<&str> = (self.race.survivors.iter())
+            .filter(|&&c| c != winner)
+            .map(|&c| combos[c].spec.as_str())
+            .collect();
+        conclusion.push(if others.is_empty() {
+            "No other candidate survived the race.".to_string()
+        } else {
+            format!(
+                "The race could not separate it from {} (in the table below, with their fresh differences to the winner).",
+                others.join(", ")
+            )
+        });
+        conclusion.extend(lines.halving.iter().cloned());
+        conclusion.push(lines.race.clone());
+        conclusion.push(lines.confidence.clone());
+        if let Some(w) = &lines.winner {
+            conclusion.push(w.clone());
+        }
+        conclusion.push(lines.games.clone());
+        conclusion
+    }
+
+    /// The conclusion's first sentence: the winner, of which candidates,
+    /// and its fresh estimate `e` with its interval `(lo, hi)`.
+    fn best_sentence(&self, e: f64, (lo, hi): (f64, f64)) -> String {
+        let setup = self.setup;
+        let (n, template) = (setup.combos.len(), &setup.template);
+        let what = if setup.objective == Objective::WinRate {
+            format!("a win rate of {e:.2}% [{lo:.2}%, {hi:.2}%]")
+        } else {
+            format!("{} {e:.4} [{lo:.4}, {hi:.4}]", self.args.objective)
+        };
+        let of = if self.stages() > 0 {
+            format!(
+                "the {} finalists of {n} candidates drawn from {template}",
+                self.plan.finalists
+            )
+        } else {
+            format!("the {n} candidates of {template}")
+        };
+        format!(
+            "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.",
+            setup.combos[self.race.winner].spec,
+            if setup.players > 1 {
+                format!(" against {}", setup.field_word)
+            } else {
+                String::new()
+            },
+            grouped(self.plan.fresh_batches * BATCH_GAMES)
+        )
+    }
+
+    /// With several players: what became of the field's own policy when
+    /// it is a candidate, else (for win rates) the winner's fresh
+    /// interval `(lo, hi)` against the fair share.
+    fn field_sentence(&self, (lo, hi): (f64, f64)) -> Option<String> {
+        let (setup, race) = (self.setup, &self.race);
+        let players = setup.players;
+        let field_at = (0..setup.combos.len()).find(|&c| setup.specs[c] == setup.field_spec);
+        if let Some(f) = field_at.filter(|_| players > 1) {
+            let own = &setup.combos[f].spec;
+            return if f == race.winner {
+                Some(format!(
+                    "The field's own policy ({own}) is the winner: no candidate was found better than it."
+                ))
+            } else if let Some(h) = race.cut_in[f] {
+                Some(format!(
+                    "The field's own policy ({own}) was cut by the halving in stage {h}."
+                ))
+            } else if let Some(r) = race.dropped_in[f] {
+                Some(format!(
+                    "The field's own policy ({own}) was dropped in race round {r}: significantly worse than another candidate, at the race's confidence."
+                ))
+            } else {
+                self.fresh_diff(f).map(|(d, (lo, hi))| {
+                    format!("The field's own policy ({own}) survived the race; the winner's fresh difference to it is {:+.4} [{:+.4}, {:+.4}]{}.", -d, -hi, -lo, self.unit())
+                })
+            };
+        }
+        if setup.objective != Objective::WinRate || players <= 1 {
+            return None;
+        }
+        let fair = 100.0 / players as f64;
+        let (verdict, why) = if lo > fair {
+            ("wins more than", "lies wholly above it")
+        } else if hi < fair {
+            ("wins less than", "lies wholly below it")
+        } else {
+            ("cannot be told from", "contains it")
+        };
+        Some(format!(
+            "Against {} it {verdict} the fair share of {fair:.1}% of {players} players: its interval {why}.",
+            setup.field_word
+        ))
+    }
+
+    /// The page's table of survivors, the winner first, with their fresh
+    /// estimates and differences to the winner.
+    fn survivor_rows(&self) -> Vec<Vec<Cell>> {
+        let num = |v: Option<f64>, signed: bool| match v {
+            Some(x) if signed => Cell::number(format!("{x:+.4}"), x),
+            Some(x) => Cell::number(format!("{x:.4}"), x),
+            None => Cell::text("-"),
+        };
+        (self.race.survivors.iter())
+            .map(|&c| {
+                let fe = self.fresh_estimate(c);
+                let fd = self.fresh_diff(c);
+                vec![
+                    Cell::text(self.setup.combos[c].spec.clone()),
+                    Cell::text(if c == self.race.winner {
+                        "winner"
+                    } else {
+                        "survivor"
+                    }),
+                    num(fe.map(|v| v.0), false),
+                    num(fe.map(|v| v.1.0), false),
+                    num(fe.map(|v| v.1.1), false),
+                    num(fd.map(|v| v.0), true),
+                    num(fd.map(|v| v.1.0), true),
+                    num(fd.map(|v| v.1.1), true),
+                ]
+            })
+            .collect()
+    }
+
+    /// The run's JSON (`--json`): its options, games, winner, survivors and
+    /// every candidate's row of `table`.
+    fn study_json(&self, table: &CandidateTable) -> serde_json::Value {
+        let (setup, args, race) = (self.setup, self.args, &self.race);
+        let combos = &setup.combos;
+        serde_json::json!({
+            "command": format!("tune {}", G::NAME),
+            "template": setup.template,
+            "field": setup.field_word,
+            "players": setup.players,
+            "objective": args.objective,
+            "seed": setup.seed.to_string(),
+            "threads": self.threads,
+            "seconds": self.secs,
+            "sim_version": crate::engine::version::SIM_VERSION,
+            "stop": self.stop().word(),
+            "rounds": race.rows.len(),
+            "method": format!("{:?}", args.method).to_lowercase(),
+            "space": setup.space_size,
+            "halving_games": self.halving_used(),
+            "race_games": self.race_used(),
+            "fresh_games": self.fresh_games(),
+            "sweep_games": self.sweep_games(),
+            "winner": combos[race.winner].spec,
+            "survivors": race.survivors.iter().map(|&c| combos[c].spec.clone()).collect::<Vec<_>>(),
+            "candidates": table_json(&table.header, &table.rows, &["policy", "status"]),
+        })
+    }
+}
+
+/// Runs `sim tune GAME`: reads the options, plans the batches and checks
+/// the outputs before any game, plays the halving, the race and the fresh
+/// deals, then writes the results.
 pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let setup = read_options::<G>(args)?;
     let plan = plan_batches::<G>(args, &setup)?;
@@ -2158,259 +2457,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let runner = Runner::start(args, &setup)?;
     let race = play_all(&runner, &mut job, &plan)?;
     let (results, leftovers) = Results::new(args, &setup, &plan, race, job, &runner);
-    let args = results.args;
-    let Outputs {
-        files, report_date, ..
-    } = outputs;
-    let Setup {
-        template,
-        space_size,
-        seed,
-        combos,
-        specs,
-        objective,
-        field_word,
-        field_spec,
-        players,
-        ..
-    } = &setup;
-    let (space_size, seed, objective, players) = (*space_size, *seed, *objective, *players);
-    let n = combos.len();
-    let (halving, finalists, fresh_batches) = (&plan.halving, plan.finalists, plan.fresh_batches);
-    let race = &results.race;
-    let (winner, survivors) = (race.winner, race.survivors.clone());
-    let (cut_in, dropped_in) = (&race.cut_in, &race.dropped_in);
-    let race_rounds_played = race.rows.len();
-    let (threads, secs, command) = (results.threads, results.secs, results.command.clone());
-    let fresh_games = results.fresh_games();
-    let CandidateTable {
-        header,
-        rows: cand_rows,
-        race_points,
-        round_points,
-        single_number,
-    } = results.candidates();
-    let cand_csv = run_csv_bytes(&header, &cand_rows, seed)?;
-    let rounds_csv = results.rounds_csv()?;
-    let fresh_est = |c| results.fresh_estimate(c);
-    let fresh_diff = |c| results.fresh_diff(c);
-    let stages = halving.stages();
-
-    let (mut summary, lines) = results.console();
-    let Lines {
-        halving: halving_line,
-        race: race_line,
-        confidence: confidence_line,
-        winner: winner_line,
-        games: games_line,
-    } = lines;
-    let stop = results.stop();
-    let unit = results.unit();
-    let halving_used = results.halving_used();
-    let race_used = results.race_used();
-    let sweep_games = results.sweep_games();
-
-    let mut contents: Vec<(&str, Vec<u8>)> = vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
-    if !args.common.no_charts || report_date.is_some() {
-        let x_label = if single_number {
-            template.clone()
-        } else {
-            format!("candidate number (candidates.csv) of {template}")
-        };
-        let title = format!("{} tune of {}", G::NAME, template);
-        let run_line = format!(
-            "{}, {}, seed {seed}",
-            plural(players as u64, "player"),
-            args.objective
-        );
-        let mut panels = vec![
-            Panel {
-                title: if stages > 0 {
-                    "estimate when last played: race (95%, not corrected) or halving (dot only); fresh estimates in candidates.csv"
-                } else {
-                    "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
-                }
-                .into(),
-                y_label: args.objective.clone(),
-                points: race_points,
-                reference: None,
-                percent: false,
-                best: Vec::new(),
-                top: None,
-            },
-            Panel {
-                title: if stages > 0 {
-                    "halving stages and race rounds each candidate stayed"
-                } else {
-                    "rounds each candidate stayed in the race"
-                }
-                .into(),
-                y_label: if stages > 0 { "stages + rounds" } else { "rounds" }.into(),
-                points: round_points,
-                reference: None,
-                percent: false,
-                best: Vec::new(),
-                top: None,
-            },
-        ];
-        panels.retain(|p| !p.points.is_empty());
-        let chart = charts::sweep(&title, &run_line, &x_label, &panels)?;
-        if let Some(date) = &report_date {
-            let mut conclusion = Vec::new();
-            if let Some((e, (lo, hi))) = fresh_est(winner) {
-                let what = if objective == Objective::WinRate {
-                    format!("a win rate of {e:.2}% [{lo:.2}%, {hi:.2}%]")
-                } else {
-                    format!("{} {e:.4} [{lo:.4}, {hi:.4}]", args.objective)
-                };
-                let of = if stages > 0 {
-                    format!("the {finalists} finalists of {n} candidates drawn from {template}",)
-                } else {
-                    format!("the {n} candidates of {template}")
-                };
-                conclusion.push(format!(
-                    "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.",
-                    combos[winner].spec,
-                    if players > 1 {
-                        format!(" against {field_word}")
-                    } else {
-                        String::new()
-                    },
-                    grouped(fresh_batches * BATCH_GAMES)
-                ));
-                let field_at = (0..n).find(|&c| specs[c] == *field_spec);
-                if let Some(f) = field_at.filter(|_| players > 1) {
-                    let own = &combos[f].spec;
-                    conclusion.push(if f == winner {
-                        format!("The field's own policy ({own}) is the winner: no candidate was found better than it.")
-                    } else if let Some(h) = cut_in[f] {
-                        format!("The field's own policy ({own}) was cut by the halving in stage {h}.")
-                    } else if let Some(r) = dropped_in[f] {
-                        format!("The field's own policy ({own}) was dropped in race round {r}: significantly worse than another candidate, at the race's confidence.")
-                    } else if let Some((d, (lo, hi))) = fresh_diff(f) {
-                        format!("The field's own policy ({own}) survived the race; the winner's fresh difference to it is {:+.4} [{:+.4}, {:+.4}]{unit}.", -d, -hi, -lo)
-                    } else {
-                        String::new()
-                    });
-                    conclusion.retain(|l| !l.is_empty());
-                } else if objective == Objective::WinRate && players > 1 {
-                    let fair = 100.0 / players as f64;
-                    let (verdict, why) = if lo > fair {
-                        ("wins more than", "lies wholly above it")
-                    } else if hi < fair {
-                        ("wins less than", "lies wholly below it")
-                    } else {
-                        ("cannot be told from", "contains it")
-                    };
-                    conclusion.push(format!(
-                        "Against {field_word} it {verdict} the fair share of {fair:.1}% of {players} players: its interval {why}."
-                    ));
-                }
-            }
-            let others: Vec<&str> = survivors
-                .iter()
-                .filter(|&&c| c != winner)
-                .map(|&c| combos[c].spec.as_str())
-                .collect();
-            conclusion.push(if others.is_empty() {
-                "No other candidate survived the race.".to_string()
-            } else {
-                format!(
-                    "The race could not separate it from {} (in the table below, with their fresh differences to the winner).",
-                    others.join(", ")
-                )
-            });
-            conclusion.extend(halving_line.iter().cloned());
-            conclusion.push(race_line.clone());
-            conclusion.push(confidence_line.clone());
-            if let Some(w) = &winner_line {
-                conclusion.push(w.clone());
-            }
-            conclusion.push(games_line.clone());
-            let survivors_header = [
-                "candidate",
-                "status",
-                "fresh estimate",
-                "95% low",
-                "95% high",
-                "vs winner",
-                "95% low",
-                "95% high",
-            ];
-            let survivor_rows: Vec<Vec<Cell>> = survivors
-                .iter()
-                .map(|&c| {
-                    let fe = fresh_est(c);
-                    let fd = fresh_diff(c);
-                    let num = |v: Option<f64>, signed: bool| match v {
-                        Some(x) if signed => Cell::number(format!("{x:+.4}"), x),
-                        Some(x) => Cell::number(format!("{x:.4}"), x),
-                        None => Cell::text("-"),
-                    };
-                    vec![
-                        Cell::text(combos[c].spec.clone()),
-                        Cell::text(if c == winner { "winner" } else { "survivor" }),
-                        num(fe.map(|v| v.0), false),
-                        num(fe.map(|v| v.1.0), false),
-                        num(fe.map(|v| v.1.1), false),
-                        num(fd.map(|v| v.0), true),
-                        num(fd.map(|v| v.1.0), true),
-                        num(fd.map(|v| v.1.1), true),
-                    ]
-                })
-                .collect();
-            let method = method_paragraphs(stages > 0, args.margin, &args.objective, unit);
-            let page = tune_page(TunePage {
-                title: &title,
-                run_line: &run_line,
-                conclusion: &conclusion,
-                survivors_header: &survivors_header,
-                survivors: survivor_rows,
-                chart_svg: &chart.svg,
-                header: &header,
-                rows: &cand_rows,
-                method: &method,
-                command: &command,
-                seed,
-                date,
-                files: if args.common.no_charts {
-                    "candidates.csv and rounds.csv beside this page"
-                } else {
-                    "candidates.csv, rounds.csv and the race chart (race.svg, race.png) beside this page"
-                },
-            });
-            contents.push(("report.html", page.into_bytes()));
-        }
-        if !args.common.no_charts {
-            contents.push(("race.svg", chart.svg.into_bytes()));
-            contents.push(("race.png", chart.png));
-        }
-    }
-    let json = serde_json::json!({
-        "command": format!("tune {}", G::NAME),
-        "template": template,
-        "field": field_word,
-        "players": players,
-        "objective": args.objective,
-        "seed": seed.to_string(),
-        "threads": threads,
-        "seconds": secs,
-        "sim_version": crate::engine::version::SIM_VERSION,
-        "stop": stop.word(),
-        "rounds": race_rounds_played,
-        "method": format!("{:?}", args.method).to_lowercase(),
-        "space": space_size,
-        "halving_games": halving_used,
-        "race_games": race_used,
-        "fresh_games": fresh_games,
-        "sweep_games": sweep_games,
-        "winner": combos[winner].spec,
-        "survivors": survivors.iter().map(|&c| combos[c].spec.clone()).collect::<Vec<_>>(),
-        "candidates": table_json(&header, &cand_rows, &["policy", "status"]),
-    });
-    let written = files.commit(&contents, None, &mut summary)?;
-    leftovers.settle(&mut summary);
-    Ok(args.common.show.show(&summary, json, &written)?)
+    results.write(outputs, leftovers)
 }
 
 #[cfg(test)]
