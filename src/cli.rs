@@ -435,7 +435,7 @@ impl Visitor for Dispatch<'_> {
                 .and_then(|a| publish(crate::studies::sweep::run::<G>(&a)?)),
             Kind::Tune => TuneArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
-                .and_then(|a| crate::studies::tune::run::<G>(&a)),
+                .and_then(|a| crate::report::tune_page::publish(crate::studies::tune::run::<G>(&a)?)),
         });
     }
 }

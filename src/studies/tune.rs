@@ -32,6 +32,7 @@
 
 use std::io::Write;
 use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -46,15 +47,13 @@ use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Game, SeatResult};
-use crate::engine::job::{Job, stop_flag};
+use crate::engine::job::{Job, Leftovers, stop_flag};
 use crate::engine::output::{file_label, state_beside};
 use crate::engine::rng::batch_rng;
 use crate::engine::runner::{BATCH_GAMES, Batches, Simulation};
 use crate::engine::show::{plural, table_json, timing};
+use crate::engine::strategies::Library;
 use crate::engine::table::Table;
-use crate::report::charts::{self, Panel};
-use crate::report::html::Cell;
-use crate::report::tune_page::{TunePage, tune_page};
 
 /// At most this many candidates race (every pair of survivors keeps its
 /// own sums).
@@ -848,8 +847,39 @@ fn decide(sums: &Sums, sign: f64, z: f64, margin: f64) -> (Vec<usize>, bool) {
     (dropped, within)
 }
 
-/// Runs `sim tune GAME`.
-pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
+/// The options read and checked before anything else: the candidates,
+/// their simulations against the field, and the objective.
+struct Setup<G: Game> {
+    /// `--policy`, as given.
+    template: String,
+    /// How many candidates the template makes.
+    space_size: u64,
+    /// `--seed`, or a random one.
+    seed: u64,
+    /// `--sample`, or [`DEFAULT_SAMPLE`].
+    sample_size: u32,
+    /// The candidates: every one of the template, or the halving's sample.
+    combos: Vec<Combo>,
+    /// Each candidate's policy, resolved.
+    specs: Vec<String>,
+    /// What the race ranks the candidates by.
+    objective: Objective,
+    /// `--margin` in the estimate's units.
+    margin: f64,
+    /// `--field`, or the game's default policy, as given.
+    field_word: String,
+    /// The field's policy, resolved.
+    field_spec: String,
+    /// The players of a game.
+    players: usize,
+    /// `sims[c][s]`: candidate `c` in seat `s`, the field in the others.
+    sims: Vec<Seats<G>>,
+}
+
+/// Reads and checks the options, in the order their errors are reported:
+/// the template and its candidates, the objective, the options tune
+/// refuses, the field, and every candidate's simulations.
+fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failure> {
     let opts = &args.options;
     let library = args.common.library().usage()?;
     let template = args
@@ -859,7 +889,6 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     let space = Template::parse(&template)
         .map_err(|e| format!("--policy '{template}': {e}"))
         .usage()?;
-    let space_size = space.count();
     if args.sample.is_some() && args.method != Method::Halving {
         return Err(Failure::Usage(
             "--sample: only --method halving draws a sample; the race (--method race, the default) races every candidate"
@@ -867,6 +896,54 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         ));
     }
     let seed = args.common.seed.unwrap_or_else(rand::random);
+    let combos = draw_candidates::<G>(args, &space, &template, seed)?;
+    let objective = read_objective::<G>(args)?;
+    if args.common.job.shard.is_some() {
+        return Err(Failure::Usage(
+            "--shard: a race decides each round from all the deals played so far; sim tune does not split into shards"
+                .into(),
+        ));
+    }
+    if args.common.xlsx.is_some() {
+        return Err(Failure::Usage(
+            "--xlsx: sim tune writes no workbook (its CSV files open in any spreadsheet)".into(),
+        ));
+    }
+    let field_word = args
+        .field
+        .clone()
+        .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
+    let field = library
+        .resolve(G::NAME, &field_word, G::parse_policy)
+        .map_err(|e| format!("--field '{field_word}': {e}"))
+        .usage()?;
+    let (specs, sims) = simulations::<G>(opts, &library, &template, &combos, &field.policy)?;
+    Ok(Setup {
+        space_size: space.count(),
+        sample_size: args.sample.unwrap_or(DEFAULT_SAMPLE),
+        template,
+        seed,
+        combos,
+        specs,
+        objective,
+        margin: args.margin / objective.scale(),
+        field_word,
+        field_spec: field.policy.to_string(),
+        players: G::players(opts),
+        sims,
+    })
+}
+
+/// The candidates of `space` (`--policy` `template`): every one for the
+/// race, a sample drawn by `seed` for the halving; refused when the race
+/// would have too many, or when there is only one.
+fn draw_candidates<G: Game>(
+    args: &TuneArgs<G::Options>,
+    space: &Template,
+    template: &str,
+    seed: u64,
+) -> Result<Vec<Combo>, Failure> {
+    let space_size = space.count();
     let sample_size = args.sample.unwrap_or(DEFAULT_SAMPLE);
     let combos: Vec<Combo> = match args.method {
         Method::Race if space_size > MAX_CANDIDATES as u64 => {
@@ -891,8 +968,14 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             G::NAME
         )));
     }
-    let objectives = Objective::available::<G>(opts);
-    let objective = objectives
+    Ok(combos)
+}
+
+/// `--objective`, refused with the list of the game's objectives when it
+/// has no such one.
+fn read_objective<G: Game>(args: &TuneArgs<G::Options>) -> Result<Objective, Failure> {
+    let objectives = Objective::available::<G>(&args.options);
+    objectives
         .iter()
         .find(|(w, _)| *w == args.objective)
         .map(|(_, o)| *o)
@@ -904,30 +987,26 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
                 G::NAME,
                 names.join(", ")
             ))
-        })?;
-    if args.common.job.shard.is_some() {
-        return Err(Failure::Usage(
-            "--shard: a race decides each round from all the deals played so far; sim tune does not split into shards"
-                .into(),
-        ));
-    }
-    if args.common.xlsx.is_some() {
-        return Err(Failure::Usage(
-            "--xlsx: sim tune writes no workbook (its CSV files open in any spreadsheet)".into(),
-        ));
-    }
-    let field_word = args
-        .field
-        .clone()
-        .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
-    let field = library
-        .resolve(G::NAME, &field_word, G::parse_policy)
-        .map_err(|e| format!("--field '{field_word}': {e}"))
-        .usage()?;
+        })
+}
+
+/// A candidate's simulations, one per seat: `seats[s]` has it in seat
+/// `s` and the field in every other seat.
+type Seats<G> = Vec<<G as Game>::Sim>;
+
+/// Each candidate's policy resolved, and its simulations: `sims[c][s]`
+/// has candidate `c` in seat `s` and `field` in every other seat.
+fn simulations<G: Game>(
+    opts: &G::Options,
+    library: &Library,
+    template: &str,
+    combos: &[Combo],
+    field: &G::Policy,
+) -> Result<(Vec<String>, Vec<Seats<G>>), Failure> {
     let players = G::players(opts);
-    let mut sims: Vec<Vec<G::Sim>> = Vec::with_capacity(combos.len());
+    let mut sims: Vec<Seats<G>> = Vec::with_capacity(combos.len());
     let mut specs = Vec::with_capacity(combos.len());
-    for c in &combos {
+    for c in combos {
         let r = library
             .resolve(G::NAME, &c.spec, G::parse_policy)
             .map_err(|e| format!("--policy '{template}': candidate '{}': {e}", c.spec))
@@ -936,13 +1015,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         let mut seats = Vec::with_capacity(players);
         for s in 0..players {
             let lineup: Vec<G::Policy> = (0..players)
-                .map(|t| {
-                    if t == s {
-                        r.policy.clone()
-                    } else {
-                        field.policy.clone()
-                    }
-                })
+                .map(|t| if t == s { r.policy.clone() } else { field.clone() })
                 .collect();
             seats.push(
                 G::simulation(opts, &lineup)
@@ -952,13 +1025,40 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         }
         sims.push(seats);
     }
-    let n = combos.len();
-    let sign = objective.sign();
-    let scale = objective.scale();
-    let margin = args.margin / scale;
+    Ok((specs, sims))
+}
+
+/// The run's batches, fixed before any game is played: the halving's
+/// stages, then the race's rounds, then the fresh deals.
+struct Plan {
+    /// The halving's stages (none for `--method race`).
+    halving: Halving,
+    /// Games a candidate plays in a batch: each deal in every seat.
+    games_per_batch: u64,
+    /// How many candidates the race starts with.
+    finalists: usize,
+    /// The race's first batch (the batches follow the halving's).
+    race_start: u64,
+    /// The most rounds the race can play.
+    race_rounds: usize,
+    /// The batch after the race's last: the fresh deals' first.
+    race_units: u64,
+    /// The fresh deals' batches.
+    fresh_batches: u64,
+    /// Every batch of the run.
+    units: u64,
+    /// The most games the halving and the race may play (`--budget`).
+    budget: u64,
+}
+
+/// Plans the batches of `--budget` and `--fresh`: the halving (none for
+/// the race, or for a sample of at most [`FINALISTS`]) spends at most half
+/// the budget, the race the rest; refused when the budget cannot pay for
+/// a halving stage or the race's first round.
+fn plan_batches<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Result<Plan, Failure> {
+    let n = setup.combos.len();
+    let players = setup.players;
     let games_per_batch = BATCH_GAMES * players as u64;
-    // The halving (none for the race, or for a sample of at most
-    // FINALISTS) spends at most half the budget; the race the rest.
     let halving = match args.method {
         Method::Race => Halving {
             kept: vec![n],
@@ -975,8 +1075,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             ))
         })?,
     };
-    let halving_games = halving.games(games_per_batch);
-    let race_budget = args.budget - halving_games;
+    let race_budget = args.budget - halving.games(games_per_batch);
     let finalists = *halving.kept.last().expect("one");
     let first_round = finalists as u64 * games_per_batch;
     if race_budget < first_round {
@@ -988,8 +1087,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         )));
     }
     // The race never plays more batches than the budget pays for with two
-    // candidates; its batch numbers end at a round's end past that. Its
-    // batches follow the halving's.
+    // candidates; its batch numbers end at a round's end past that.
     let race_start = halving.units();
     let most = (race_budget / (2 * games_per_batch)).max(1);
     let mut race_rounds = 1usize;
@@ -998,24 +1096,51 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
     }
     let race_units = race_start + round_batches(race_rounds).0;
     let fresh_batches = args.fresh.div_ceil(BATCH_GAMES);
-    let units = race_units + fresh_batches;
+    Ok(Plan {
+        halving,
+        games_per_batch,
+        finalists,
+        race_start,
+        race_rounds,
+        race_units,
+        fresh_batches,
+        units: race_units + fresh_batches,
+        budget: args.budget,
+    })
+}
 
-    let threads = args.common.threads();
+/// Where the results go, checked before any game is played.
+struct Outputs {
+    /// `--out`, or the folder the run's options name.
+    out_dir: PathBuf,
+    /// The files written into it.
+    files: Files,
+    /// The page's date (none with `--no-report`).
+    report_date: Option<String>,
+}
+
+/// The output folder (named by the run's options unless `--out` gives
+/// one), the page's date and the files, checked before any game.
+fn prepare_outputs<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Result<Outputs, Failure> {
+    let players = setup.players;
     let mut parts = vec![
         "tune".to_string(),
         G::NAME.to_string(),
-        file_label(std::slice::from_ref(&template)),
+        file_label(std::slice::from_ref(&setup.template)),
     ];
     if players > 1 {
-        parts.push(format!("vs-{}", file_label(std::slice::from_ref(&field_word))));
+        parts.push(format!(
+            "vs-{}",
+            file_label(std::slice::from_ref(&setup.field_word))
+        ));
     }
     parts.push(format!("{players}p"));
     parts.push(args.objective.clone());
     if args.method == Method::Halving {
-        parts.push(format!("halving{sample_size}"));
+        parts.push(format!("halving{}", setup.sample_size));
     }
-    parts.extend(G::variants(opts).into_iter().map(|v| v.file));
-    parts.push(format!("seed{seed}"));
+    parts.extend(G::variants(&args.options).into_iter().map(|v| v.file));
+    parts.push(format!("seed{}", setup.seed));
     let out_dir = args.common.out_dir(&parts);
     let mut file_names = vec!["candidates.csv", "rounds.csv"];
     if !args.common.no_charts {
@@ -1030,248 +1155,708 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         Some(args.common.study_date()?)
     };
     let files = Files::prepare(&out_dir, &file_names, None)?;
-    let job_args = &args.common.job;
+    Ok(Outputs {
+        out_dir,
+        files,
+        report_date,
+    })
+}
+
+/// The job of the run's batches, defined by its options (so that
+/// `--resume` takes only a state of the same run), with the output files
+/// checked against its state files.
+fn start_job<G: Game>(
+    args: &TuneArgs<G::Options>,
+    setup: &Setup<G>,
+    plan: &Plan,
+    outputs: &Outputs,
+) -> Result<Job<TuneTally>, Failure> {
     let definition = serde_json::json!({
         "command": "sim tune GAME",
         "game": G::NAME,
-        "players": players,
-        "template": template,
-        "candidates": specs,
-        "field": field.policy.to_string(),
+        "players": setup.players,
+        "template": setup.template,
+        "candidates": setup.specs,
+        "field": setup.field_spec,
         "objective": args.objective,
-        "variants": G::variants(opts).into_iter().map(|v| v.file).collect::<Vec<_>>(),
+        "variants": G::variants(&args.options).into_iter().map(|v| v.file).collect::<Vec<_>>(),
         "budget": args.budget,
         "margin": args.margin.to_string(),
         "fresh": args.fresh,
         "method": format!("{:?}", args.method).to_lowercase(),
-        "sample": sample_size,
-        "seed": seed.to_string(),
+        "sample": setup.sample_size,
+        "seed": setup.seed.to_string(),
     });
-    let mut job: Job<TuneTally> = Job::start(
-        job_args,
+    let job: Job<TuneTally> = Job::start(
+        &args.common.job,
         definition,
-        units,
-        &state_beside(&out_dir),
+        plan.units,
+        &state_beside(&outputs.out_dir),
         TuneTally::default(),
         TuneTally::merge,
     )?;
-    job.check_outputs(files.destinations(&out_dir))?;
+    job.check_outputs(outputs.files.destinations(&outputs.out_dir))?;
+    Ok(job)
+}
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
-    let start = Instant::now();
-    let bar = crate::engine::runner::progress_bar(args.common.progress(), args.budget);
-    let mut who: Vec<usize> = (0..n).collect();
-    let mut cut_in: Vec<Option<usize>> = vec![None; n];
-    let mut halving_deals_of: Vec<u64> = vec![0; n];
-    let mut halving_estimate: Vec<f64> = vec![f64::NAN; n];
-    let mut dropped_in: Vec<Option<usize>> = vec![None; n];
-    let mut games_of: Vec<u64> = vec![0; n];
-    let mut stage_rows: Vec<RoundRow> = Vec::new();
-    let mut rows: Vec<RoundRow> = Vec::new();
-    let mut used = 0u64;
-    let mut deals_total = 0u64;
-    // The halving: each stage plays its batches with the candidates left,
-    // then keeps the best of them by their estimates over every stage so
-    // far (the lower candidate number on a tie).
-    let mut halved = Ok(());
-    for h in 0..halving.stages() {
-        let current = who.clone();
-        let (first, count) = (halving.start[h], halving.batches[h]);
+/// What plays the batches: the candidates' simulations, the worker
+/// threads and the progress bar.
+struct Runner<'a, G: Game> {
+    /// The game's options.
+    opts: &'a G::Options,
+    /// The candidates, their simulations, the objective and the seed.
+    setup: &'a Setup<G>,
+    /// `--threads`, or every core.
+    threads: usize,
+    /// The worker threads.
+    pool: rayon::ThreadPool,
+    /// When the games started.
+    start: Instant,
+    /// The progress bar, of games up to `--budget`.
+    bar: ProgressBar,
+}
+
+impl<'a, G: Game> Runner<'a, G> {
+    /// Starts the worker threads and the progress bar.
+    fn start(args: &'a TuneArgs<G::Options>, setup: &'a Setup<G>) -> Result<Runner<'a, G>, Failure> {
+        let threads = args.common.threads();
+        let pool = crate::engine::runner::pool(threads)?;
+        let start = Instant::now();
+        let bar = crate::engine::runner::progress_bar(args.common.progress(), args.budget);
+        Ok(Runner {
+            opts: &args.options,
+            setup,
+            threads,
+            pool,
+            start,
+            bar,
+        })
+    }
+
+    /// Plays the batches of `range` that `job` has not done yet with
+    /// candidates `who`, their sums going where `phase` says.
+    fn play(
+        &self,
+        job: &mut Job<TuneTally>,
+        who: &[usize],
+        phase: Phase,
+        range: Range<u64>,
+    ) -> Result<(), Failure> {
         let mut play = |ranges: &[Range<u64>]| {
             play_batches::<G>(
-                opts,
-                &sims,
-                objective,
-                &current,
-                Phase::Halving(h),
-                seed,
+                self.opts,
+                &self.setup.sims,
+                self.setup.objective,
+                who,
+                phase,
+                self.setup.seed,
                 ranges,
-                &pool,
-                &bar,
+                &self.pool,
+                &self.bar,
                 stop_flag(),
             )
         };
-        if let Err(e) = job.play(first..first + count, &mut play) {
-            halved = Err(e);
-            break;
+        job.play(range, &mut play)
+    }
+}
+
+/// Where the halving and the race got to: the candidates left, the stage
+/// or round each other one left in, the games played, and the rows of
+/// rounds.csv.
+struct Race {
+    /// The candidates still in, by number.
+    who: Vec<usize>,
+    /// The halving stage that cut each candidate.
+    cut_in: Vec<Option<usize>>,
+    /// Each candidate's deals in the halving.
+    halving_deals_of: Vec<u64>,
+    /// Each candidate's estimate over the halving stages it played.
+    halving_estimate: Vec<f64>,
+    /// The race round that dropped each candidate.
+    dropped_in: Vec<Option<usize>>,
+    /// Each candidate's games in the halving and the race.
+    games_of: Vec<u64>,
+    /// The halving's stages, as rounds.csv shows them.
+    stage_rows: Vec<RoundRow>,
+    /// The race's rounds, as rounds.csv shows them.
+    rows: Vec<RoundRow>,
+    /// The games the halving and the race played.
+    used: u64,
+    /// The deals of the race's rounds.
+    deals_total: u64,
+    /// Why the race stopped (none until it does).
+    stop: Option<Stop>,
+    /// The multiplier of the last round's intervals.
+    last_z: f64,
+    /// The winner, once the race is over ([`Race::choose_winner`]).
+    winner: usize,
+    /// The survivors in order, the winner first, once the race is over.
+    survivors: Vec<usize>,
+}
+
+impl Race {
+    /// Before any game: every one of `n` candidates in.
+    fn new(n: usize) -> Race {
+        Race {
+            who: (0..n).collect(),
+            cut_in: vec![None; n],
+            halving_deals_of: vec![0; n],
+            halving_estimate: vec![f64::NAN; n],
+            dropped_in: vec![None; n],
+            games_of: vec![0; n],
+            stage_rows: Vec::new(),
+            rows: Vec::new(),
+            used: 0,
+            deals_total: 0,
+            stop: None,
+            last_z: f64::NAN,
+            winner: 0,
+            survivors: Vec::new(),
         }
-        let games = count * who.len() as u64 * games_per_batch;
-        used += games;
-        for &c in &who {
-            games_of[c] += count * games_per_batch;
-            halving_deals_of[c] += count * BATCH_GAMES;
+    }
+
+    /// The halving: each stage plays its batches with the candidates
+    /// left, then keeps the best of them ([`Race::halving_stage`]).
+    fn play_halving<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+    ) -> Result<(), Failure> {
+        for h in 0..plan.halving.stages() {
+            self.halving_stage(runner, job, plan, h)?;
         }
-        let sums = job.tally().halved(h, &who);
-        let mut order: Vec<usize> = (0..who.len()).collect();
+        Ok(())
+    }
+
+    /// Halving stage `h`: plays its batches with the candidates left, then
+    /// keeps the best of them by their estimates over every stage so far
+    /// (the lower candidate number on a tie).
+    fn halving_stage<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+        h: usize,
+    ) -> Result<(), Failure> {
+        let (first, count) = (plan.halving.start[h], plan.halving.batches[h]);
+        runner.play(job, &self.who, Phase::Halving(h), first..first + count)?;
+        let games = count * self.who.len() as u64 * plan.games_per_batch;
+        self.used += games;
+        for &c in &self.who {
+            self.games_of[c] += count * plan.games_per_batch;
+            self.halving_deals_of[c] += count * BATCH_GAMES;
+        }
+        let sign = runner.setup.objective.sign();
+        let sums = job.tally().halved(h, &self.who);
+        let mut order: Vec<usize> = (0..self.who.len()).collect();
         order.sort_by(|&a, &b| {
             (sign * sums.estimate(b))
                 .total_cmp(&(sign * sums.estimate(a)))
-                .then(who[a].cmp(&who[b]))
+                .then(self.who[a].cmp(&self.who[b]))
         });
-        for (i, &c) in who.iter().enumerate() {
-            halving_estimate[c] = sums.estimate(i);
+        for (i, &c) in self.who.iter().enumerate() {
+            self.halving_estimate[c] = sums.estimate(i);
         }
-        let keep = halving.kept[h + 1];
-        let mut gone: Vec<usize> = order[keep..].iter().map(|&i| who[i]).collect();
+        let keep = plan.halving.kept[h + 1];
+        let mut gone: Vec<usize> = order[keep..].iter().map(|&i| self.who[i]).collect();
         gone.sort_unstable();
         for &c in &gone {
-            cut_in[c] = Some(h);
+            self.cut_in[c] = Some(h);
         }
-        stage_rows.push(RoundRow {
+        self.stage_rows.push(RoundRow {
             deals: count * BATCH_GAMES,
-            deals_total: halving_deals_of[who[order[0]]],
-            candidates: who.len(),
+            deals_total: self.halving_deals_of[self.who[order[0]]],
+            candidates: self.who.len(),
             games,
-            games_total: used,
+            games_total: self.used,
             alpha: f64::NAN,
             z: f64::NAN,
             dropped: gone.clone(),
-            leader: who[order[0]],
+            leader: self.who[order[0]],
             leader_estimate: sums.estimate(order[0]),
             survivors: keep,
             stop: String::new(),
         });
-        who.retain(|c| !gone.contains(c));
+        self.who.retain(|c| !gone.contains(c));
+        Ok(())
     }
-    let halving_deals = halving.units() * BATCH_GAMES;
-    let mut stop = None;
-    let mut last_z = f64::NAN;
-    let mut r = 0usize;
-    let played = halved.and_then(|()| {
-        loop {
-            if stop.is_some() {
-                break Ok(());
-            }
-            let k = who.len() as u64;
-            let (first, full) = round_batches(r);
-            let first = race_start + first;
-            let afford = (args.budget - used) / (k * games_per_batch);
-            let count = full.min(afford);
-            if count == 0 || r >= race_rounds {
-                stop = Some(Stop::Budget);
-                if let Some(last) = rows.last_mut() {
-                    last.stop = Stop::Budget.word().to_string();
-                }
-                break Ok(());
-            }
-            let current = who.clone();
-            let mut play = |ranges: &[Range<u64>]| {
-                play_batches::<G>(
-                    opts,
-                    &sims,
-                    objective,
-                    &current,
-                    Phase::Race(r),
-                    seed,
-                    ranges,
-                    &pool,
-                    &bar,
-                    stop_flag(),
-                )
-            };
-            if let Err(e) = job.play(first..first + count, &mut play) {
-                break Err(e);
-            }
-            let games = count * k * games_per_batch;
-            used += games;
-            deals_total += count * BATCH_GAMES;
-            for &c in &who {
-                games_of[c] += count * games_per_batch;
-            }
-            let alpha = round_alpha(ALPHA, r);
-            let z = pair_z(alpha, who.len());
-            last_z = z;
-            let sums = job.tally().cumulative(r, &who);
-            let (drop, within) = decide(&sums, sign, z, margin);
-            let lead = leader(&sums, sign);
-            let gone: Vec<usize> = drop.iter().map(|&i| who[i]).collect();
-            for &c in &gone {
-                dropped_in[c] = Some(r);
-            }
-            let row = RoundRow {
-                deals: count * BATCH_GAMES,
-                deals_total,
-                candidates: who.len(),
-                games,
-                games_total: used,
-                alpha,
-                z,
-                dropped: gone.clone(),
-                leader: who[lead],
-                leader_estimate: sums.estimate(lead),
-                survivors: who.len() - gone.len(),
-                stop: String::new(),
-            };
-            who.retain(|c| !gone.contains(c));
-            rows.push(row);
-            if who.len() == 1 {
-                stop = Some(Stop::OneLeft);
-            } else if within {
-                stop = Some(Stop::Margin);
-            } else if count < full {
-                stop = Some(Stop::Budget);
-            }
-            if let Some(s) = stop {
-                rows.last_mut().expect("a round").stop = s.word().to_string();
-            }
+
+    /// The race: round after round ([`Race::race_round`]) until it stops.
+    fn play_race<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+    ) -> Result<(), Failure> {
+        let mut r = 0usize;
+        while self.stop.is_none() {
+            self.race_round(runner, job, plan, r)?;
             r += 1;
         }
-    });
-    // The winner: the leader of the survivors on the race's deals.
-    let race_rounds_played = rows.len();
-    let final_sums = if race_rounds_played > 0 {
-        Some(job.tally().cumulative(race_rounds_played - 1, &who))
-    } else {
-        None
-    };
-    let winner = final_sums.as_ref().map_or(who[0], |s| s.who[leader(s, sign)]);
-    // Survivors in order, the winner first.
-    let mut survivors = who.clone();
-    survivors.sort_by_key(|&c| (c != winner, c));
-    let played = played.and_then(|()| {
-        let current = survivors.clone();
-        let mut play = |ranges: &[Range<u64>]| {
-            play_batches::<G>(
-                opts,
-                &sims,
-                objective,
-                &current,
-                Phase::Fresh,
-                seed,
-                ranges,
-                &pool,
-                &bar,
-                stop_flag(),
-            )
-        };
-        job.play(race_units..units, &mut play)
-    });
-    bar.finish_and_clear();
-    played?;
-    let resumed = job.resumed_note();
-    let command = job.command_line();
-    let (tally, leftovers) = job.into_tally();
-    let secs = start.elapsed().as_secs_f64();
-    let fresh_games = fresh_batches * games_per_batch * survivors.len() as u64;
-    let fresh = &tally.fresh;
+        Ok(())
+    }
 
-    // The sweep of equal confidence: every candidate the same deals, one
-    // look at the full level, enough deals to make every decision the race
-    // made (a drop, or a survivor within the margin), by the race's own
-    // estimates of each difference and its spread.
-    let z_sweep = pair_z(ALPHA, n);
+    /// Race round `r`: stops on the budget when it cannot pay for a batch
+    /// of the round, or the plan has no more rounds; otherwise plays the
+    /// batches it can pay for, drops every candidate significantly worse
+    /// than another, and stops when one is left, when every survivor is
+    /// within the margin of the leader, or when the round was cut short.
+    fn race_round<G: Game>(
+        &mut self,
+        runner: &Runner<'_, G>,
+        job: &mut Job<TuneTally>,
+        plan: &Plan,
+        r: usize,
+    ) -> Result<(), Failure> {
+        let k = self.who.len() as u64;
+        let (first, full) = round_batches(r);
+        let first = plan.race_start + first;
+        let afford = (plan.budget - self.used) / (k * plan.games_per_batch);
+        let count = full.min(afford);
+        if count == 0 || r >= plan.race_rounds {
+            self.stop_by(Stop::Budget);
+            return Ok(());
+        }
+        runner.play(job, &self.who, Phase::Race(r), first..first + count)?;
+        let games = count * k * plan.games_per_batch;
+        self.used += games;
+        self.deals_total += count * BATCH_GAMES;
+        for &c in &self.who {
+            self.games_of[c] += count * plan.games_per_batch;
+        }
+        let alpha = round_alpha(ALPHA, r);
+        let z = pair_z(alpha, self.who.len());
+        self.last_z = z;
+        let sign = runner.setup.objective.sign();
+        let sums = job.tally().cumulative(r, &self.who);
+        let (drop, within) = decide(&sums, sign, z, runner.setup.margin);
+        let lead = leader(&sums, sign);
+        let gone: Vec<usize> = drop.iter().map(|&i| self.who[i]).collect();
+        for &c in &gone {
+            self.dropped_in[c] = Some(r);
+        }
+        let row = RoundRow {
+            deals: count * BATCH_GAMES,
+            deals_total: self.deals_total,
+            candidates: self.who.len(),
+            games,
+            games_total: self.used,
+            alpha,
+            z,
+            dropped: gone.clone(),
+            leader: self.who[lead],
+            leader_estimate: sums.estimate(lead),
+            survivors: self.who.len() - gone.len(),
+            stop: String::new(),
+        };
+        self.who.retain(|c| !gone.contains(c));
+        self.rows.push(row);
+        if self.who.len() == 1 {
+            self.stop_by(Stop::OneLeft);
+        } else if within {
+            self.stop_by(Stop::Margin);
+        } else if count < full {
+            self.stop_by(Stop::Budget);
+        }
+        Ok(())
+    }
+
+    /// Stops the race for `why`, which the last round's row records.
+    fn stop_by(&mut self, why: Stop) {
+        self.stop = Some(why);
+        if let Some(last) = self.rows.last_mut() {
+            last.stop = why.word().to_string();
+        }
+    }
+
+    /// Picks the winner, the leader of the survivors on the race's deals
+    /// (the first survivor when no round was played), and puts the
+    /// survivors in order, the winner first.
+    fn choose_winner(&mut self, tally: &TuneTally, sign: f64) {
+        let final_sums = match self.rows.len() {
+            0 => None,
+            played => Some(tally.cumulative(played - 1, &self.who)),
+        };
+        self.winner = final_sums
+            .as_ref()
+            .map_or(self.who[0], |s| s.who[leader(s, sign)]);
+        self.survivors = self.who.clone();
+        self.survivors.sort_by_key(|&c| (c != self.winner, c));
+    }
+}
+
+/// Plays the halving, the race and the survivors' fresh deals, and picks
+/// the winner; the progress bar is cleared before an interrupt or an
+/// error is reported.
+fn play_all<G: Game>(runner: &Runner<'_, G>, job: &mut Job<TuneTally>, plan: &Plan) -> Result<Race, Failure> {
+    let mut race = Race::new(runner.setup.combos.len());
+    let played = race
+        .play_halving(runner, job, plan)
+        .and_then(|()| race.play_race(runner, job, plan));
+    race.choose_winner(job.tally(), runner.setup.objective.sign());
+    let played =
+        played.and_then(|()| runner.play(job, &race.survivors, Phase::Fresh, plan.race_units..plan.units));
+    runner.bar.finish_and_clear();
+    played.map(|()| race)
+}
+
+/// A chart's points, `(x, y, low, high)` each.
+type Points = Vec<(f64, f64, f64, f64)>;
+
+/// candidates.csv's header and rows, and the chart's points.
+struct CandidateTable {
+    /// candidates.csv's header.
+    header: Vec<String>,
+    /// One row per candidate.
+    rows: Vec<Vec<String>>,
+    /// Each candidate's estimate when last played, with its band.
+    race_points: Points,
+    /// The stages and rounds each candidate stayed.
+    round_points: Points,
+    /// Whether the template has one group of numbers only, the chart's
+    /// x axis then.
+    single_number: bool,
+}
+
+/// The run once every batch is played: what the files and the console
+/// are written from.
+struct Results<'a, G: Game> {
+    /// The command's options.
+    args: &'a TuneArgs<G::Options>,
+    /// The candidates, the field and the objective.
+    setup: &'a Setup<G>,
+    /// The batches of the run.
+    plan: &'a Plan,
+    /// Where the halving and the race got to, the winner and the
+    /// survivors.
+    race: Race,
+    /// Everything played.
+    tally: TuneTally,
+    /// What the run says of the state files it resumed from, if any.
+    resumed: Option<String>,
+    /// The command line, as run.
+    command: String,
+    /// The worker threads.
+    threads: usize,
+    /// The seconds the games took.
+    secs: f64,
+    /// The deals a sweep of equal confidence gives each candidate (0 when
+    /// the race made no decision to size it by).
+    sweep_deals: u64,
+}
+
+impl<'a, G: Game> Results<'a, G> {
+    /// The results of `job`, whose every batch is played, and the state
+    /// files to settle once they are written.
+    fn new(
+        args: &'a TuneArgs<G::Options>,
+        setup: &'a Setup<G>,
+        plan: &'a Plan,
+        race: Race,
+        job: Job<TuneTally>,
+        runner: &Runner<'_, G>,
+    ) -> (Results<'a, G>, Leftovers) {
+        let resumed = job.resumed_note();
+        let command = job.command_line();
+        let (tally, leftovers) = job.into_tally();
+        let secs = runner.start.elapsed().as_secs_f64();
+        let sweep_deals = sweep_deals(setup, &race, &tally);
+        let results = Results {
+            args,
+            setup,
+            plan,
+            race,
+            tally,
+            resumed,
+            command,
+            threads: runner.threads,
+            secs,
+            sweep_deals,
+        };
+        (results, leftovers)
+    }
+
+    /// The fresh estimate of candidate `c` and its 95% interval, in the
+    /// objective's points; none for a candidate that played no fresh deal.
+    fn fresh_estimate(&self, c: usize) -> Option<(f64, (f64, f64))> {
+        let fresh = &self.tally.fresh;
+        let scale = self.setup.objective.scale();
+        let i = fresh.who.iter().position(|&w| w == c)?;
+        let r = &fresh.cand[i];
+        let e = r.estimate();
+        let ci = if self.setup.objective == Objective::WinRate {
+            let (lo, hi) = r.share_interval();
+            // Shares of games: a deal's games are its seats.
+            (lo, hi)
+        } else {
+            r.mean_interval().unwrap_or((f64::NAN, f64::NAN))
+        };
+        Some((e * scale, (ci.0 * scale, ci.1 * scale)))
+    }
+
+    /// Candidate `c`'s fresh difference to the winner and its 95%
+    /// interval, in the objective's points; none for the winner, and for
+    /// a candidate that played no fresh deal.
+    fn fresh_diff(&self, c: usize) -> Option<(f64, (f64, f64))> {
+        let fresh = &self.tally.fresh;
+        let scale = self.setup.objective.scale();
+        let i = fresh.who.iter().position(|&w| w == c)?;
+        let w = fresh.who.iter().position(|&w| w == self.race.winner)?;
+        if i == w {
+            return None;
+        }
+        let (d, se) = fresh.diff(i, w);
+        let h = t975(fresh.cand[i].units.saturating_sub(1)) * se;
+        Some((d * scale, ((d - h) * scale, (d + h) * scale)))
+    }
+
+    /// The games of the survivors' fresh deals.
+    fn fresh_games(&self) -> u64 {
+        self.plan.fresh_batches * self.plan.games_per_batch * self.race.survivors.len() as u64
+    }
+
+    /// The deals of the halving's stages.
+    fn halving_deals(&self) -> u64 {
+        self.plan.halving.units() * BATCH_GAMES
+    }
+
+    /// The games the halving played.
+    fn halving_used(&self) -> u64 {
+        self.race.stage_rows.iter().map(|w| w.games).sum()
+    }
+
+    /// Candidate `c`'s race estimate and its standard error over the
+    /// rounds it played; NaN for a candidate cut by the halving, or when
+    /// the race played no round.
+    fn race_estimate(&self, c: usize) -> (f64, f64) {
+        let played = self.race.rows.len();
+        if played > 0 && self.race.cut_in[c].is_none() {
+            let s = self.tally.cumulative(self.last_round(c), &[c]);
+            (s.cand[0].estimate(), s.cand[0].stderr().unwrap_or(f64::NAN))
+        } else {
+            (f64::NAN, f64::NAN)
+        }
+    }
+
+    /// The last race round candidate `c` played (0 when none was played).
+    fn last_round(&self, c: usize) -> usize {
+        self.race.dropped_in[c].unwrap_or(self.race.rows.len().saturating_sub(1))
+    }
+
+    /// Candidate `c`'s status in candidates.csv.
+    fn status(&self, c: usize) -> &'static str {
+        if c == self.race.winner {
+            "winner"
+        } else if self.race.cut_in[c].is_some() {
+            "cut"
+        } else if self.race.dropped_in[c].is_none() {
+            "survivor"
+        } else {
+            "dropped"
+        }
+    }
+
+    /// candidates.csv's header and rows, and the chart's points.
+    fn candidates(&self) -> CandidateTable {
+        let combos = &self.setup.combos;
+        let groups = combos.first().map_or(0, |c| c.values.len());
+        let mut header: Vec<String> = vec!["candidate".into(), "policy".into()];
+        header.extend((1..=groups).map(|g| format!("value_{g}")));
+        header.extend(CANDIDATE_COLUMNS.map(String::from));
+        let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
+        let (race_points, round_points) = self.chart_points(single_number);
+        CandidateTable {
+            header,
+            rows: (0..combos.len()).map(|c| self.candidate_row(c)).collect(),
+            race_points,
+            round_points,
+            single_number,
+        }
+    }
+
+    /// Candidate `c`'s row of candidates.csv.
+    fn candidate_row(&self, c: usize) -> Vec<String> {
+        let (race, plan) = (&self.race, self.plan);
+        let scale = self.setup.objective.scale();
+        let players = self.setup.players as u64;
+        let combo = &self.setup.combos[c];
+        let (est, se) = self.race_estimate(c);
+        let fe = self.fresh_estimate(c);
+        let fd = self.fresh_diff(c);
+        let race_games = race.games_of[c] - race.halving_deals_of[c] * players;
+        let race_deals = race_games / players;
+        let in_race = race.cut_in[c].is_none();
+        let halved = plan.halving.stages() > 0;
+        let shown = |show: bool, value: &dyn Fn() -> String| if show { value() } else { String::new() };
+        let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
+        row.extend(combo.values.iter().cloned());
+        row.extend([
+            self.status(c).to_string(),
+            race.cut_in[c].map_or(String::new(), |h| h.to_string()),
+            shown(halved, &|| race.halving_deals_of[c].to_string()),
+            shown(halved, &|| f6(race.halving_estimate[c] * scale)),
+            race.dropped_in[c].map_or(String::new(), |r| r.to_string()),
+            shown(in_race, &|| race_deals.to_string()),
+            shown(in_race, &|| race_games.to_string()),
+            shown(in_race, &|| f6(est * scale)),
+            shown(in_race, &|| f6(se * scale)),
+            shown(fe.is_some(), &|| (plan.fresh_batches * BATCH_GAMES).to_string()),
+            shown(fe.is_some(), &|| {
+                (plan.fresh_batches * plan.games_per_batch).to_string()
+            }),
+            fe.map_or(String::new(), |v| f6(v.0)),
+            fe.map_or(String::new(), |v| f6(v.1.0)),
+            fe.map_or(String::new(), |v| f6(v.1.1)),
+            fd.map_or(String::new(), |v| f6(v.0)),
+            fd.map_or(String::new(), |v| f6(v.1.0)),
+            fd.map_or(String::new(), |v| f6(v.1.1)),
+        ]);
+        row
+    }
+
+    /// The chart's points, at each candidate's value when the template
+    /// has `single_number`, else at its number: the estimate when last
+    /// played with its band, and the stages and rounds it stayed.
+    fn chart_points(&self, single_number: bool) -> (Points, Points) {
+        let n = self.setup.combos.len();
+        let scale = self.setup.objective.scale();
+        let mut race_points = Vec::with_capacity(n);
+        let mut round_points = Vec::with_capacity(n);
+        for (c, combo) in self.setup.combos.iter().enumerate() {
+            let x = if single_number {
+                combo.values[0].parse::<f64>().unwrap_or(c as f64)
+            } else {
+                (c + 1) as f64
+            };
+            let (est, se) = self.race_estimate(c);
+            // A point without an estimate is left out, a band without an
+            // error drawn as the point (plotters cannot place NaN); a
+            // candidate the halving cut shows its halving estimate,
+            // without a band.
+            if self.race.cut_in[c].is_some() {
+                let e = self.race.halving_estimate[c] * scale;
+                if e.is_finite() {
+                    race_points.push((x, e, e, e));
+                }
+            } else if est.is_finite() {
+                let h = crate::engine::stats::Z95 * se;
+                let (lo, hi) = if h.is_finite() {
+                    (est - h, est + h)
+                } else {
+                    (est, est)
+                };
+                race_points.push((x, est * scale, lo * scale, hi * scale));
+            }
+            let rounds_in = match self.race.cut_in[c] {
+                Some(h) => (h + 1) as f64,
+                None => (self.plan.halving.stages() + self.last_round(c) + 1) as f64,
+            };
+            round_points.push((x, rounds_in, 0.0, rounds_in));
+        }
+        (race_points, round_points)
+    }
+
+    /// rounds.csv: a row per halving stage, then per race round.
+    fn rounds_csv(&self) -> Result<Vec<u8>, Failure> {
+        let combos = &self.setup.combos;
+        let scale = self.setup.objective.scale();
+        let header: Vec<String> = ROUND_COLUMNS.map(String::from).to_vec();
+        let phases = (self.race.stage_rows.iter().enumerate())
+            .map(|(h, w)| ("halving", h, w))
+            .chain(self.race.rows.iter().enumerate().map(|(r, w)| ("race", r, w)));
+        let rows: Vec<Vec<String>> = phases
+            .map(|(phase, r, w)| {
+                let tested = phase == "race";
+                vec![
+                    phase.to_string(),
+                    r.to_string(),
+                    w.deals.to_string(),
+                    w.deals_total.to_string(),
+                    w.candidates.to_string(),
+                    w.games.to_string(),
+                    w.games_total.to_string(),
+                    if tested {
+                        format!("{:.6e}", w.alpha)
+                    } else {
+                        String::new()
+                    },
+                    if tested { f6(w.z) } else { String::new() },
+                    w.dropped.len().to_string(),
+                    w.dropped
+                        .iter()
+                        .map(|&c| combos[c].spec.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    w.survivors.to_string(),
+                    combos[w.leader].spec.clone(),
+                    f6(w.leader_estimate * scale),
+                    w.stop.clone(),
+                ]
+            })
+            .collect();
+        Ok(run_csv_bytes(&header, &rows, self.setup.seed)?)
+    }
+}
+
+/// candidates.csv's columns after the candidate, its policy and its
+/// values.
+const CANDIDATE_COLUMNS: [&str; 17] = [
+    "status",
+    "cut_in_stage",
+    "halving_deals",
+    "halving_estimate",
+    "dropped_in_round",
+    "race_deals",
+    "race_games",
+    "race_estimate",
+    "race_stderr",
+    "fresh_deals",
+    "fresh_games",
+    "fresh_estimate",
+    "fresh_ci95_low",
+    "fresh_ci95_high",
+    "fresh_diff_to_winner",
+    "fresh_diff_ci95_low",
+    "fresh_diff_ci95_high",
+];
+
+/// rounds.csv's columns.
+const ROUND_COLUMNS: [&str; 15] = [
+    "phase",
+    "round",
+    "deals",
+    "deals_total",
+    "candidates",
+    "games",
+    "games_total",
+    "alpha",
+    "z",
+    "dropped",
+    "dropped_policies",
+    "survivors",
+    "leader",
+    "leader_race_estimate",
+    "stop",
+];
+
+/// The deals a sweep of equal confidence gives each candidate, in whole
+/// batches: every candidate the same deals, one look at the full level,
+/// enough deals to make every decision the race made (a drop, or a
+/// survivor within the margin), by the race's own estimates of each
+/// difference and its spread; 0 when the race made no such decision.
+fn sweep_deals<G: Game>(setup: &Setup<G>, race: &Race, tally: &TuneTally) -> u64 {
+    let (winner, sign, margin) = (race.winner, setup.objective.sign(), setup.margin);
+    let z_sweep = pair_z(ALPHA, setup.combos.len());
     let mut sweep_deals: f64 = 0.0;
-    for (c, dropped) in dropped_in.iter().enumerate() {
-        if c == winner || cut_in[c].is_some() {
+    for (c, dropped) in race.dropped_in.iter().enumerate() {
+        if c == winner || race.cut_in[c].is_some() {
             continue;
         }
         let (upto, gap_of): (usize, Box<dyn Fn(f64) -> f64>) = match *dropped {
             Some(r) => (r, Box::new(|d: f64| -d)),
-            None if stop == Some(Stop::Margin) => {
-                (race_rounds_played - 1, Box::new(move |d: f64| margin - d))
+            None if race.stop == Some(Stop::Margin) => {
+                (race.rows.len() - 1, Box::new(move |d: f64| margin - d))
             }
             None => continue,
         };
@@ -1284,335 +1869,217 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             sweep_deals = sweep_deals.max((z_sweep * sd / gap).powi(2));
         }
     }
-    let sweep_deals = (sweep_deals.ceil() as u64).div_ceil(BATCH_GAMES) * BATCH_GAMES;
-    let sweep_games = sweep_deals * n as u64 * players as u64;
-    let same_deals_games = (halving_deals + deals_total) * n as u64 * players as u64;
+    (sweep_deals.ceil() as u64).div_ceil(BATCH_GAMES) * BATCH_GAMES
+}
 
-    // candidates.csv
-    let groups = combos.first().map_or(0, |c| c.values.len());
-    let mut header: Vec<String> = vec!["candidate".into(), "policy".into()];
-    header.extend((1..=groups).map(|g| format!("value_{g}")));
-    header.extend(
-        [
-            "status",
-            "cut_in_stage",
-            "halving_deals",
-            "halving_estimate",
-            "dropped_in_round",
-            "race_deals",
-            "race_games",
-            "race_estimate",
-            "race_stderr",
-            "fresh_deals",
-            "fresh_games",
-            "fresh_estimate",
-            "fresh_ci95_low",
-            "fresh_ci95_high",
-            "fresh_diff_to_winner",
-            "fresh_diff_ci95_low",
-            "fresh_diff_ci95_high",
-        ]
-        .map(String::from),
-    );
-    let fresh_est = |c: usize| -> Option<(f64, (f64, f64))> {
-        let i = fresh.who.iter().position(|&w| w == c)?;
-        let r = &fresh.cand[i];
-        let e = r.estimate();
-        let ci = if objective == Objective::WinRate {
-            let (lo, hi) = r.share_interval();
-            // Shares of games: a deal's games are its seats.
-            (lo, hi)
-        } else {
-            r.mean_interval().unwrap_or((f64::NAN, f64::NAN))
-        };
-        Some((e * scale, (ci.0 * scale, ci.1 * scale)))
-    };
-    let fresh_diff = |c: usize| -> Option<(f64, (f64, f64))> {
-        let i = fresh.who.iter().position(|&w| w == c)?;
-        let w = fresh.who.iter().position(|&w| w == winner)?;
-        if i == w {
-            return None;
-        }
-        let (d, se) = fresh.diff(i, w);
-        let h = t975(fresh.cand[i].units.saturating_sub(1)) * se;
-        Some((d * scale, ((d - h) * scale, (d + h) * scale)))
-    };
-    let mut cand_rows = Vec::with_capacity(n);
-    let mut race_points = Vec::with_capacity(n);
-    let mut round_points = Vec::with_capacity(n);
-    let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
-    let stages = halving.stages();
-    for (c, combo) in combos.iter().enumerate() {
-        let last = dropped_in[c].unwrap_or(race_rounds_played.saturating_sub(1));
-        let (est, se) = if race_rounds_played > 0 && cut_in[c].is_none() {
-            let s = tally.cumulative(last, &[c]);
-            (s.cand[0].estimate(), s.cand[0].stderr().unwrap_or(f64::NAN))
-        } else {
-            (f64::NAN, f64::NAN)
-        };
-        let status = if c == winner {
-            "winner"
-        } else if cut_in[c].is_some() {
-            "cut"
-        } else if dropped_in[c].is_none() {
-            "survivor"
-        } else {
-            "dropped"
-        };
-        let fe = fresh_est(c);
-        let fd = fresh_diff(c);
-        let race_games = games_of[c] - halving_deals_of[c] * players as u64;
-        let race_deals = race_games / players as u64;
-        let in_race = cut_in[c].is_none();
-        let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
-        row.extend(combo.values.iter().cloned());
-        row.extend([
-            status.to_string(),
-            cut_in[c].map_or(String::new(), |h| h.to_string()),
-            if stages > 0 {
-                halving_deals_of[c].to_string()
-            } else {
-                String::new()
-            },
-            if stages > 0 {
-                f6(halving_estimate[c] * scale)
-            } else {
-                String::new()
-            },
-            dropped_in[c].map_or(String::new(), |r| r.to_string()),
-            if in_race {
-                race_deals.to_string()
-            } else {
-                String::new()
-            },
-            if in_race {
-                race_games.to_string()
-            } else {
-                String::new()
-            },
-            if in_race { f6(est * scale) } else { String::new() },
-            if in_race { f6(se * scale) } else { String::new() },
-            if fe.is_some() {
-                (fresh_batches * BATCH_GAMES).to_string()
-            } else {
-                String::new()
-            },
-            if fe.is_some() {
-                (fresh_batches * games_per_batch).to_string()
-            } else {
-                String::new()
-            },
-            fe.map_or(String::new(), |v| f6(v.0)),
-            fe.map_or(String::new(), |v| f6(v.1.0)),
-            fe.map_or(String::new(), |v| f6(v.1.1)),
-            fd.map_or(String::new(), |v| f6(v.0)),
-            fd.map_or(String::new(), |v| f6(v.1.0)),
-            fd.map_or(String::new(), |v| f6(v.1.1)),
-        ]);
-        cand_rows.push(row);
-        let x = if single_number {
-            combo.values[0].parse::<f64>().unwrap_or(c as f64)
-        } else {
-            (c + 1) as f64
-        };
-        // A point without an estimate is left out, a band without an
-        // error drawn as the point (plotters cannot place NaN); a candidate
-        // the halving cut shows its halving estimate, without a band.
-        if !in_race {
-            let e = halving_estimate[c] * scale;
-            if e.is_finite() {
-                race_points.push((x, e, e, e));
-            }
-        } else if est.is_finite() {
-            let h = crate::engine::stats::Z95 * se;
-            let (lo, hi) = if h.is_finite() {
-                (est - h, est + h)
-            } else {
-                (est, est)
-            };
-            race_points.push((x, est * scale, lo * scale, hi * scale));
-        }
-        let rounds_in = match cut_in[c] {
-            Some(h) => (h + 1) as f64,
-            None => (stages + last + 1) as f64,
-        };
-        round_points.push((x, rounds_in, 0.0, rounds_in));
+/// The console's lines that the page's conclusion repeats.
+struct Lines {
+    /// The halving's candidates, stages, deals and games (none without a
+    /// halving).
+    halving: Option<String>,
+    /// The race's rounds, deals and games, and why it stopped.
+    race: String,
+    /// The survivors, and the chance that the race went wrong.
+    confidence: String,
+    /// The winner and the survivors within its fresh interval (none when
+    /// the winner has no fresh estimate).
+    winner: Option<String>,
+    /// The games played, against a sweep of equal confidence.
+    games: String,
+}
+
+impl<G: Game> Results<'_, G> {
+    /// Why the race stopped (the budget, for a race that played no round).
+    fn stop(&self) -> Stop {
+        self.race.stop.unwrap_or(Stop::Budget)
     }
-    let cand_csv = run_csv_bytes(&header, &cand_rows, seed)?;
 
-    // rounds.csv
-    let round_header: Vec<String> = [
-        "phase",
-        "round",
-        "deals",
-        "deals_total",
-        "candidates",
-        "games",
-        "games_total",
-        "alpha",
-        "z",
-        "dropped",
-        "dropped_policies",
-        "survivors",
-        "leader",
-        "leader_race_estimate",
-        "stop",
-    ]
-    .map(String::from)
-    .to_vec();
-    let phases = stage_rows
-        .iter()
-        .enumerate()
-        .map(|(h, w)| ("halving", h, w))
-        .chain(rows.iter().enumerate().map(|(r, w)| ("race", r, w)));
-    let round_rows: Vec<Vec<String>> = phases
-        .map(|(phase, r, w)| {
-            let tested = phase == "race";
-            vec![
-                phase.to_string(),
-                r.to_string(),
-                w.deals.to_string(),
-                w.deals_total.to_string(),
-                w.candidates.to_string(),
-                w.games.to_string(),
-                w.games_total.to_string(),
-                if tested {
-                    format!("{:.6e}", w.alpha)
-                } else {
-                    String::new()
-                },
-                if tested { f6(w.z) } else { String::new() },
-                w.dropped.len().to_string(),
-                w.dropped
-                    .iter()
-                    .map(|&c| combos[c].spec.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                w.survivors.to_string(),
-                combos[w.leader].spec.clone(),
-                f6(w.leader_estimate * scale),
-                w.stop.clone(),
-            ]
-        })
-        .collect();
-    let rounds_csv = run_csv_bytes(&round_header, &round_rows, seed)?;
+    /// What `--margin` is counted in, after the number.
+    fn unit(&self) -> &'static str {
+        if self.setup.objective == Objective::WinRate {
+            " points"
+        } else {
+            ""
+        }
+    }
 
-    // Console.
-    let stop = stop.unwrap_or(Stop::Budget);
-    let unit = if objective == Objective::WinRate {
-        " points"
-    } else {
-        ""
-    };
-    let mut summary = Vec::new();
-    let _ = writeln!(
-        summary,
-        "sim tune {}: {} of {}, {}, objective {}, seed {seed} ({})",
-        G::NAME,
-        plural(n as u64, "candidate"),
-        template,
-        plural(players as u64, "player"),
-        args.objective,
-        timing(threads, used + fresh_games, secs)
-    );
-    if players > 1 {
+    /// The halving's stages (0 without a halving).
+    fn stages(&self) -> usize {
+        self.plan.halving.stages()
+    }
+
+    /// The games the race played.
+    fn race_used(&self) -> u64 {
+        self.race.used - self.halving_used()
+    }
+
+    /// The games of a sweep of equal confidence.
+    fn sweep_games(&self) -> u64 {
+        self.sweep_deals * self.setup.combos.len() as u64 * self.setup.players as u64
+    }
+
+    /// The console's summary, and the lines of it the page repeats.
+    fn console(&self) -> (Vec<u8>, Lines) {
+        let mut summary = Vec::new();
+        self.write_heading(&mut summary);
+        let lines = Lines {
+            halving: self.halving_line(),
+            race: self.race_line(),
+            confidence: self.confidence_line(),
+            winner: self.winner_line(),
+            games: self.games_line(),
+        };
+        if let Some(line) = &lines.halving {
+            let _ = writeln!(summary, "{line}");
+        }
+        let _ = writeln!(summary, "{}", lines.race);
+        let _ = writeln!(summary, "{}", lines.confidence);
+        self.write_fresh_table(&mut summary);
+        if let Some(line) = &lines.winner {
+            let _ = writeln!(summary, "{line}");
+        }
+        let _ = writeln!(summary, "{}", lines.games);
+        let _ = writeln!(summary, "{}", self.same_deals_line());
+        (summary, lines)
+    }
+
+    /// The summary's first lines: the run, the field, and the states
+    /// resumed from.
+    fn write_heading(&self, summary: &mut Vec<u8>) {
+        let setup = self.setup;
         let _ = writeln!(
             summary,
-            "each candidate plays every seat in turn against {field_word}; every candidate plays the same deals (common random numbers)"
+            "sim tune {}: {} of {}, {}, objective {}, seed {} ({})",
+            G::NAME,
+            plural(setup.combos.len() as u64, "candidate"),
+            setup.template,
+            plural(setup.players as u64, "player"),
+            self.args.objective,
+            setup.seed,
+            timing(self.threads, self.race.used + self.fresh_games(), self.secs)
         );
+        if setup.players > 1 {
+            let _ = writeln!(
+                summary,
+                "each candidate plays every seat in turn against {}; every candidate plays the same deals (common random numbers)",
+                setup.field_word
+            );
+        }
+        if let Some(note) = &self.resumed {
+            let _ = writeln!(summary, "{note}");
+        }
     }
-    if let Some(note) = &resumed {
-        let _ = writeln!(summary, "{note}");
-    }
-    let halving_used: u64 = stage_rows.iter().map(|w| w.games).sum();
-    let race_used = used - halving_used;
-    let mut halving_line = None;
-    if stages > 0 {
+
+    /// The halving's line: the candidates drawn, the stages, deals and
+    /// games, the finalists (none without a halving).
+    fn halving_line(&self) -> Option<String> {
+        let stages = self.stages();
+        if stages == 0 {
+            return None;
+        }
+        let (n, space_size) = (self.setup.combos.len(), self.setup.space_size);
         let line = format!(
-            "halving: {} drawn at random from the {} of the template; {} on {} deals, {} games, cut them to {finalists} finalists by their estimates (no test)",
+            "halving: {} drawn at random from the {} of the template; {} on {} deals, {} games, cut them to {} finalists by their estimates (no test)",
             plural(n as u64, "candidate"),
             grouped(space_size),
             plural(stages as u64, "stage"),
-            grouped(halving_deals),
-            grouped(halving_used),
+            grouped(self.halving_deals()),
+            grouped(self.halving_used()),
+            self.plan.finalists,
         );
-        let line = if space_size <= n as u64 {
+        Some(if space_size <= n as u64 {
             line.replace(
                 &format!("drawn at random from the {} of the template", grouped(space_size)),
                 "(every one of the template)",
             )
         } else {
             line
+        })
+    }
+
+    /// The race's line: rounds, deals, games and why it stopped.
+    fn race_line(&self) -> String {
+        let how = match self.stop() {
+            Stop::OneLeft => "one candidate left".to_string(),
+            Stop::Margin => format!(
+                "no survivor can be more than {}{} better than the leader",
+                self.args.margin,
+                self.unit()
+            ),
+            Stop::Budget => format!("the budget of {} games is spent", format_count(self.args.budget)),
         };
-        let _ = writeln!(summary, "{line}");
-        halving_line = Some(line);
+        format!(
+            "race: {} on {} deals, {} games; stopped because {how}",
+            plural(self.race.rows.len() as u64, "round"),
+            grouped(self.race.deals_total),
+            grouped(self.race_used()),
+        )
     }
-    let how = match stop {
-        Stop::OneLeft => "one candidate left".to_string(),
-        Stop::Margin => format!(
-            "no survivor can be more than {}{unit} better than the leader",
-            args.margin
-        ),
-        Stop::Budget => format!("the budget of {} games is spent", format_count(args.budget)),
-    };
-    let race_line = format!(
-        "race: {} on {} deals, {} games; stopped because {how}",
-        plural(race_rounds_played as u64, "round"),
-        grouped(deals_total),
-        grouped(race_used),
-    );
-    let _ = writeln!(summary, "{race_line}");
-    let of_whom = if stages > 0 {
-        format!("{finalists} finalists")
-    } else {
-        n.to_string()
-    };
-    let confidence_line = format!(
-        "{} left of {of_whom}; chance that the best{} was dropped or the stop is wrong: at most {ALPHA} (simultaneous intervals, last z {last_z:.2})",
-        plural(survivors.len() as u64, "survivor"),
-        if stages > 0 { " finalist" } else { "" },
-    );
-    let _ = writeln!(summary, "{confidence_line}");
-    let mut table = Table::new();
-    table
-        .left("candidate")
-        .right("fresh estimate")
-        .right("95% CI")
-        .right("vs winner")
-        .right("95% CI");
-    for &c in &survivors {
-        let fe = fresh_est(c);
-        let fd = fresh_diff(c);
-        table.row(vec![
-            if c == winner {
-                format!("{} (winner)", combos[c].spec)
-            } else {
-                combos[c].spec.clone()
-            },
-            fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
-            fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
-            fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
-            fd.map_or("-".into(), |v| format!("[{:+.4}, {:+.4}]", v.1.0, v.1.1)),
-        ]);
-    }
-    let _ = writeln!(
-        summary,
-        "fresh estimates{}: {} deals never used by the race ({} games per candidate)",
-        if objective == Objective::WinRate {
-            " (win rates in %)"
+
+    /// The survivors left, and the chance that the race went wrong.
+    fn confidence_line(&self) -> String {
+        let halved = self.stages() > 0;
+        let of_whom = if halved {
+            format!("{} finalists", self.plan.finalists)
         } else {
-            ""
-        },
-        grouped(fresh_batches * BATCH_GAMES),
-        grouped(fresh_batches * games_per_batch)
-    );
-    let _ = summary.write_all(table.render().as_bytes());
-    let mut winner_line = None;
-    if let Some((_, (lo, hi))) = fresh_est(winner) {
-        let inside: Vec<&str> = survivors
-            .iter()
+            self.setup.combos.len().to_string()
+        };
+        format!(
+            "{} left of {of_whom}; chance that the best{} was dropped or the stop is wrong: at most {ALPHA} (simultaneous intervals, last z {:.2})",
+            plural(self.race.survivors.len() as u64, "survivor"),
+            if halved { " finalist" } else { "" },
+            self.race.last_z,
+        )
+    }
+
+    /// The survivors' fresh estimates: a line on the fresh deals, then
+    /// the table.
+    fn write_fresh_table(&self, summary: &mut Vec<u8>) {
+        let (combos, winner) = (&self.setup.combos, self.race.winner);
+        let mut table = Table::new();
+        table
+            .left("candidate")
+            .right("fresh estimate")
+            .right("95% CI")
+            .right("vs winner")
+            .right("95% CI");
+        for &c in &self.race.survivors {
+            let fe = self.fresh_estimate(c);
+            let fd = self.fresh_diff(c);
+            table.row(vec![
+                if c == winner {
+                    format!("{} (winner)", combos[c].spec)
+                } else {
+                    combos[c].spec.clone()
+                },
+                fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
+                fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
+                fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
+                fd.map_or("-".into(), |v| format!("[{:+.4}, {:+.4}]", v.1.0, v.1.1)),
+            ]);
+        }
+        let _ = writeln!(
+            summary,
+            "fresh estimates{}: {} deals never used by the race ({} games per candidate)",
+            if self.setup.objective == Objective::WinRate {
+                " (win rates in %)"
+            } else {
+                ""
+            },
+            grouped(self.plan.fresh_batches * BATCH_GAMES),
+            grouped(self.plan.fresh_batches * self.plan.games_per_batch)
+        );
+        let _ = summary.write_all(table.render().as_bytes());
+    }
+
+    /// The winner and the survivors whose fresh estimates lie within its
+    /// fresh interval (none when the winner has no fresh estimate).
+    fn winner_line(&self) -> Option<String> {
+        let (combos, specs, winner) = (&self.setup.combos, &self.setup.specs, self.race.winner);
+        let (_, (lo, hi)) = self.fresh_estimate(winner)?;
+        let inside: Vec<&str> = (self.race.survivors.iter())
             .filter(|&&c| c != winner)
-            .filter(|&&c| fresh_est(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
+            .filter(|&&c| self.fresh_estimate(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
             .map(|&c| combos[c].spec.as_str())
             .collect();
         let resolved = if specs[winner] == combos[winner].spec {
@@ -1620,7 +2087,7 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
         } else {
             format!(" ({})", specs[winner])
         };
-        let line = format!(
+        Some(format!(
             "winner: {}{resolved}; survivors within its fresh interval: {}",
             combos[winner].spec,
             if inside.is_empty() {
@@ -1628,239 +2095,389 @@ pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<(), Failure> {
             } else {
                 inside.join(", ")
             }
-        );
-        let _ = writeln!(summary, "{line}");
-        winner_line = Some(line);
+        ))
     }
-    let games_line = games_sentence(&Saved {
-        halving: halving_used,
-        race: race_used,
-        fresh: fresh_games,
-        stop,
-        survivors: survivors.len(),
-        sweep_deals,
-        sweep_games,
-        candidates: n,
-        halved: stages > 0,
-    });
-    let _ = writeln!(summary, "{games_line}");
-    let same_line = if stages > 0 {
-        format!(
-            "a sweep giving each of the {n} sampled candidates the finalists' {} deals would play {} games",
-            grouped(halving_deals + deals_total),
-            grouped(same_deals_games)
-        )
-    } else {
-        format!(
-            "a sweep giving every candidate the race's {} deals would play {} games",
-            grouped(deals_total),
-            grouped(same_deals_games)
-        )
-    };
-    let _ = writeln!(summary, "{same_line}");
 
-    let mut contents: Vec<(&str, Vec<u8>)> = vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)];
-    if !args.common.no_charts || report_date.is_some() {
-        let x_label = if single_number {
-            template.clone()
+    /// The games played, against a sweep of equal confidence.
+    fn games_line(&self) -> String {
+        games_sentence(&Saved {
+            halving: self.halving_used(),
+            race: self.race_used(),
+            fresh: self.fresh_games(),
+            stop: self.stop(),
+            survivors: self.race.survivors.len(),
+            sweep_deals: self.sweep_deals,
+            sweep_games: self.sweep_games(),
+            candidates: self.setup.combos.len(),
+            halved: self.stages() > 0,
+        })
+    }
+
+    /// The games of a sweep that gives every candidate the deals the
+    /// finalists (or the race's candidates) played.
+    fn same_deals_line(&self) -> String {
+        let n = self.setup.combos.len();
+        let deals_total = self.race.deals_total;
+        let halving_deals = self.halving_deals();
+        let same_deals_games = (halving_deals + deals_total) * n as u64 * self.setup.players as u64;
+        if self.stages() > 0 {
+            format!(
+                "a sweep giving each of the {n} sampled candidates the finalists' {} deals would play {} games",
+                grouped(halving_deals + deals_total),
+                grouped(same_deals_games)
+            )
         } else {
-            format!("candidate number (candidates.csv) of {template}")
-        };
-        let title = format!("{} tune of {}", G::NAME, template);
-        let run_line = format!(
-            "{}, {}, seed {seed}",
-            plural(players as u64, "player"),
-            args.objective
-        );
-        let mut panels = vec![
-            Panel {
-                title: if stages > 0 {
-                    "estimate when last played: race (95%, not corrected) or halving (dot only); fresh estimates in candidates.csv"
-                } else {
-                    "race estimate when last played (95%, not corrected; fresh estimates in candidates.csv)"
-                }
-                .into(),
-                y_label: args.objective.clone(),
-                points: race_points,
-                reference: None,
-                percent: false,
-                best: Vec::new(),
-                top: None,
-            },
-            Panel {
-                title: if stages > 0 {
-                    "halving stages and race rounds each candidate stayed"
-                } else {
-                    "rounds each candidate stayed in the race"
-                }
-                .into(),
-                y_label: if stages > 0 { "stages + rounds" } else { "rounds" }.into(),
-                points: round_points,
-                reference: None,
-                percent: false,
-                best: Vec::new(),
-                top: None,
-            },
-        ];
-        panels.retain(|p| !p.points.is_empty());
-        let chart = charts::sweep(&title, &run_line, &x_label, &panels)?;
-        if let Some(date) = &report_date {
-            let mut conclusion = Vec::new();
-            if let Some((e, (lo, hi))) = fresh_est(winner) {
-                let what = if objective == Objective::WinRate {
-                    format!("a win rate of {e:.2}% [{lo:.2}%, {hi:.2}%]")
-                } else {
-                    format!("{} {e:.4} [{lo:.4}, {hi:.4}]", args.objective)
-                };
-                let of = if stages > 0 {
-                    format!("the {finalists} finalists of {n} candidates drawn from {template}",)
-                } else {
-                    format!("the {n} candidates of {template}")
-                };
-                conclusion.push(format!(
-                    "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.",
-                    combos[winner].spec,
-                    if players > 1 {
-                        format!(" against {field_word}")
-                    } else {
-                        String::new()
-                    },
-                    grouped(fresh_batches * BATCH_GAMES)
-                ));
-                let field_spec = field.policy.to_string();
-                let field_at = (0..n).find(|&c| specs[c] == field_spec);
-                if let Some(f) = field_at.filter(|_| players > 1) {
-                    let own = &combos[f].spec;
-                    conclusion.push(if f == winner {
-                        format!("The field's own policy ({own}) is the winner: no candidate was found better than it.")
-                    } else if let Some(h) = cut_in[f] {
-                        format!("The field's own policy ({own}) was cut by the halving in stage {h}.")
-                    } else if let Some(r) = dropped_in[f] {
-                        format!("The field's own policy ({own}) was dropped in race round {r}: significantly worse than another candidate, at the race's confidence.")
-                    } else if let Some((d, (lo, hi))) = fresh_diff(f) {
-                        format!("The field's own policy ({own}) survived the race; the winner's fresh difference to it is {:+.4} [{:+.4}, {:+.4}]{unit}.", -d, -hi, -lo)
-                    } else {
-                        String::new()
-                    });
-                    conclusion.retain(|l| !l.is_empty());
-                } else if objective == Objective::WinRate && players > 1 {
-                    let fair = 100.0 / players as f64;
-                    let (verdict, why) = if lo > fair {
-                        ("wins more than", "lies wholly above it")
-                    } else if hi < fair {
-                        ("wins less than", "lies wholly below it")
-                    } else {
-                        ("cannot be told from", "contains it")
-                    };
-                    conclusion.push(format!(
-                        "Against {field_word} it {verdict} the fair share of {fair:.1}% of {players} players: its interval {why}."
-                    ));
-                }
-            }
-            let others: Vec<&str> = survivors
-                .iter()
-                .filter(|&&c| c != winner)
-                .map(|&c| combos[c].spec.as_str())
-                .collect();
-            conclusion.push(if others.is_empty() {
-                "No other candidate survived the race.".to_string()
-            } else {
-                format!(
-                    "The race could not separate it from {} (in the table below, with their fresh differences to the winner).",
-                    others.join(", ")
-                )
-            });
-            conclusion.extend(halving_line.iter().cloned());
-            conclusion.push(race_line.clone());
-            conclusion.push(confidence_line.clone());
-            if let Some(w) = &winner_line {
-                conclusion.push(w.clone());
-            }
-            conclusion.push(games_line.clone());
-            let survivors_header = [
-                "candidate",
-                "status",
-                "fresh estimate",
-                "95% low",
-                "95% high",
-                "vs winner",
-                "95% low",
-                "95% high",
-            ];
-            let survivor_rows: Vec<Vec<Cell>> = survivors
-                .iter()
-                .map(|&c| {
-                    let fe = fresh_est(c);
-                    let fd = fresh_diff(c);
-                    let num = |v: Option<f64>, signed: bool| match v {
-                        Some(x) if signed => Cell::number(format!("{x:+.4}"), x),
-                        Some(x) => Cell::number(format!("{x:.4}"), x),
-                        None => Cell::text("-"),
-                    };
-                    vec![
-                        Cell::text(combos[c].spec.clone()),
-                        Cell::text(if c == winner { "winner" } else { "survivor" }),
-                        num(fe.map(|v| v.0), false),
-                        num(fe.map(|v| v.1.0), false),
-                        num(fe.map(|v| v.1.1), false),
-                        num(fd.map(|v| v.0), true),
-                        num(fd.map(|v| v.1.0), true),
-                        num(fd.map(|v| v.1.1), true),
-                    ]
-                })
-                .collect();
-            let method = method_paragraphs(stages > 0, args.margin, &args.objective, unit);
-            let page = tune_page(TunePage {
-                title: &title,
-                run_line: &run_line,
-                conclusion: &conclusion,
-                survivors_header: &survivors_header,
-                survivors: survivor_rows,
-                chart_svg: &chart.svg,
-                header: &header,
-                rows: &cand_rows,
-                method: &method,
-                command: &command,
-                seed,
-                date,
-                files: if args.common.no_charts {
-                    "candidates.csv and rounds.csv beside this page"
-                } else {
-                    "candidates.csv, rounds.csv and the race chart (race.svg, race.png) beside this page"
-                },
-            });
-            contents.push(("report.html", page.into_bytes()));
-        }
-        if !args.common.no_charts {
-            contents.push(("race.svg", chart.svg.into_bytes()));
-            contents.push(("race.png", chart.png));
+            format!(
+                "a sweep giving every candidate the race's {} deals would play {} games",
+                grouped(deals_total),
+                grouped(same_deals_games)
+            )
         }
     }
-    let json = serde_json::json!({
-        "command": format!("tune {}", G::NAME),
-        "template": template,
-        "field": field_word,
-        "players": players,
-        "objective": args.objective,
-        "seed": seed.to_string(),
-        "threads": threads,
-        "seconds": secs,
-        "sim_version": crate::engine::version::SIM_VERSION,
-        "stop": stop.word(),
-        "rounds": race_rounds_played,
-        "method": format!("{:?}", args.method).to_lowercase(),
-        "space": space_size,
-        "halving_games": halving_used,
-        "race_games": race_used,
-        "fresh_games": fresh_games,
-        "sweep_games": sweep_games,
-        "winner": combos[winner].spec,
-        "survivors": survivors.iter().map(|&c| combos[c].spec.clone()).collect::<Vec<_>>(),
-        "candidates": table_json(&header, &cand_rows, &["policy", "status"]),
-    });
-    let written = files.commit(&contents, None, &mut summary)?;
-    leftovers.settle(&mut summary);
-    Ok(args.common.show.show(&summary, json, &written)?)
+}
+
+/// The page's table of survivors: its columns.
+pub const SURVIVOR_COLUMNS: [&str; 8] = [
+    "candidate",
+    "status",
+    "fresh estimate",
+    "95% low",
+    "95% high",
+    "vs winner",
+    "95% low",
+    "95% high",
+];
+
+impl<G: Game> Results<'_, G> {
+    /// The tune summed up: its CSVs, console summary and JSON, and what
+    /// its chart and page show, for the report layer to make them.
+    fn done(self, outputs: Outputs, leftovers: Leftovers) -> Result<TuneDone, Failure> {
+        let table = self.candidates();
+        let cand_csv = run_csv_bytes(&table.header, &table.rows, self.setup.seed)?;
+        let rounds_csv = self.rounds_csv()?;
+        let (summary, lines) = self.console();
+        let charts = !self.args.common.no_charts;
+        let chart = (charts || outputs.report_date.is_some()).then(|| self.chart(&table));
+        let page = (outputs.report_date.as_ref()).map(|date| self.page(&lines, &table, date));
+        let json = self.summary_json(&table);
+        Ok(TuneDone {
+            chart,
+            page,
+            charts,
+            files: outputs.files,
+            csvs: vec![("candidates.csv", cand_csv), ("rounds.csv", rounds_csv)],
+            summary,
+            json,
+            leftovers,
+            show: self.args.common.show,
+        })
+    }
+
+    /// The chart's and the page's title.
+    fn title(&self) -> String {
+        format!("{} tune of {}", G::NAME, self.setup.template)
+    }
+
+    /// The line under the title: players, objective, seed.
+    fn run_line(&self) -> String {
+        format!(
+            "{}, {}, seed {}",
+            plural(self.setup.players as u64, "player"),
+            self.args.objective,
+            self.setup.seed
+        )
+    }
+
+    /// What the race chart shows: each candidate's estimate when last
+    /// played, and the stages and rounds it stayed.
+    fn chart(&self, table: &CandidateTable) -> RaceChart {
+        let template = &self.setup.template;
+        RaceChart {
+            title: self.title(),
+            run_line: self.run_line(),
+            x_label: if table.single_number {
+                template.clone()
+            } else {
+                format!("candidate number (candidates.csv) of {template}")
+            },
+            halved: self.stages() > 0,
+            objective: self.args.objective.clone(),
+            race_points: table.race_points.clone(),
+            round_points: table.round_points.clone(),
+        }
+    }
+
+    /// What report.html shows: the conclusion, the survivors, every
+    /// candidate (`table`), the method and the run, made on `date`.
+    fn page(&self, lines: &Lines, table: &CandidateTable, date: &str) -> TunePageData {
+        TunePageData {
+            conclusion: self.conclusion(lines),
+            survivors: self.survivors(),
+            header: table.header.clone(),
+            rows: table.rows.clone(),
+            method: method_paragraphs(
+                self.stages() > 0,
+                self.args.margin,
+                &self.args.objective,
+                self.unit(),
+            ),
+            command: self.command.clone(),
+            seed: self.setup.seed,
+            date: date.to_string(),
+            files: if self.args.common.no_charts {
+                "candidates.csv and rounds.csv beside this page"
+            } else {
+                "candidates.csv, rounds.csv and the race chart (race.svg, race.png) beside this page"
+            },
+        }
+    }
+
+    /// The page's conclusion: the winner on its fresh deals, the field's
+    /// own policy or the fair share, the survivors it could not be told
+    /// from, then the console's `lines`.
+    fn conclusion(&self, lines: &Lines) -> Vec<String> {
+        let (combos, winner) = (&self.setup.combos, self.race.winner);
+        let mut conclusion = Vec::new();
+        if let Some((e, (lo, hi))) = self.fresh_estimate(winner) {
+            conclusion.push(self.best_sentence(e, (lo, hi)));
+            conclusion.extend(self.field_sentence((lo, hi)));
+        }
+        let others: Vec<&str> = (self.race.survivors.iter())
+            .filter(|&&c| c != winner)
+            .map(|&c| combos[c].spec.as_str())
+            .collect();
+        conclusion.push(if others.is_empty() {
+            "No other candidate survived the race.".to_string()
+        } else {
+            format!(
+                "The race could not separate it from {} (in the table below, with their fresh differences to the winner).",
+                others.join(", ")
+            )
+        });
+        conclusion.extend(lines.halving.iter().cloned());
+        conclusion.push(lines.race.clone());
+        conclusion.push(lines.confidence.clone());
+        if let Some(w) = &lines.winner {
+            conclusion.push(w.clone());
+        }
+        conclusion.push(lines.games.clone());
+        conclusion
+    }
+
+    /// The conclusion's first sentence: the winner, of which candidates,
+    /// and its fresh estimate `e` with its interval `(lo, hi)`.
+    fn best_sentence(&self, e: f64, (lo, hi): (f64, f64)) -> String {
+        let setup = self.setup;
+        let (n, template) = (setup.combos.len(), &setup.template);
+        let what = if setup.objective == Objective::WinRate {
+            format!("a win rate of {e:.2}% [{lo:.2}%, {hi:.2}%]")
+        } else {
+            format!("{} {e:.4} [{lo:.4}, {hi:.4}]", self.args.objective)
+        };
+        let of = if self.stages() > 0 {
+            format!(
+                "the {} finalists of {n} candidates drawn from {template}",
+                self.plan.finalists
+            )
+        } else {
+            format!("the {n} candidates of {template}")
+        };
+        format!(
+            "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.",
+            setup.combos[self.race.winner].spec,
+            if setup.players > 1 {
+                format!(" against {}", setup.field_word)
+            } else {
+                String::new()
+            },
+            grouped(self.plan.fresh_batches * BATCH_GAMES)
+        )
+    }
+
+    /// With several players: what became of the field's own policy when
+    /// it is a candidate, else (for win rates) the winner's fresh
+    /// interval `(lo, hi)` against the fair share.
+    fn field_sentence(&self, (lo, hi): (f64, f64)) -> Option<String> {
+        let (setup, race) = (self.setup, &self.race);
+        let players = setup.players;
+        let field_at = (0..setup.combos.len()).find(|&c| setup.specs[c] == setup.field_spec);
+        if let Some(f) = field_at.filter(|_| players > 1) {
+            let own = &setup.combos[f].spec;
+            return if f == race.winner {
+                Some(format!(
+                    "The field's own policy ({own}) is the winner: no candidate was found better than it."
+                ))
+            } else if let Some(h) = race.cut_in[f] {
+                Some(format!(
+                    "The field's own policy ({own}) was cut by the halving in stage {h}."
+                ))
+            } else if let Some(r) = race.dropped_in[f] {
+                Some(format!(
+                    "The field's own policy ({own}) was dropped in race round {r}: significantly worse than another candidate, at the race's confidence."
+                ))
+            } else {
+                self.fresh_diff(f).map(|(d, (lo, hi))| {
+                    format!("The field's own policy ({own}) survived the race; the winner's fresh difference to it is {:+.4} [{:+.4}, {:+.4}]{}.", -d, -hi, -lo, self.unit())
+                })
+            };
+        }
+        if setup.objective != Objective::WinRate || players <= 1 {
+            return None;
+        }
+        let fair = 100.0 / players as f64;
+        let (verdict, why) = if lo > fair {
+            ("wins more than", "lies wholly above it")
+        } else if hi < fair {
+            ("wins less than", "lies wholly below it")
+        } else {
+            ("cannot be told from", "contains it")
+        };
+        Some(format!(
+            "Against {} it {verdict} the fair share of {fair:.1}% of {players} players: its interval {why}.",
+            setup.field_word
+        ))
+    }
+
+    /// The survivors, the winner first, with their fresh estimates and
+    /// differences to the winner.
+    fn survivors(&self) -> Vec<Survivor> {
+        (self.race.survivors.iter())
+            .map(|&c| Survivor {
+                spec: self.setup.combos[c].spec.clone(),
+                winner: c == self.race.winner,
+                fresh: self.fresh_estimate(c),
+                diff: self.fresh_diff(c),
+            })
+            .collect()
+    }
+
+    /// The run's JSON (`--json`): its options, games, winner, survivors and
+    /// every candidate's row of `table`.
+    fn summary_json(&self, table: &CandidateTable) -> serde_json::Value {
+        let (setup, args, race) = (self.setup, self.args, &self.race);
+        let combos = &setup.combos;
+        serde_json::json!({
+            "command": format!("tune {}", G::NAME),
+            "template": setup.template,
+            "field": setup.field_word,
+            "players": setup.players,
+            "objective": args.objective,
+            "seed": setup.seed.to_string(),
+            "threads": self.threads,
+            "seconds": self.secs,
+            "sim_version": crate::engine::version::SIM_VERSION,
+            "stop": self.stop().word(),
+            "rounds": race.rows.len(),
+            "method": format!("{:?}", args.method).to_lowercase(),
+            "space": setup.space_size,
+            "halving_games": self.halving_used(),
+            "race_games": self.race_used(),
+            "fresh_games": self.fresh_games(),
+            "sweep_games": self.sweep_games(),
+            "winner": combos[race.winner].spec,
+            "survivors": race.survivors.iter().map(|&c| combos[c].spec.clone()).collect::<Vec<_>>(),
+            "candidates": table_json(&table.header, &table.rows, &["policy", "status"]),
+        })
+    }
+}
+
+/// A tune played and summed up: what is left is its chart and page,
+/// which the report layer makes from [`TuneDone::chart`] and
+/// [`TuneDone::page`], then its files ([`TuneDone::write`]).
+pub struct TuneDone {
+    /// What the race chart shows, when there is a chart or a page.
+    pub chart: Option<RaceChart>,
+    /// What the page shows, when there is one.
+    pub page: Option<TunePageData>,
+    /// Whether the chart is written as files.
+    pub charts: bool,
+    files: Files,
+    csvs: Vec<(&'static str, Vec<u8>)>,
+    summary: Vec<u8>,
+    json: serde_json::Value,
+    leftovers: Leftovers,
+    show: crate::engine::show::ShowArgs,
+}
+
+impl TuneDone {
+    /// Writes the CSVs and `pages` (`(name, bytes)` of the page and
+    /// chart made from [`TuneDone::chart`] and [`TuneDone::page`]), all or
+    /// none; settles the state files and shows the summary or the JSON.
+    pub fn write(mut self, pages: Vec<(&'static str, Vec<u8>)>) -> Result<(), Failure> {
+        let mut contents: Vec<(&str, Vec<u8>)> = self.csvs;
+        contents.extend(pages);
+        let written = self.files.commit(&contents, None, &mut self.summary)?;
+        self.leftovers.settle(&mut self.summary);
+        Ok(self.show.show(&self.summary, self.json, &written)?)
+    }
+}
+
+/// What a tune's race chart shows.
+pub struct RaceChart {
+    /// The chart's title.
+    pub title: String,
+    /// The line under the title.
+    pub run_line: String,
+    /// The x axis: the parameter, or the candidate's number.
+    pub x_label: String,
+    /// Whether a halving came before the race.
+    pub halved: bool,
+    /// The objective, as the y axis of the estimates.
+    pub objective: String,
+    /// Each candidate's estimate when last played, `(x, estimate, low,
+    /// high)`.
+    pub race_points: Vec<(f64, f64, f64, f64)>,
+    /// The stages and rounds each candidate stayed.
+    pub round_points: Vec<(f64, f64, f64, f64)>,
+}
+
+/// What a tune's page shows besides its chart.
+pub struct TunePageData {
+    /// The conclusion, one paragraph a line.
+    pub conclusion: Vec<String>,
+    /// The survivors, the winner first.
+    pub survivors: Vec<Survivor>,
+    /// candidates.csv's header.
+    pub header: Vec<String>,
+    /// One row per candidate.
+    pub rows: Vec<Vec<String>>,
+    /// The method, one paragraph a line.
+    pub method: Vec<String>,
+    /// The command line, as run.
+    pub command: String,
+    /// The seed.
+    pub seed: u64,
+    /// When the page was made.
+    pub date: String,
+    /// The files beside the page.
+    pub files: &'static str,
+}
+
+/// A survivor of the race, with its fresh estimate and its fresh
+/// difference to the winner, each with its 95% interval.
+pub struct Survivor {
+    /// The candidate's spec.
+    pub spec: String,
+    /// Whether it is the winner.
+    pub winner: bool,
+    /// Its fresh estimate.
+    pub fresh: Option<(f64, (f64, f64))>,
+    /// Its fresh difference to the winner.
+    pub diff: Option<(f64, (f64, f64))>,
+}
+
+/// Runs `sim tune GAME`: reads the options, plans the batches and checks
+/// the outputs before any game, plays the halving, the race and the fresh
+/// deals, then writes the results.
+pub fn run<G: Game>(args: &TuneArgs<G::Options>) -> Result<TuneDone, Failure> {
+    let setup = read_options::<G>(args)?;
+    let plan = plan_batches::<G>(args, &setup)?;
+    let outputs = prepare_outputs::<G>(args, &setup)?;
+    let mut job = start_job::<G>(args, &setup, &plan, &outputs)?;
+    let runner = Runner::start(args, &setup)?;
+    let race = play_all(&runner, &mut job, &plan)?;
+    let (results, leftovers) = Results::new(args, &setup, &plan, race, job, &runner);
+    results.done(outputs, leftovers)
 }
 
 #[cfg(test)]
