@@ -127,7 +127,7 @@ fn strip(line: &str) -> String {
                 let mut r = rest.chars();
                 match (r.next(), r.next(), r.next()) {
                     (Some('\\'), _, _) => {
-                        while let Some(d) = chars.next() {
+                        for d in chars.by_ref() {
                             if d == '\'' {
                                 break;
                             }

@@ -332,7 +332,7 @@ impl Seated for FlipFlushSim {
         acc: &mut FlipFlushStats,
         mut trace: Option<&mut Trace<'_, '_>>,
     ) {
-        let settled = self.play_on(&mut at.0, &mut at.1, rng, acc, trace.as_mut().map(|t| &mut **t));
+        let settled = self.play_on(&mut at.0, &mut at.1, rng, acc, trace.as_deref_mut());
         if let (Some(settled), Some(trace)) = (settled, trace) {
             trace.play_on(&settled);
         }
