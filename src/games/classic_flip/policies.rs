@@ -1405,7 +1405,9 @@ impl Chooser for Seats {
     fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
         self.policies[v.seat()].block(v, by, func, d)
     }
-    #[inline]
+    // Always: the seats' dispatch inlined into the game loop (1.35% of
+    // Classic Flip's instructions when left to the compiler, 2026-12-02).
+    #[inline(always)]
     fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
         self.policies[v.seat()].challenge(v, d)
     }
