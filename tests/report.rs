@@ -522,3 +522,50 @@ fn a_plain_run_with_different_policies_writes_a_short_report_beside_its_csv() {
     assert!(stderr(&o).contains("report.html"), "{}", stderr(&o));
     assert_eq!(files_in(&d.join("f")), ["run.report.html"], "no CSV written");
 }
+
+/// The stages after a study's play, alone: its files read back
+/// (`read_back`) and its pages made from them (`pages`) give the very
+/// bytes the tournament and the sweep wrote.
+#[test]
+fn a_study_read_back_from_its_files_makes_the_pages_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tour = [
+        "tournament",
+        "flip7",
+        "--policies",
+        "stay-at-20,ev",
+        "--players",
+        "2",
+        "--games",
+        "2000",
+    ];
+    let sweep = [
+        "sweep",
+        "flip7",
+        "--policy",
+        "stay-at-{20..30..5}",
+        "--players",
+        "2",
+        "--games",
+        "2000",
+    ];
+    for (run, out, csvs) in [
+        (&tour[..], "t", &["standings.csv", "pairwise.csv"][..]),
+        (&sweep[..], "s", &["sweep.csv"][..]),
+    ] {
+        let mut args = run.to_vec();
+        args.extend(["--seed", "4", "--out", out]);
+        ok(&sim_dated(&args, d));
+        let read = |name: &str| std::fs::read(d.join(out).join(name)).unwrap();
+        let files: Vec<(&str, Vec<u8>)> = csvs.iter().map(|n| (*n, read(n))).collect();
+        let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+        let back = sim::studies::study::read_back(&read("study.json"), &borrowed).unwrap();
+        assert!(!back.conclusion.is_empty(), "{out}");
+        let pages = sim::report::study::pages(&back, true, true).unwrap();
+        assert!(pages.len() >= 3, "{out}");
+        for (name, bytes) in pages {
+            assert!(read(name) == bytes, "{out}/{name} is not what the study wrote");
+        }
+    }
+}

@@ -421,6 +421,84 @@ mod tests {
         }
     }
 
+    /// Ctrl-C stops a run at once however many batches are left: the
+    /// loop visits no batch once the stop is seen (a run of 10^11
+    /// batches used to walk every one of them to skip it).
+    #[test]
+    fn a_stop_ends_the_loop_at_once_whatever_is_left() {
+        let bar = ProgressBar::hidden();
+        let ranges = [0..u64::MAX / 2];
+        let p = pool(2).unwrap();
+        let stop = AtomicBool::new(true);
+        let each = Batches {
+            ranges: &ranges,
+            stop: &stop,
+            bar: &bar,
+        };
+        let (n, done) = each
+            .play(
+                &p,
+                || 0u64,
+                |a, b| *a += b,
+                |a, _| {
+                    Ok({
+                        *a += 1;
+                        1
+                    })
+                },
+            )
+            .unwrap();
+        assert_eq!((n, done.len()), (0, 0));
+        // Stopped while playing: what was played is kept and counted in
+        // `done`, and little more starts.
+        let stop = AtomicBool::new(false);
+        let each = Batches {
+            ranges: &ranges,
+            stop: &stop,
+            bar: &bar,
+        };
+        let (n, done) = each
+            .play(
+                &p,
+                || 0u64,
+                |a, b| *a += b,
+                |a, b| {
+                    if b == 100 {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    *a += 1;
+                    Ok(1)
+                },
+            )
+            .unwrap();
+        let played: u64 = done.iter().map(|r| r.end - r.start).sum();
+        assert_eq!(n, played);
+        assert!((101..10_000_000).contains(&played), "{played}");
+        assert!(done[0].start == 0 && done[0].end > 100, "{done:?}");
+    }
+
+    /// An error in one batch is the loop's error.
+    #[test]
+    fn a_failed_batch_fails_the_loop() {
+        let bar = ProgressBar::hidden();
+        let stop = AtomicBool::new(false);
+        let ranges = [0..50];
+        let each = Batches {
+            ranges: &ranges,
+            stop: &stop,
+            bar: &bar,
+        };
+        let got = each.play(
+            &pool(2).unwrap(),
+            || 0u64,
+            |a, b| *a += b,
+            |_, b| {
+                if b == 7 { Err("batch 7".to_string()) } else { Ok(1) }
+            },
+        );
+        assert_eq!(got.unwrap_err(), "batch 7");
+    }
+
     #[test]
     fn same_seed_same_result_for_any_thread_count() {
         let one = run(&Dice, &cfg(100_000, 1)).unwrap();

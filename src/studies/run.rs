@@ -757,3 +757,68 @@ pub fn list_policies<G: Game>(library: &Library) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn run_args(words: &[&str]) -> RunArgs {
+        Cli::parse_from(std::iter::once("sim").chain(words.iter().copied())).run
+    }
+
+    #[test]
+    fn a_trace_takes_a_handful_of_games_and_no_job() {
+        assert!(check_trace(&run_args(&["--games", "20K"]), 20_000).is_ok());
+        assert!(check_trace(&run_args(&["--trace", "--games", "3"]), 3).is_ok());
+        let e = check_trace(&run_args(&["--trace", "--games", "20K"]), 20_000).unwrap_err();
+        assert!(
+            matches!(&e, Failure::Usage(m) if m.contains("--games 10K at most")),
+            "{e:?}"
+        );
+        let e = check_trace(&run_args(&["--trace", "--checkpoint", "5"]), 3).unwrap_err();
+        assert!(
+            matches!(&e, Failure::Usage(m) if m.contains("does not go with --shard")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn one_policy_in_every_seat_or_no_report_has_no_page() {
+        let names = ["a".to_string(), "b".to_string()];
+        let same = ["x".to_string(), "x".to_string()];
+        let lineup = Lineup {
+            names: &names,
+            specs: &same,
+        };
+        let args = run_args(&[]);
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = args.prepare_output(&dir.path().join("r.csv")).unwrap();
+        assert_eq!(prepare_page(&args, &lineup, Some(&mut session)).unwrap(), None);
+        let differ = ["x".to_string(), "y".to_string()];
+        let lineup = Lineup {
+            names: &names,
+            specs: &differ,
+        };
+        let quiet = run_args(&["--no-report"]);
+        assert_eq!(prepare_page(&quiet, &lineup, Some(&mut session)).unwrap(), None);
+        // A shard has no output, and so no page.
+        assert_eq!(prepare_page(&args, &lineup, None).unwrap(), None);
+        assert!(
+            prepare_page(&args, &lineup, Some(&mut session))
+                .unwrap()
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn the_command_of_a_run_carries_its_seed() {
+        assert!(this_command(77).ends_with("--seed 77"), "{}", this_command(77));
+    }
+}

@@ -668,3 +668,52 @@ fn pair_rows(names: &[String], report: &Report) -> Vec<Vec<String>> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entrant_listed_twice_gets_a_number() {
+        let words: Vec<String> = ["ev", "ev", "stay-at-25", "ev"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(unique_labels(&words), ["ev", "ev#2", "stay-at-25", "ev#3"]);
+    }
+
+    #[test]
+    fn the_entrants_come_from_policies_or_a_lineup_and_no_empty_one() {
+        let library = Library::new(std::path::Path::new("."), None).unwrap();
+        let (words, from) = entrant_words("flip7", Some("ev, stay-at-25"), None, &library).unwrap();
+        assert_eq!(
+            (words.as_slice(), from.as_str()),
+            (&["ev".to_string(), "stay-at-25".to_string()][..], "--policies")
+        );
+        let e = entrant_words("flip7", Some("ev,,stay-at-25"), None, &library).unwrap_err();
+        assert!(
+            e.contains("--policies 'ev,,stay-at-25' has an empty entry"),
+            "{e}"
+        );
+        let e = entrant_words("flip7", None, None, &library).unwrap_err();
+        assert!(e.contains("--policies A,B,C or --lineup NAME"), "{e}");
+    }
+
+    #[test]
+    fn the_files_follow_the_options() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            common: super::super::args::Common,
+        }
+        let names =
+            |w: &[&str]| file_names(&Cli::parse_from(std::iter::once("sim").chain(w.iter().copied())).common);
+        assert_eq!(
+            names(&["--no-charts", "--no-report"]),
+            ["standings.csv", "pairwise.csv", STUDY_FILE]
+        );
+        assert_eq!(names(&[]).len(), 8);
+        assert!(names(&["--no-charts"]).contains(&"report.html"));
+    }
+}
