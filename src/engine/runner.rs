@@ -427,7 +427,7 @@ mod tests {
     #[test]
     fn a_stop_ends_the_loop_at_once_whatever_is_left() {
         let bar = ProgressBar::hidden();
-        let ranges = [0..u64::MAX / 2];
+        let ranges: Vec<Range<u64>> = std::iter::once(0..u64::MAX / 2).collect();
         let p = pool(2).unwrap();
         let stop = AtomicBool::new(true);
         let each = Batches {
@@ -482,7 +482,7 @@ mod tests {
     fn a_failed_batch_fails_the_loop() {
         let bar = ProgressBar::hidden();
         let stop = AtomicBool::new(false);
-        let ranges = [0..50];
+        let ranges: Vec<Range<u64>> = std::iter::once(0..50).collect();
         let each = Batches {
             ranges: &ranges,
             stop: &stop,
