@@ -524,20 +524,18 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         &self.tally
     }
 
-    /// The games (as `size` counts a batch) this process has still to play
-    /// of its share: what its progress bar counts.
-    pub fn games_todo(&self, size: impl Fn(u64) -> u64) -> u64 {
-        self.todo(0..self.batches)
-            .iter()
-            .flat_map(|r| r.clone())
-            .map(size)
-            .sum()
+    /// The games (as `size` counts a range of batches) this process has
+    /// still to play of its share: what its progress bar counts. The work
+    /// is that of the ranges, not of the batches in them (a run of 10^11
+    /// batches is counted at once).
+    pub fn games_todo(&self, size: impl Fn(Range<u64>) -> u64) -> u64 {
+        self.todo(0..self.batches).into_iter().map(size).sum()
     }
 
-    /// How many of the batches counted by `size` (batch -> games) this
+    /// How many of the games (as `size` counts a range of batches) this
     /// process played rather than read from state files.
-    pub fn played_here(&self, size: impl Fn(u64) -> u64) -> u64 {
-        let count = |rs: &[Range<u64>]| -> u64 { rs.iter().flat_map(|r| r.clone()).map(&size).sum() };
+    pub fn played_here(&self, size: impl Fn(Range<u64>) -> u64) -> u64 {
+        let count = |rs: &[Range<u64>]| -> u64 { rs.iter().cloned().map(&size).sum() };
         count(&self.done) - count(&self.resumed_done)
     }
 
@@ -616,38 +614,44 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
     /// interrupt, writes the state and fails with exit code 130.
     pub fn play(&mut self, range: Range<u64>, play: &mut Player<'_, T>) -> Result<(), Failure> {
         let todo = self.todo(range);
-        let pieces: Vec<Vec<Range<u64>>> = match self.checkpoint {
-            None => vec![todo],
-            Some(_) => todo
-                .into_iter()
-                .flat_map(|r| {
-                    let step = 64;
-                    (r.start..r.end)
-                        .step_by(step)
-                        .map(move |a| std::iter::once(a..(a + step as u64).min(r.end)).collect())
-                })
-                .collect(),
-        };
-        for piece in pieces {
-            if piece.is_empty() {
-                continue;
-            }
-            let (t, played) = play(&piece)?;
-            (self.merge)(&mut self.tally, &t);
-            self.done.extend(played);
-            self.done = state::normalize(std::mem::take(&mut self.done));
-            if stopping() {
-                return Err(self.interrupted());
-            }
-            if let Some(every) = self.checkpoint
-                && self.last_save.elapsed() >= every
-            {
-                self.save()?;
-                self.last_save = Instant::now();
+        if self.checkpoint.is_none() {
+            self.play_piece(&todo, play)?;
+        } else {
+            // Pieces of 64 batches, made one at a time (a list of them all
+            // would grow with the batches of the run).
+            for r in todo {
+                let mut a = r.start;
+                while a < r.end {
+                    let b = a.saturating_add(64).min(r.end);
+                    self.play_piece(std::slice::from_ref(&(a..b)), play)?;
+                    a = b;
+                }
             }
         }
         if stopping() {
             return Err(self.interrupted());
+        }
+        Ok(())
+    }
+
+    /// Plays the batches of `piece` and adds them to the tally; fails once
+    /// the process is asked to stop, and writes a checkpoint when due.
+    fn play_piece(&mut self, piece: &[Range<u64>], play: &mut Player<'_, T>) -> Result<(), Failure> {
+        if piece.is_empty() {
+            return Ok(());
+        }
+        let (t, played) = play(piece)?;
+        (self.merge)(&mut self.tally, &t);
+        self.done.extend(played);
+        self.done = state::normalize(std::mem::take(&mut self.done));
+        if stopping() {
+            return Err(self.interrupted());
+        }
+        if let Some(every) = self.checkpoint
+            && self.last_save.elapsed() >= every
+        {
+            self.save()?;
+            self.last_save = Instant::now();
         }
         Ok(())
     }

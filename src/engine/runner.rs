@@ -197,6 +197,17 @@ pub fn batch_len(games: u64, batch: u64) -> u64 {
     (games - batch * BATCH_GAMES).min(BATCH_GAMES)
 }
 
+/// The games in the batches `r` of a run of `games` games: the sum of
+/// [`batch_len`] over `r`, worked out at once.
+pub fn games_in(games: u64, r: Range<u64>) -> u64 {
+    let r = r.start..r.end.min(batch_count(games));
+    if r.start >= r.end {
+        return 0;
+    }
+    let last = batch_len(games, r.end - 1);
+    (r.end - r.start - 1) * BATCH_GAMES + last
+}
+
 /// A progress bar of `games` games with their rate and ETA on stderr, or a
 /// hidden one unless `show` and stderr is a terminal.
 pub fn progress_bar(show: bool, games: u64) -> ProgressBar {
@@ -521,6 +532,23 @@ mod tests {
         for (i, line) in text.lines().enumerate() {
             assert!(line.starts_with(&format!("game {i}: ")), "{line}");
         }
+    }
+
+    #[test]
+    fn the_games_of_a_range_of_batches_are_counted_at_once() {
+        for games in [1, 1023, 1024, 1025, 5000, 3 * BATCH_GAMES] {
+            let n = batch_count(games);
+            for a in 0..=n {
+                for b in a..=n + 1 {
+                    let slow: u64 = (a..b.min(n)).map(|x| batch_len(games, x)).sum();
+                    assert_eq!(games_in(games, a..b), slow, "{games} {a}..{b}");
+                }
+            }
+        }
+        assert_eq!(
+            games_in(100_000 * 1_000_000_000, 0..u64::MAX),
+            100_000 * 1_000_000_000
+        );
     }
 
     #[test]

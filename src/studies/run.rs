@@ -550,14 +550,14 @@ fn play_job<G: Game>(
         .and_then(Session::report_beside)
         .map(|p| ("--out (its report.html)".to_string(), p));
     job.check_outputs(csv.into_iter().chain(report).collect())?;
-    let pb = runner::progress_bar(cfg.progress, job.games_todo(|b| runner::batch_len(cfg.games, b)));
+    let pb = runner::progress_bar(cfg.progress, job.games_todo(|r| runner::games_in(cfg.games, r)));
     let outcome = job.play(0..batches, &mut |ranges| {
         runner::run_ranges(sim, cfg, ranges, &pb, stop_flag())
     });
     pb.finish_and_clear();
     outcome?;
     let note = job.resumed_note();
-    let played = job.played_here(|b| runner::batch_len(cfg.games, b));
+    let played = job.played_here(|r| runner::games_in(cfg.games, r));
     let command = job.command_line();
     match job.finish()? {
         crate::engine::job::Finished::Complete(acc, leftovers) => Ok(Some(Played {

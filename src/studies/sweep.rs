@@ -165,14 +165,27 @@ fn plan<G: Game>(args: &SweepArgs<G::Options>, w: &Swept<G>) -> Result<Plan<G>, 
     })
 }
 
+/// The games of the units `u` of a sweep of `games` games a value (unit
+/// u is batch u mod `per_value` of value u / `per_value`), value by value.
+fn unit_games(games: u64, per_value: u64, u: std::ops::Range<u64>) -> u64 {
+    let mut sum = 0;
+    let mut at = u.start;
+    while at < u.end {
+        let base = at - at % per_value;
+        let end = u.end.min(base + per_value);
+        sum += runner::games_in(games, at - base..end - base);
+        at = end;
+    }
+    sum
+}
+
 /// Plays the units asked for, value by value, each value's batches on
 /// every thread.
 fn play<G: Game>(args: &SweepArgs<G::Options>, w: &Swept<G>, plan: &mut Plan<G>) -> Result<(), Failure> {
     let per_value = runner::batch_count(args.games);
     let bar = runner::progress_bar(
         args.common.progress(),
-        plan.job
-            .games_todo(|u| runner::batch_len(args.games, u % per_value)),
+        plan.job.games_todo(|u| unit_games(args.games, per_value, u)),
     );
     let cfg = &plan.cfg;
     let played = plan
@@ -213,7 +226,7 @@ pub fn run<G: Game>(args: &SweepArgs<G::Options>) -> Result<Option<StudyDone>, F
     let job = plan.job;
     let per_value = runner::batch_count(args.games);
     let resumed = job.resumed_note();
-    let games = job.played_here(|u| runner::batch_len(args.games, u % per_value));
+    let games = job.played_here(|u| unit_games(args.games, per_value, u));
     let command = job.command_line();
     let (accs, leftovers) = match job.finish()? {
         Finished::Complete(a, left) => (a, left),

@@ -291,7 +291,7 @@ fn play<G: Game>(
 ) -> Result<String, Failure> {
     let pool = runner::pool(plan.threads)?;
     let total_batches = batch_count(args.games);
-    let todo = plan.job.games_todo(|b| runner::batch_len(args.games, b));
+    let todo = plan.job.games_todo(|r| runner::games_in(args.games, r));
     let bar = runner::progress_bar(args.common.progress(), todo * e.arr.seats.len() as u64);
     let seed = plan.seed;
     let mut play = |ranges: &[std::ops::Range<u64>]| {
@@ -377,7 +377,7 @@ pub fn run<G: Game>(args: &TournamentArgs<G::Options>) -> Result<Option<StudyDon
     let stop_note = play::<G>(args, &e, &mut plan)?;
     let job = plan.job;
     let played = Played {
-        games: job.played_here(|b| runner::batch_len(args.games, b)) * e.arr.seats.len() as u64,
+        games: job.played_here(|r| runner::games_in(args.games, r)) * e.arr.seats.len() as u64,
         resumed: job.resumed_note(),
         command: job.command_line(),
         stop_note,
