@@ -32,7 +32,7 @@
 //!   Its standard error is the standard deviation over [`BOOTSTRAP`]
 //!   bootstrap resamples of whole batches (seeded from the tournament seed),
 //!   given from [`MIN_BOOTSTRAP_BATCHES`] batches on. Beyond
-//!   [`GROUPS`](super::play::GROUPS) batches the resampled unit is a fixed
+//!   [`GROUPS`](super::tally::GROUPS) batches the resampled unit is a fixed
 //!   group of batches (batch `b` in group `b mod GROUPS`), so that memory
 //!   does not grow with the deals.
 

@@ -75,7 +75,8 @@ pub fn pair_index(i: usize, j: usize, n: usize) -> usize {
 /// independent units: a deal with all its arrangements (games that share
 /// a deal are not independent, deals are), or consecutive deals joined
 /// when a game carries something over to the next in some arrangement
-/// ([`Game::carries_over`]: a gambling pot left by a tie).
+/// ([`Game::carries_over`](crate::engine::game::Game::carries_over): a
+/// gambling pot left by a tie).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     /// Per entrant: wins over games.

@@ -1,5 +1,5 @@
 //! How a command shows what it did: the summary as text or JSON
-//! ([`ShowArgs`]), on a stdout that may have gone away ([`print`]), and the
+//! ([`ShowArgs`]), on a stdout that may have gone away ([`print()`]), and the
 //! words every summary uses ([`plural`], [`timing`]).
 
 use std::io::Write;

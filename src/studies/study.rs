@@ -1,14 +1,15 @@
 //! `study.json`, what a tournament or sweep folder says about its run
 //! beside its CSVs (the game, the command line, the seed, the version, the
-//! date, and what its page needs that the CSVs do not hold), and `sim
-//! report DIR`, which rebuilds `report.html` and the charts of a finished
-//! study from those files alone.
+//! date, and what its page needs that the CSVs do not hold), and a
+//! study's files read back ([`read_back`]) into what its console, page and
+//! charts say.
 //!
 //! A study's page and charts are always made from its files: the run
 //! writes its CSVs and `study.json`, reads them back through
-//! [`rebuild`] and writes what that gives. So `sim report DIR` makes the
-//! same bytes as the run did, also after `sim merge` (which runs the same
-//! code), and never a page that says something the CSVs do not.
+//! [`read_back`], and the report layer makes the pages from that
+//! ([`crate::report::study`]). So `sim report DIR` makes the same bytes
+//! as the run did, also after `sim merge` (which runs the same code), and
+//! never a page that says something the CSVs do not.
 
 use serde::{Deserialize, Serialize};
 
