@@ -496,6 +496,16 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         if self.merge_only {
             let batches = self.batches;
             let missing = state::missing(&(0..batches), &self.done);
+            if let Some(whole) = self.resumed_whole.first().filter(|_| !missing.is_empty()) {
+                let mut resume = command_path(&self.command).to_vec();
+                resume.extend(["--resume".to_string(), whole.display().to_string()]);
+                return Err(Failure::Usage(format!(
+                    "state file '{}' is of a whole run that was interrupted, not of a shard: sim merge \
+                     adds up the states of a run's shards; to go on with the run: {}",
+                    whole.display(),
+                    command_line(&resume)
+                )));
+            }
             if !missing.is_empty() {
                 let list: Vec<String> = missing.iter().take(5).map(state::describe).collect();
                 let more = if missing.len() > 5 { ", ..." } else { "" };
