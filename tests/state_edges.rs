@@ -5,6 +5,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::common::{ok, sim, stderr};
 use crate::shards::interrupt;
 
@@ -27,6 +29,109 @@ fn merge_refused(states: &[&str], d: &Path) -> String {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
     stderr(&o)
+}
+
+/// FNV-1a, 64 bits: the state's checksum, as `src/engine/state.rs`
+/// computes it.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The state file `text` with its tally changed by `edit` and its
+/// checksum computed again as the state does (over the file written with
+/// an empty checksum, without its last newline): a state edited with care.
+fn edited(text: &str, edit: impl Fn(&mut Value)) -> String {
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let key = "  \"tally\": ";
+    let at = lines.iter().position(|l| l.starts_with(key)).unwrap();
+    let mut tally: Value = serde_json::from_str(&lines[at][key.len()..lines[at].len() - 1]).unwrap();
+    edit(&mut tally);
+    lines[at] = format!("{key}{tally},");
+    let sum = lines
+        .iter()
+        .position(|l| l.starts_with("  \"checksum\": "))
+        .unwrap();
+    lines[sum] = "  \"checksum\": \"\"".into();
+    let h = fnv1a(lines.join("\n").as_bytes());
+    lines[sum] = format!("  \"checksum\": \"{h:016x}\"");
+    lines.join("\n") + "\n"
+}
+
+/// `sim` with `args` in `d` is refused with code 2 and says `fragments`.
+fn refused_here(args: &[&str], d: &Path, fragments: &[&str]) {
+    let o = sim(args, d);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    for f in fragments {
+        assert!(err.contains(f), "{args:?}: message lacks {f:?}:\n{err}");
+    }
+}
+
+#[test]
+fn a_state_edited_with_its_checksum_made_again_is_refused_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = ["flip7", "--games", "5K", "--seed", "1"];
+    let mut shard = run.to_vec();
+    shard.extend(["--shard", "1/2", "--state", "s.json"]);
+    ok(&sim(&shard, d));
+    let text = std::fs::read_to_string(d.join("s.json")).unwrap();
+    // The same bytes when nothing is edited: the checksum is made as the
+    // state makes it.
+    assert_eq!(edited(&text, |_| {}), text);
+    // One seat with more wins than games.
+    let more = edited(&text, |t| {
+        t["seats"][2]["wins"] = (t["games"].as_u64().unwrap() + 100).into();
+    });
+    std::fs::write(d.join("e.json"), more).unwrap();
+    let said = [
+        "state file 'e.json' is not consistent: seat 2 has 2148 wins in 2048 games \
+         (tally.seats[2].wins); it was edited or damaged: write it again by running the shard again",
+    ];
+    refused_here(&["merge", "e.json"], d, &said);
+    refused_here(&["flip7", "--resume", "e.json"], d, &said);
+    // Every seat's wins raised by a third: each below the games, but the
+    // four win rates add up to more than all.
+    let third = edited(&text, |t| {
+        for s in t["seats"].as_array_mut().unwrap() {
+            s["wins"] = (s["wins"].as_u64().unwrap() * 4 / 3).into();
+        }
+    });
+    std::fs::write(d.join("t.json"), third).unwrap();
+    refused_here(
+        &["merge", "t.json"],
+        d,
+        &["not consistent: ", "(tally.seats[].wins)"],
+    );
+    // The state's own fields: a range beyond the shard's batches.
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let end = lines.iter().position(|l| l == "  \"done\": [").unwrap() + 3;
+    lines[end] = "      3".into();
+    let sum = lines
+        .iter()
+        .position(|l| l.starts_with("  \"checksum\": "))
+        .unwrap();
+    lines[sum] = "  \"checksum\": \"\"".into();
+    let h = fnv1a(lines.join("\n").as_bytes());
+    lines[sum] = format!("  \"checksum\": \"{h:016x}\"");
+    std::fs::write(d.join("r.json"), lines.join("\n") + "\n").unwrap();
+    refused_here(
+        &["merge", "r.json"],
+        d,
+        &[
+            "state file 'r.json' is not consistent: range [0, 3) is not within shard 1/2's batches, 0..2 (done[0])",
+        ],
+    );
+    // The state as written merges with the other shard.
+    let mut other = run.to_vec();
+    other.extend(["--shard", "2/2", "--state", "s2.json"]);
+    ok(&sim(&other, d));
+    ok(&sim(&["merge", "s.json", "s2.json"], d));
 }
 
 #[test]
