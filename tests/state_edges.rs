@@ -191,3 +191,31 @@ fn merge_of_an_interrupted_tune_says_to_resume_it() {
     // And the resume it names goes on with the race.
     ok(&sim(&["tune", "flip7", "--resume", "a.state.json"], d));
 }
+
+#[test]
+fn solve_csvs_end_with_seed_and_sim_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let version = ok(&sim(&["--version"], d));
+    let version = version.trim().strip_prefix("sim ").unwrap();
+    ok(&sim(
+        &["flip7", "solve", "--without", "actions,modifiers", "--out", "x"],
+        d,
+    ));
+    for (file, header) in [
+        ("thresholds.csv", "rule,expected_round_score"),
+        ("decisions.csv", "numbers,cards,sum,decision,expected_round_score"),
+    ] {
+        let text = std::fs::read_to_string(d.join("x").join(file)).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some(format!("{header},seed,sim_version").as_str()),
+            "{file}"
+        );
+        // The values are exact: no seed, the seed cell empty.
+        for l in lines {
+            assert!(l.ends_with(&format!(",,{version}")), "{file}: {l}");
+        }
+    }
+}
