@@ -219,3 +219,63 @@ fn solve_csvs_end_with_seed_and_sim_version() {
         }
     }
 }
+
+/// The JSON trace's run line of `game` with `more`, and its game ends.
+fn run_line(game: &str, more: &[&str], d: &Path) -> (Value, Vec<Value>) {
+    let mut args = vec![
+        game,
+        "--games",
+        "3",
+        "--seed",
+        "5",
+        "--trace",
+        "--trace-format",
+        "json",
+    ];
+    args.extend(more);
+    args.extend(["--out", "x.csv"]);
+    let lines: Vec<Value> = ok(&sim(&args, d))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ends = lines
+        .iter()
+        .filter(|e| e["event"] == "game_end")
+        .cloned()
+        .collect();
+    (lines[0].clone(), ends)
+}
+
+#[test]
+fn ib_flip_run_line_says_whether_the_repetition_detector_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (head, _) = run_line("ib-flip", &[], d);
+    let det = &head["repetition_detector"];
+    assert_eq!(det["runs"], true, "{head}");
+    assert_eq!(det["from_move"], 400, "{head}");
+    let compares: Vec<&str> = det["compares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(
+        compares.contains(&"hands") && compares.contains(&"live_pile"),
+        "{head}"
+    );
+    // A seat drawing random numbers: no game ends by repetition.
+    let (head, ends) = run_line("ib-flip", &["--players", "2", "--policy", "finisher,random"], d);
+    assert_eq!(head["repetition_detector"]["runs"], false, "{head}");
+    assert!(ends.iter().all(|e| e["repetition"] != true));
+    // The line's keys, in order: the detector after the table's, before
+    // the version.
+    let keys: Vec<&String> = head.as_object().unwrap().keys().collect();
+    let at = keys.iter().position(|k| *k == "repetition_detector").unwrap();
+    assert_eq!(keys[at + 1], "sim_version");
+    // Other games say nothing of it.
+    for g in ["flip7", "classic-flip", "flip-flush"] {
+        let (head, _) = run_line(g, &[], d);
+        assert!(head.get("repetition_detector").is_none(), "{g}: {head}");
+    }
+}
