@@ -279,3 +279,49 @@ fn ib_flip_run_line_says_whether_the_repetition_detector_runs() {
         assert!(head.get("repetition_detector").is_none(), "{g}: {head}");
     }
 }
+
+#[test]
+fn ib_flip_rules_give_finisher_as_the_default_policy() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules/ib-flip.md")).unwrap();
+    assert!(doc.contains("`finisher` (default)"), "docs/rules/ib-flip.md");
+    assert!(!doc.contains("`lowest` (default)"), "docs/rules/ib-flip.md");
+    let dir = tempfile::tempdir().unwrap();
+    let (head, _) = run_line("ib-flip", &[], dir.path());
+    assert_eq!(head["policies"][0], "finisher", "{head}");
+}
+
+#[test]
+fn flip7_rules_document_round_end_cards_as_a_count() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules/flip7.md")).unwrap();
+    let row = doc.lines().find(|l| l.starts_with("| `round_end` |")).unwrap();
+    assert!(
+        row.contains("`cards` (how many cards are in front of the seat, a number"),
+        "{row}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "flip7",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--trace",
+        "--trace-format",
+        "json",
+    ];
+    args.extend(["--out", "x.csv"]);
+    let text = ok(&sim(&args, dir.path()));
+    let ends: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["event"] == "round_end")
+        .collect();
+    assert!(!ends.is_empty());
+    for e in &ends {
+        for s in e["seats"].as_array().unwrap() {
+            assert!(s["cards"].is_u64(), "{e}");
+        }
+    }
+}
