@@ -325,3 +325,66 @@ fn flip7_rules_document_round_end_cards_as_a_count() {
         }
     }
 }
+
+#[test]
+fn a_tournament_or_sweep_state_edited_with_its_checksum_made_again_is_refused_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tournament = [
+        "tournament",
+        "flip7",
+        "--policies",
+        "stay-at-20,stay-at-25",
+        "--players",
+        "2",
+        "--games",
+        "2K",
+        "--seed",
+        "1",
+        "--no-charts",
+        "--shard",
+        "1/1",
+        "--state",
+        "t.json",
+    ];
+    ok(&sim(&tournament, d));
+    let text = std::fs::read_to_string(d.join("t.json")).unwrap();
+    let more = edited(&text, |t| {
+        t["seats"][1]["wins"] = (t["deals"].as_u64().unwrap() + 1).into()
+    });
+    std::fs::write(d.join("te.json"), more).unwrap();
+    refused_here(
+        &["merge", "te.json"],
+        d,
+        &[
+            "state file 'te.json' is not consistent: seat 1 has 2001 wins",
+            "(tally.seats[1].wins)",
+        ],
+    );
+    let sweep = [
+        "sweep",
+        "flip7",
+        "--policy",
+        "stay-at-{20..24..2}",
+        "--games",
+        "2K",
+        "--seed",
+        "1",
+        "--no-charts",
+        "--shard",
+        "1/1",
+        "--state",
+        "w.json",
+    ];
+    ok(&sim(&sweep, d));
+    let text = std::fs::read_to_string(d.join("w.json")).unwrap();
+    let more = edited(&text, |t| t[1]["seats"][0]["wins"] = 9999.into());
+    std::fs::write(d.join("we.json"), more).unwrap();
+    refused_here(
+        &["merge", "we.json"],
+        d,
+        &[
+            "state file 'we.json' is not consistent: seat 0 has 9999 wins in 2000 games (tally[1].seats[0].wins)",
+        ],
+    );
+}
