@@ -338,7 +338,12 @@ fn solve_writes_the_exact_solo_values() {
         "{stdout}"
     );
     let t = std::fs::read_to_string(dir.path().join("exact/thresholds.csv")).unwrap();
-    assert!(t.starts_with("rule,expected_round_score\noptimal,18.5652"), "{t}");
+    assert!(
+        t.starts_with("rule,expected_round_score,seed,sim_version\noptimal,18.5652"),
+        "{t}"
+    );
+    // Exact: no seed plays into the values, the seed cell is empty.
+    assert!(t.lines().nth(1).unwrap().contains(",,0.1.0 (commit "), "{t}");
     assert!(t.contains("\nstay-at-25,18.4061"), "{t}");
     assert_eq!(t.lines().count(), 1 + 1 + 61);
     let d = std::fs::read_to_string(dir.path().join("exact/decisions.csv")).unwrap();

@@ -40,6 +40,7 @@ mod replay_ib_flip;
 mod report;
 mod shards;
 mod slurm;
+mod state_edges;
 mod stopping;
 mod sweep;
 mod tournament;

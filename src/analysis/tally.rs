@@ -4,6 +4,8 @@
 
 use crate::engine::design::Ratio;
 use crate::engine::game::SeatResult;
+use crate::engine::job::inconsistent;
+use crate::engine::runner::BATCH_GAMES;
 
 /// The rating's bootstrap resamples groups of batches: batch `b` adds its
 /// "who beat whom" counts to group `b mod GROUPS`. A run of up to `GROUPS`
@@ -17,6 +19,7 @@ pub const GROUPS: u64 = 64;
 /// every standard error. Tallies of disjoint batch ranges add up exactly
 /// ([`Tally::merge`]), in any order.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(remote = "Self")]
 pub struct Tally {
     /// Deals played (games per arrangement).
     pub deals: u64,
@@ -62,6 +65,55 @@ impl Tally {
             }
         }
         self.moments.merge(&o.moments);
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Tally {
+    /// Read, then checked ([`Tally::check`]): a state file's tally is used
+    /// only when it is consistent in itself.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = Tally::deserialize(d)?;
+        t.check().map_err(|e| inconsistent(&e))?;
+        Ok(t)
+    }
+}
+
+impl serde::Serialize for Tally {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Tally::serialize(self, s)
+    }
+}
+
+impl Tally {
+    /// Whether the totals are consistent in themselves: no seat with more
+    /// wins, losses or placed games than deals, between one and
+    /// [`BATCH_GAMES`] deals a batch, and "who beat whom" of one size in
+    /// every group. Otherwise what is wrong, ending with the field in
+    /// parentheses.
+    pub fn check(&self) -> Result<(), String> {
+        let deals = self.deals;
+        for (i, s) in self.seats.iter().enumerate() {
+            if s.wins > deals || s.losses > deals || s.placed > deals {
+                return Err(format!(
+                    "seat {i} has {} wins, {} losses and {} placed games in {deals} deals (seats[{i}].wins)",
+                    s.wins, s.losses, s.placed
+                ));
+            }
+        }
+        if self.batches > deals || u128::from(deals) > u128::from(self.batches) * u128::from(BATCH_GAMES) {
+            return Err(format!(
+                "{deals} deals in {} batches of at most {BATCH_GAMES} (batches)",
+                self.batches
+            ));
+        }
+        let size = self.beats.iter().map(Vec::len).max().unwrap_or(0);
+        if let Some(g) = self.beats.iter().position(|b| !b.is_empty() && b.len() != size) {
+            return Err(format!(
+                "group {g} has {} counts of who beat whom, another {size} (beats[{g}])",
+                self.beats[g].len()
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -172,6 +172,14 @@ pub trait Game: Send + Sync + 'static {
     /// (`names[s]` labels seat `s`) and any note the game has.
     fn summary(opts: &Self::Options, acc: &Acc<Self>, names: &[String], out: &mut Vec<u8>);
 
+    /// What the JSON trace's first line (`run`) says of how `sim` plays
+    /// the games, beyond the table options, that follows from the seats'
+    /// policies and that a replay needs (IB-Flip: whether its repetition
+    /// detector runs, and what it compares). Nothing by default.
+    fn run_notes(_sim: &Self::Sim) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
+
     /// Subcommands of `sim GAME` other than simulating (Flip 7's `solve`).
     fn actions() -> Vec<clap::Command> {
         Vec::new()

@@ -449,8 +449,7 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
     /// batches, and the state to those resumed. The first one gives the
     /// run's command line.
     fn add_resumed(&mut self, path: &Path, s: &State) -> Result<(), Failure> {
-        let t: T = serde_json::from_str(s.tally.get())
-            .map_err(|e| Failure::Usage(format!("state file '{}' is damaged: {e}", path.display())))?;
+        let t: T = serde_json::from_str(s.tally.get()).map_err(|e| tally_error::<T>(path, s, &e))?;
         (self.merge)(&mut self.tally, &t);
         self.done.extend(s.ranges());
         if self.resumed.is_empty() {
@@ -496,6 +495,16 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         if self.merge_only {
             let batches = self.batches;
             let missing = state::missing(&(0..batches), &self.done);
+            if let Some(whole) = self.resumed_whole.first().filter(|_| !missing.is_empty()) {
+                let mut resume = command_path(&self.command).to_vec();
+                resume.extend(["--resume".to_string(), whole.display().to_string()]);
+                return Err(Failure::Usage(format!(
+                    "state file '{}' is of a whole run that was interrupted, not of a shard: sim merge \
+                     adds up the states of a run's shards; to go on with the run: {}",
+                    whole.display(),
+                    command_line(&resume)
+                )));
+            }
             if !missing.is_empty() {
                 let list: Vec<String> = missing.iter().take(5).map(state::describe).collect();
                 let more = if missing.len() > 5 { ", ..." } else { "" };
@@ -782,6 +791,50 @@ fn command_with_seed(definition: &Value) -> Vec<String> {
         command.push(seed.as_str().map_or_else(|| seed.to_string(), String::from));
     }
     command
+}
+
+/// The start of the message of a tally's deserializer that finds the
+/// tally not consistent in itself ([`inconsistent`]).
+const INCONSISTENT: &str = "tally not consistent: ";
+
+/// The error a tally's deserializer gives when the tally, read whole, is
+/// not consistent in itself (more wins than games, counts that do not add
+/// up): `what` says what is wrong and ends with the field, in
+/// parentheses, as `seat 2 has 700 wins in 500 games (seats[2].wins)`.
+/// Every tally a state holds is read so, and checked, before it is used.
+pub fn inconsistent<E: serde::de::Error>(what: &str) -> E {
+    E::custom(format!("{INCONSISTENT}{what}"))
+}
+
+/// The refusal of the state `s` (read from `path`) whose tally `T` cannot
+/// read (`e`): damaged, or not consistent in itself, naming the field
+/// from the top of the tally (`tally.seats[2].wins`, or `tally[3]...` in
+/// a list of tallies, one per value of a sweep).
+fn tally_error<T: DeserializeOwned>(path: &Path, s: &State, e: &serde_json::Error) -> Failure {
+    let shown = path.display();
+    let text = e.to_string();
+    let at = format!(" at line {} column {}", e.line(), e.column());
+    let Some(what) = text.strip_suffix(&at).unwrap_or(&text).strip_prefix(INCONSISTENT) else {
+        return Failure::Usage(format!("state file '{shown}' is damaged: {e}"));
+    };
+    // In a list of tallies, the one that is not consistent.
+    let raw = s.tally.get();
+    let item = serde_json::from_str::<Vec<&RawValue>>(raw)
+        .ok()
+        .and_then(|items| {
+            items
+                .iter()
+                .position(|i| serde_json::from_str::<T>(&format!("[{}]", i.get())).is_err())
+        })
+        .map_or(String::new(), |i| format!("[{i}]"));
+    let what = match what.rfind(" (") {
+        Some(i) => format!("{} (tally{item}.{}", &what[..i], &what[i + 2..]),
+        None => what.to_string(),
+    };
+    Failure::Usage(format!(
+        "state file '{shown}' is not consistent: {what}; it was edited or damaged: {}",
+        s.remedy()
+    ))
 }
 
 /// The batch ranges of the states resumed so far, each with the state

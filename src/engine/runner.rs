@@ -30,6 +30,16 @@ pub trait Accumulator: Send + serde::Serialize + serde::de::DeserializeOwned {
     /// Adds `other` into `self`. Must be associative and commutative
     /// (integer sums and counts are).
     fn merge(&mut self, other: &Self);
+
+    /// Whether the totals are consistent in themselves (no more wins than
+    /// games, counts that add up): what is wrong, ending with the field in
+    /// parentheses (`seat 2 has 700 wins in 500 games (seats[2].wins)`),
+    /// otherwise. A game's accumulator read from a state file is checked
+    /// so before it is used (its deserializer asks it, through
+    /// [`super::job::inconsistent`]). Nothing to check by default.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// A game (with its fixed seats and options) that the runner can play.

@@ -127,11 +127,10 @@ impl State {
                 "state file '{shown}' is damaged: its checksum does not match its contents"
             ));
         }
-        let ranges = state.ranges();
-        let sorted = ranges.windows(2).all(|w| w[0].end < w[1].start);
-        if !sorted || ranges.iter().any(|r| r.start >= r.end || r.end > state.batches) {
+        if let Err(what) = state.check_fields() {
             return Err(format!(
-                "state file '{shown}' is damaged: its batch ranges are not valid"
+                "state file '{shown}' is not consistent: {what}; it was edited or damaged: {}",
+                state.remedy()
             ));
         }
         // Version 1 wrote the seed as a number (exact in the file, but not
@@ -140,6 +139,51 @@ impl State {
             state.definition["seed"] = seed.to_string().into();
         }
         Ok(state)
+    }
+
+    /// What a state that is not consistent asks for: its part of the run
+    /// played again.
+    pub fn remedy(&self) -> String {
+        match self.shard {
+            Some([k, n]) => format!("write it again by running the shard again (--shard {k}/{n})"),
+            None => "play the run again without it".to_string(),
+        }
+    }
+
+    /// Refuses fields that cannot be together: a shard K/N with K from 1 to
+    /// N, and batch ranges not empty, in order, not touching or
+    /// overlapping, within the run's batches and the shard's share. Says
+    /// what is wrong and names the field.
+    fn check_fields(&self) -> Result<(), String> {
+        let share = match self.shard {
+            Some([k, n]) if k == 0 || k > n => {
+                return Err(format!("shard {k}/{n} is not one of its run's shards (shard)"));
+            }
+            Some([k, n]) => share(k, n, self.batches),
+            None => 0..self.batches,
+        };
+        let part = match self.shard {
+            Some([k, n]) => format!("shard {k}/{n}'s batches, {}..{}", share.start, share.end),
+            None => format!("the run's {} batches", self.batches),
+        };
+        for (i, r) in self.ranges().iter().enumerate() {
+            let shown = format!("[{}, {})", r.start, r.end);
+            if r.start >= r.end {
+                return Err(format!("range {shown} is empty or reversed (done[{i}])"));
+            }
+            if r.start < share.start || r.end > share.end {
+                return Err(format!("range {shown} is not within {part} (done[{i}])"));
+            }
+            if i > 0 && self.done[i - 1][1] >= r.start {
+                return Err(format!(
+                    "range {shown} does not come after the range before it, [{}, {}): ranges are \
+                     sorted and apart (done[{i}])",
+                    self.done[i - 1][0],
+                    self.done[i - 1][1]
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The batch ranges played.

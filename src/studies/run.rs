@@ -497,6 +497,7 @@ fn play_traced<G: Game>(sim: &G::Sim, args: &RunArgs, plan: &Plan) -> Result<Pla
         // The first line says which run the events are of.
         let mut head = serde_json::json!({ "event": "run", "command": G::NAME });
         head.as_object_mut().unwrap().extend(plan.run_fields.clone());
+        head.as_object_mut().unwrap().extend(G::run_notes(sim));
         head["sim_version"] = crate::engine::version::SIM_VERSION.into();
         match writeln!(stdout, "{head}") {
             // The reader has gone already: the games are played all the same.

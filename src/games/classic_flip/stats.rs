@@ -9,6 +9,7 @@ use super::rules::{End, MAX_PLAYERS, Table};
 use crate::engine::columns::{SeatWins, f6};
 use crate::engine::design::{Ratio, plus_minus};
 use crate::engine::observe::Observer;
+use crate::engine::job::inconsistent;
 use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
 use crate::engine::show::plural;
@@ -67,6 +68,7 @@ pub struct SeatStats {
 
 /// Totals for a run (or a batch of it).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(remote = "Self")]
 pub struct ClassicStats {
     /// Games played.
     pub games: u64,
@@ -100,7 +102,48 @@ impl ClassicStats {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for ClassicStats {
+    /// Read, then checked ([`Accumulator::check`]): a state file's tally
+    /// is used only when it is consistent in itself.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = ClassicStats::deserialize(d)?;
+        t.check().map_err(|e| inconsistent(&e))?;
+        Ok(t)
+    }
+}
+
+impl serde::Serialize for ClassicStats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ClassicStats::serialize(self, s)
+    }
+}
+
 impl Accumulator for ClassicStats {
+    fn check(&self) -> Result<(), String> {
+        let games = self.games;
+        let mut won = u128::from(self.no_winner);
+        for (i, s) in self.seats.iter().enumerate() {
+            if s.wins > games {
+                return Err(format!("seat {i} has {} wins in {games} games (seats[{i}].wins)", s.wins));
+            }
+            won += u128::from(s.wins);
+        }
+        if won != u128::from(games) {
+            return Err(format!(
+                "the seats' wins and the {} games without a winner add up to {won}, not the {games} \
+                 games played (seats[].wins)",
+                self.no_winner
+            ));
+        }
+        if self.rounds < games || self.cut_off > self.rounds {
+            return Err(format!(
+                "{} rounds in {games} games, {} of them cut off (rounds)",
+                self.rounds, self.cut_off
+            ));
+        }
+        Ok(())
+    }
+
     fn merge(&mut self, o: &Self) {
         self.games += o.games;
         self.no_winner += o.no_winner;

@@ -6,6 +6,8 @@ use clap::Args;
 use super::cards::{Without, composition};
 use super::rules::FLIP7_CARDS;
 use super::solve;
+use crate::engine::columns::{RUN_COLUMNS, csv_bytes};
+use crate::engine::version::SIM_VERSION;
 
 /// `sim flip7 solve`: exact expected score of a solo round from a fresh
 /// deck: the optimal Hit/Stay rule, every stay-at-N for N = 0..60, and the
@@ -20,6 +22,19 @@ pub struct SolveArgs {
     /// results/flip7-solve[_without-KINDS]/).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
+}
+
+/// CSV bytes of `header` and `rows`, every row ending with the
+/// [`RUN_COLUMNS`] as every CSV does: `seed` empty (the values are exact,
+/// no seed plays into them) and the `sim_version` that wrote them.
+fn exact_csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<Vec<u8>, String> {
+    let header: Vec<String> = header.iter().copied().chain(RUN_COLUMNS).map(String::from).collect();
+    let stamp = [String::new(), SIM_VERSION.to_string()];
+    let rows: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(|r| r.into_iter().chain(stamp.iter().cloned()).collect())
+        .collect();
+    csv_bytes(&header, &rows)
 }
 
 /// Runs `sim flip7 solve`.
@@ -50,8 +65,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     let comp = composition(1, without);
     let started = std::time::Instant::now();
     let optimum = solve::optimal(&comp).map_err(|e| format!("--without {}: {e}", without.label()))?;
-    let mut thresholds = String::from("rule,expected_round_score\n");
-    thresholds.push_str(&format!("optimal,{:.6}\n", optimum.optimal));
+    let mut thresholds = vec![vec!["optimal".to_string(), format!("{:.6}", optimum.optimal)]];
     let ns: Vec<u16> = (0..=60).collect();
     let values = solve::thresholds(&comp, &ns)?;
     let mut best = (0u16, f64::MIN);
@@ -59,9 +73,9 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         if v > best.1 {
             best = (n, v);
         }
-        thresholds.push_str(&format!("stay-at-{n},{v:.6}\n"));
+        thresholds.push(vec![format!("stay-at-{n}"), format!("{v:.6}")]);
     }
-    let mut decisions = String::from("numbers,cards,sum,decision,expected_round_score\n");
+    let mut decisions = Vec::new();
     for mask in 1usize..(1 << 13) {
         let cards = mask.count_ones();
         if cards >= FLIP7_CARDS {
@@ -73,17 +87,21 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
             .collect();
         let sum: usize = (0..=12).filter(|n| mask & (1 << n) != 0).sum();
         let decision = if optimum.hit[mask] { "hit" } else { "stay" };
-        decisions.push_str(&format!(
-            "{},{cards},{sum},{decision},{:.6}\n",
+        decisions.push(vec![
             numbers.join(" "),
-            optimum.value[mask]
-        ));
+            cards.to_string(),
+            sum.to_string(),
+            decision.to_string(),
+            format!("{:.6}", optimum.value[mask]),
+        ]);
     }
+    let thresholds = exact_csv(&["rule", "expected_round_score"], thresholds)?;
+    let decisions = exact_csv(
+        &["numbers", "cards", "sum", "decision", "expected_round_score"],
+        decisions,
+    )?;
     // Both files or, when one cannot be written, neither (nor the folder).
-    crate::engine::output::commit_all(vec![
-        (thresholds_out, thresholds.as_bytes()),
-        (decisions_out, decisions.as_bytes()),
-    ])?;
+    crate::engine::output::commit_all(vec![(thresholds_out, &thresholds), (decisions_out, &decisions)])?;
     let text = format!(
         "exact solo round, fresh {deck}: optimal rule {:.4}; best threshold stay-at-{} {:.4} \
          ({} states, {:.1} s)\nwrote {}\nwrote {}\n",

@@ -7,6 +7,7 @@ use super::rules::{MAX_PLAYERS, Status, Table};
 use crate::engine::columns::{SeatWins, f6};
 use crate::engine::design::plus_minus;
 use crate::engine::observe::Observer;
+use crate::engine::job::inconsistent;
 use crate::engine::runner::Accumulator;
 use crate::engine::design::Ratio;
 use crate::engine::stats::ratio;
@@ -46,6 +47,7 @@ impl SeatStats {
 
 /// Totals for a run (or one batch of it).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(remote = "Self")]
 pub struct Flip7Stats {
     /// Games played.
     pub games: u64,
@@ -115,7 +117,64 @@ impl Flip7Stats {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Flip7Stats {
+    /// Read, then checked ([`Accumulator::check`]): a state file's tally
+    /// is used only when it is consistent in itself.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = Flip7Stats::deserialize(d)?;
+        t.check().map_err(|e| inconsistent(&e))?;
+        Ok(t)
+    }
+}
+
+impl serde::Serialize for Flip7Stats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Flip7Stats::serialize(self, s)
+    }
+}
+
 impl Accumulator for Flip7Stats {
+    fn check(&self) -> Result<(), String> {
+        let (games, rounds) = (self.games, self.rounds);
+        let mut won = u128::from(self.no_winner);
+        for (i, s) in self.seats.iter().enumerate() {
+            if s.wins > games {
+                return Err(format!("seat {i} has {} wins in {games} games (seats[{i}].wins)", s.wins));
+            }
+            won += u128::from(s.wins);
+            let ended: u128 = s.outcomes.iter().map(|&o| u128::from(o)).sum();
+            if ended != u128::from(rounds) {
+                return Err(format!(
+                    "seat {i} ended {ended} rounds, not the {rounds} rounds played (seats[{i}].outcomes)"
+                ));
+            }
+        }
+        if won != u128::from(games) {
+            return Err(format!(
+                "the seats' wins and the {} games without a winner add up to {won}, not the {games} \
+                 games played (seats[].wins)",
+                self.no_winner
+            ));
+        }
+        if rounds < games || self.cycled_rounds > rounds {
+            return Err(format!(
+                "{rounds} rounds in {games} games, {} of them ended by the cycle guard (rounds)",
+                self.cycled_rounds
+            ));
+        }
+        let by_count: u128 = self.rounds_per_game.iter().map(|&g| u128::from(g)).sum();
+        let by_rounds: u128 = (self.rounds_per_game.iter().enumerate())
+            .map(|(r, &g)| r as u128 * u128::from(g))
+            .sum();
+        if by_count != u128::from(games) || by_rounds != u128::from(rounds) {
+            return Err(format!(
+                "the games by their rounds are {by_count} games of {by_rounds} rounds, not {games} \
+                 of {rounds} (rounds_per_game)"
+            ));
+        }
+        Ok(())
+    }
+
     fn merge(&mut self, o: &Self) {
         self.games += o.games;
         self.rounds += o.rounds;

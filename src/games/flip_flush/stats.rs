@@ -7,6 +7,7 @@ use std::io::Write;
 use super::rules::{End, MAX_PLAYERS, Table};
 use crate::engine::columns::{SeatWins, f6};
 use crate::engine::observe::Observer;
+use crate::engine::job::inconsistent;
 use crate::engine::runner::Accumulator;
 use crate::engine::design::Ratio;
 use crate::engine::show::plural;
@@ -46,6 +47,7 @@ pub struct SeatStats {
 
 /// Totals for a run (or one batch of it).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(remote = "Self")]
 pub struct FlipFlushStats {
     /// Games played.
     pub games: u64,
@@ -97,7 +99,55 @@ impl FlipFlushStats {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for FlipFlushStats {
+    /// Read, then checked ([`Accumulator::check`]): a state file's tally
+    /// is used only when it is consistent in itself.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = FlipFlushStats::deserialize(d)?;
+        t.check().map_err(|e| inconsistent(&e))?;
+        Ok(t)
+    }
+}
+
+impl serde::Serialize for FlipFlushStats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        FlipFlushStats::serialize(self, s)
+    }
+}
+
 impl Accumulator for FlipFlushStats {
+    fn check(&self) -> Result<(), String> {
+        let games = self.games;
+        let mut won = u128::from(self.tied_games);
+        for (i, s) in self.seats.iter().enumerate() {
+            if s.wins > games {
+                return Err(format!("seat {i} has {} wins in {games} games (seats[{i}].wins)", s.wins));
+            }
+            if s.wins_by_call + s.wins_last_standing != s.wins {
+                return Err(format!(
+                    "seat {i}'s {} wins by a call and {} as the last standing are not its {} wins \
+                     (seats[{i}].wins_by_call)",
+                    s.wins_by_call, s.wins_last_standing, s.wins
+                ));
+            }
+            if s.ties > self.tied_games {
+                return Err(format!(
+                    "seat {i} has {} ties in {} tied games (seats[{i}].ties)",
+                    s.ties, self.tied_games
+                ));
+            }
+            won += u128::from(s.wins);
+        }
+        if won != u128::from(games) {
+            return Err(format!(
+                "the seats' wins and the {} tied games add up to {won}, not the {games} games \
+                 played (seats[].wins)",
+                self.tied_games
+            ));
+        }
+        Ok(())
+    }
+
     fn merge(&mut self, o: &Self) {
         self.games += o.games;
         self.tied_games += o.tied_games;

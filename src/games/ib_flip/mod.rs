@@ -268,6 +268,10 @@ impl Game for IbFlip {
         (0..acc.seats.len()).map(|s| acc.csv_fields(s)).collect()
     }
 
+    fn run_notes(sim: &IbFlipSim) -> serde_json::Map<String, serde_json::Value> {
+        trace::run_notes(sim)
+    }
+
     fn summary(_: &IbFlipOptions, acc: &IbFlipStats, names: &[String], out: &mut Vec<u8>) {
         stats::summary(acc, names, out);
     }

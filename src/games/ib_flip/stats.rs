@@ -7,6 +7,7 @@ use std::io::Write;
 use super::rules::{End, Illegal, MAX_PLAYERS, Out, Table};
 use crate::engine::columns::{SeatWins, f6};
 use crate::engine::observe::Observer;
+use crate::engine::job::inconsistent;
 use crate::engine::runner::Accumulator;
 use crate::engine::stats::{ratio, wilson95};
 use crate::engine::args::human_count;
@@ -65,6 +66,7 @@ pub struct SeatStats {
 
 /// Totals for a run (or a batch of it).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(remote = "Self")]
 pub struct IbFlipStats {
     /// Games played.
     pub games: u64,
@@ -91,7 +93,64 @@ impl IbFlipStats {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for IbFlipStats {
+    /// Read, then checked ([`Accumulator::check`]): a state file's tally
+    /// is used only when it is consistent in itself.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = IbFlipStats::deserialize(d)?;
+        t.check().map_err(|e| inconsistent(&e))?;
+        Ok(t)
+    }
+}
+
+impl serde::Serialize for IbFlipStats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        IbFlipStats::serialize(self, s)
+    }
+}
+
 impl Accumulator for IbFlipStats {
+    fn check(&self) -> Result<(), String> {
+        let games = self.games;
+        let (mut won, mut started) = (0u128, 0u128);
+        for (i, s) in self.seats.iter().enumerate() {
+            if s.wins > games || s.losses > games {
+                return Err(format!(
+                    "seat {i} has {} wins and {} losses in {games} games (seats[{i}].wins)",
+                    s.wins, s.losses
+                ));
+            }
+            if s.places[0] != s.wins {
+                return Err(format!(
+                    "seat {i} finished first {} times, not its {} wins (seats[{i}].places)",
+                    s.places[0], s.wins
+                ));
+            }
+            let ends = [s.finish_legal, s.lost_8s, s.last_left, s.stalemates];
+            let ended: u128 = ends.iter().chain(&s.illegal).map(|&n| u128::from(n)).sum();
+            if ended != u128::from(games) {
+                return Err(format!(
+                    "seat {i}'s ways of ending add up to {ended}, not the {games} games played \
+                     (seats[{i}].finish_legal)"
+                ));
+            }
+            won += u128::from(s.wins);
+            started += u128::from(s.started);
+        }
+        if won > u128::from(games) || started != u128::from(games) {
+            return Err(format!(
+                "the seats have {won} wins and {started} starts in {games} games (seats[].wins)"
+            ));
+        }
+        if self.repetitions > self.stalemates || self.stalemates > games {
+            return Err(format!(
+                "{} repetitions in {} stalemates in {games} games (stalemates)",
+                self.repetitions, self.stalemates
+            ));
+        }
+        Ok(())
+    }
+
     fn merge(&mut self, o: &Self) {
         self.games += o.games;
         self.stalemates += o.stalemates;

@@ -6,7 +6,8 @@
 use serde_json::{Value, json};
 
 use super::cards::{Card, CardSet, RANK_NAMES, ZERO, cards_of, name, names};
-use super::rules::{End, Event, FlipCause, Out, SkipCause, Source, Table};
+use super::rules::{End, Event, FlipCause, Out, REPEAT_FROM, SkipCause, Source, Table};
+use super::IbFlipSim;
 use crate::engine::observe::{Observer, TraceWriter};
 use crate::engine::show::plural;
 
@@ -343,4 +344,27 @@ impl Observer<Table> for Trace<'_, '_> {
         }
         self.w.next_game();
     }
+}
+
+/// The run line's `repetition_detector`: whether a game may end as a
+/// stalemate by repetition (only when every seat's policy decides from
+/// what it sees with no random number: not `random`, `rollout:K` or
+/// `ismcts:N`), from which move, and what it compares: the state before
+/// each move, from [`REPEAT_FROM`] moves on, with every state since the
+/// last random draw of play (a 9's card, a 9s flip's shuffle); the first
+/// seen again ends the game (`game_end`'s `repetition`, `repeats`).
+pub fn run_notes(sim: &IbFlipSim) -> serde_json::Map<String, Value> {
+    let runs = sim.policies.iter().all(|p| p.deterministic());
+    let detector = json!({
+        "runs": runs,
+        "from_move": REPEAT_FROM,
+        "since": "the last random draw of play: a 9's card, a 9s flip's shuffle",
+        "compares": [
+            "hands", "face_up", "face_down", "known", "draw_pile_size", "live_pile",
+            "discard_pile", "in", "turn", "direction"
+        ],
+    });
+    let mut notes = serde_json::Map::new();
+    notes.insert("repetition_detector".into(), detector);
+    notes
 }
