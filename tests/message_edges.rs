@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::common::{sim, stderr};
+use sim::engine::show::{report_line, timing};
 
 /// Plays `args` (one short game, the summary on stderr) and returns the
 /// summary.
@@ -42,4 +43,14 @@ fn list_policies_names_the_playout_ismcts_plays() {
     }
     let o = sim(&["flip7", "--list-policies"], dir.path());
     assert!(!String::from_utf8_lossy(&o.stdout).contains("default stay-at-25"));
+}
+
+#[test]
+fn rates_below_one_game_a_second_keep_their_digits() {
+    assert_eq!(report_line(2, 5.9), "0.34 games/s");
+    assert_eq!(report_line(1, 140.0), "0.0071 games/s");
+    assert_eq!(report_line(1, 1.25), "0.80 games/s");
+    assert_eq!(report_line(5, 1.0), "5 games/s");
+    assert_eq!(report_line(2_500, 1.0), "2.5K games/s");
+    assert_eq!(timing(2, 2, 5.9), "2 threads, 5.90 s, 0.34 games/s");
 }
