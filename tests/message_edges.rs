@@ -3,8 +3,24 @@
 
 use std::path::Path;
 
-use crate::common::{sim, stderr};
+use crate::common::{files_in, sim, stderr};
 use sim::engine::show::{report_line, timing};
+
+/// Runs `sim` in `dir` and asserts it failed with `code` and a one-line
+/// message naming each of `fragments`; returns the message.
+fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> String {
+    let o = sim(args, dir);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    let first = err.lines().next().unwrap_or("");
+    for f in fragments {
+        assert!(
+            first.contains(f),
+            "{args:?}: the message's line lacks {f:?}:\n{err}"
+        );
+    }
+    err
+}
 
 /// Plays `args` (one short game, the summary on stderr) and returns the
 /// summary.
@@ -53,4 +69,44 @@ fn rates_below_one_game_a_second_keep_their_digits() {
     assert_eq!(report_line(5, 1.0), "5 games/s");
     assert_eq!(report_line(2_500, 1.0), "2.5K games/s");
     assert_eq!(timing(2, 2, 5.9), "2 threads, 5.90 s, 0.34 games/s");
+}
+
+#[test]
+fn numbers_too_large_for_their_type_name_the_accepted_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sweep = ["sweep", "flip7", "--policy", "stay-at-{20..21}"];
+    let tournament = ["tournament", "flip7", "--policies", "ev,ev"];
+    let tune = ["tune", "flip7", "--policy", "stay-at-{20..21}"];
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (vec!["flip7"], "--players", "1 to 36"),
+        (vec!["flip-flush"], "--players", "2 to 6"),
+        (vec!["ib-flip"], "--players", "2 to 5"),
+        (vec!["classic-flip"], "--players", "2 to 8"),
+        (vec!["classic-flip"], "--decks", "1 to 2"),
+        (vec!["classic-flip"], "--target", "1 to 1000000"),
+        (vec!["classic-flip"], "--round-cap", "1 to 10000000"),
+        (vec!["ib-flip"], "--move-cap", "1 to 100000000"),
+        (vec!["flip7"], "--threads", "1 to 1024"),
+        (sweep.to_vec(), "--threads", "1 to 1024"),
+        (sweep.to_vec(), "--players", "1 to 36"),
+        (tournament.to_vec(), "--threads", "1 to 1024"),
+        (tune.to_vec(), "--players", "1 to 36"),
+        (tune.to_vec(), "--threads", "1 to 1024"),
+    ];
+    for (command, flag, range) in &cases {
+        for value in ["99999999999999999999", "-1", "1.5", "", "0"] {
+            let mut args = command.clone();
+            args.extend([*flag, value]);
+            let quoted = format!("'{value}'");
+            let expected = format!("expected a whole number from {range}");
+            fails_with(2, &args, d, &[flag, &quoted, &expected]);
+        }
+    }
+    let err = fails_with(2, &["flip7", "--players", "99999999999999999999"], d, &[]);
+    assert!(err.starts_with(
+        "error: invalid value '99999999999999999999' for '--players <PLAYERS>': \
+         expected a whole number from 1 to 36\n"
+    ));
+    assert!(files_in(d).is_empty());
 }

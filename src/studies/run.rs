@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::args::{format_count, parse_count, parse_seed};
+use crate::engine::args::{format_count, parse_count, parse_seed, whole_in};
 use crate::engine::columns::{run_csv_bytes, seat_table};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game};
@@ -33,7 +33,7 @@ pub struct RunArgs {
     pub seed: Option<u64>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024), allow_hyphen_values = true)]
+    #[arg(long, value_parser = whole_in::<u16>(1..=1024), allow_hyphen_values = true)]
     pub threads: Option<u16>,
 
     /// CSV destination; `-` writes it to stdout (the summary then goes to
