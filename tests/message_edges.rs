@@ -110,3 +110,39 @@ fn numbers_too_large_for_their_type_name_the_accepted_range() {
     ));
     assert!(files_in(d).is_empty());
 }
+
+#[test]
+fn a_playout_given_twice_is_refused_as_given_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, spec) in [
+        ("flip-flush", "ismcts:5+playout:counter+playout:counter"),
+        ("flip-flush", "ismcts:5+playout:default+playout:count"),
+        ("classic-flip", "ismcts:5+playout:collector+playout:collector"),
+        ("flip7", "ismcts:5+playout:ev+playout:ev"),
+        ("ib-flip", "ismcts:5+playout:counter+playout:counter"),
+    ] {
+        let quoted = format!("--policy '{spec}': playout is chosen twice");
+        fails_with(2, &[game, "--policy", spec], dir.path(), &[&quoted]);
+    }
+    // Two rules of the same spec say so too.
+    for (game, spec, rules) in [
+        (
+            "flip7",
+            "ismcts:5+ismcts:6",
+            "two Hit-or-Stay rules ('ismcts:5' and 'ismcts:6')",
+        ),
+        (
+            "flip7",
+            "ev+stay-at-20",
+            "two Hit-or-Stay rules ('ev' and 'stay-at-20')",
+        ),
+        ("ib-flip", "saver+saver", "two play rules ('saver' and 'saver')"),
+        (
+            "ib-flip",
+            "ismcts:5+rollout:3",
+            "two play rules ('ismcts:5' and 'rollout:3')",
+        ),
+    ] {
+        fails_with(2, &[game, "--policy", spec], dir.path(), &[rules]);
+    }
+}

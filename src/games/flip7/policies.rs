@@ -644,6 +644,13 @@ impl Policy {
                 p.rule = with_playout(spec, p.rule, rule)?;
                 continue;
             }
+            if Rule::parse(part.trim()).is_ok() {
+                return Err(format!(
+                    "'{spec}' has two Hit-or-Stay rules ('{}' and '{}'); give one",
+                    rule.trim(),
+                    part.trim()
+                ));
+            }
             if part.trim() == "hit-on-second-chance" {
                 if p.hit_on_second_chance {
                     return Err(format!("'{spec}': hit-on-second-chance is given twice"));
