@@ -146,3 +146,49 @@ fn a_playout_given_twice_is_refused_as_given_twice() {
         fails_with(2, &[game, "--policy", spec], dir.path(), &[rules]);
     }
 }
+
+#[test]
+fn seat_messages_name_their_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let past = "seat 5 is not at the table (seats are 0 to 3 with 4 players)";
+    let sweep = ["sweep", "flip7", "--games", "10"];
+    for (args, from) in [
+        (
+            [
+                &sweep[..],
+                &["--policy", "stay-at-{20..21}", "--field", "stay-at-25+target:5"],
+            ]
+            .concat(),
+            "--field 'stay-at-25+target:5': ",
+        ),
+        (
+            [&sweep[..], &["--policy", "stay-at-{20..21}+target:5"]].concat(),
+            "--policy 'stay-at-{20..21}+target:5' at value 20: 'stay-at-20+target:5': ",
+        ),
+        (
+            vec![
+                "flip7",
+                "--games",
+                "10",
+                "--policy",
+                "ev,ev,ev,stay-at-25+target:5",
+            ],
+            "--policy 'stay-at-25+target:5': ",
+        ),
+        (
+            vec![
+                "tournament",
+                "flip7",
+                "--games",
+                "10",
+                "--policies",
+                "ev,ev,ev,stay-at-25+target:5",
+            ],
+            "--policies 'stay-at-25+target:5': ",
+        ),
+    ] {
+        fails_with(2, &args, d, &[&format!("error: {from}{past}")]);
+    }
+    assert!(files_in(d).is_empty());
+}

@@ -577,6 +577,41 @@ pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary:
     }
 }
 
+/// The simulation of `lineup` (one policy for every seat, or one per
+/// seat), or its refusal. A refusal that one of the `given` policies
+/// causes alone, where the table itself is fine (a `+target:SEAT` past the
+/// last seat), names where that policy came from, its text first:
+/// `(--field 'ev+target:5', policy)` gives `--field 'ev+target:5': seat 5
+/// is not at the table (...)`.
+pub fn simulation_of<G: Game>(
+    opts: &G::Options,
+    lineup: &[G::Policy],
+    given: &[(String, &G::Policy)],
+) -> Result<G::Sim, String> {
+    let e = match G::simulation(opts, lineup) {
+        Ok(sim) => return Ok(sim),
+        Err(e) => e,
+    };
+    let alone = |p: &G::Policy| G::simulation(opts, std::slice::from_ref(p)).err();
+    let table_refused = G::parse_policy(G::DEFAULT_POLICY).map_or(true, |d| alone(&d).is_some());
+    if table_refused {
+        return Err(e);
+    }
+    for (from, policy) in given {
+        if let Some(e) = alone(policy) {
+            // The prefix quotes the policy: a message that quotes it again
+            // says it once.
+            let shown = format!("'{policy}': ");
+            let e = match e.strip_prefix(&shown) {
+                Some(rest) if from.ends_with(&format!("'{policy}'")) => rest.to_string(),
+                _ => e,
+            };
+            return Err(format!("{from}: {e}"));
+        }
+    }
+    Err(e)
+}
+
 /// One policy per seat from a `--policy` list that names one for every
 /// seat or exactly one per seat.
 pub fn seat_policies<P: Clone>(policies: &[P], players: usize) -> Result<Vec<P>, String> {

@@ -18,6 +18,7 @@ use crate::engine::output::{file_label, state_beside};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::show::{plural, table_json, timing};
 use crate::engine::stats::wilson95;
+use crate::engine::strategies::simulation_of;
 use crate::engine::table::{Table, interval, percent};
 
 /// The swept policy, its values and the field, each value's simulation.
@@ -65,7 +66,11 @@ fn swept<G: Game>(args: &SweepArgs<G::Options>) -> Result<Swept<G>, Failure> {
             .usage()?;
         let mut lineup = vec![r.policy.clone()];
         lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
-        sims.push(G::simulation(opts, &lineup).usage()?);
+        let given = [
+            (format!("--policy '{policy}' at value {}", p.text), &r.policy),
+            (format!("--field '{field_word}'"), &field.policy),
+        ];
+        sims.push(simulation_of::<G>(opts, &lineup, &given).usage()?);
     }
     Ok(Swept {
         policy,
