@@ -192,3 +192,61 @@ fn seat_messages_name_their_flag() {
     }
     assert!(files_in(d).is_empty());
 }
+
+#[test]
+fn strategy_names_where_a_rule_is_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Where the name stands for the whole of what is expected, it is taken.
+    for (game, spec, means) in [
+        (
+            "flip-flush",
+            "ismcts:10+playout:counter",
+            "ismcts:10+playout:call-at:0.5+count+flip-likely+flip-safe+place-block+place-build",
+        ),
+        ("flip7", "max-win:balanced", "max-win:stay-at-25"),
+        (
+            "flip7",
+            "ismcts:2+playout:cautious",
+            "ismcts:2+playout:stay-at-18",
+        ),
+        (
+            "classic-flip",
+            "ismcts:2+playout:robber",
+            "ismcts:2+playout:thief",
+        ),
+        ("ib-flip", "ismcts:2+playout:hunter", "ismcts:2+playout:attacker"),
+    ] {
+        let shown = summary(&[game, "--players", "2", "--policy", spec], d);
+        assert!(
+            shown.contains(&format!("policy {spec} = {means}\n")),
+            "{spec}: {shown}"
+        );
+    }
+    // Where it cannot be (a strategy of several parts where one rule is
+    // expected), the refusal says what the name is and what to write.
+    for (game, spec, said) in [
+        (
+            "flip7",
+            "max-win:saboteur",
+            "--policy 'max-win:saboteur': 'saboteur' is the strategy stay-at-25+freeze:least-banked+\
+             flip-three:most-banked+second-chance:fewest-cards (strategies/flip7-saboteur.toml): \
+             write max-win:stay-at-25",
+        ),
+        (
+            "flip7",
+            "ismcts:5+playout:opportunist",
+            "'opportunist' is the strategy ev+flip-three:self-when-safe+freeze:self-when-safe \
+             (strategies/flip7-opportunist.toml): write ismcts:5+playout:ev",
+        ),
+        (
+            "ib-flip",
+            "ismcts:5+playout:memory",
+            "'memory' is the strategy counter+fix:stack (strategies/ib-flip-memory.toml): \
+             write ismcts:5+playout:counter",
+        ),
+    ] {
+        fails_with(2, &[game, "--policy", spec], d, &[said]);
+    }
+    assert!(files_in(d).is_empty());
+}

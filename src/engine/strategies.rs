@@ -314,6 +314,65 @@ impl Library {
         })
     }
 
+    /// [`Library::resolve`] for game `G`, where a spec may also name a
+    /// strategy where it expects a rule (`max-win:balanced`,
+    /// `ismcts:10+playout:counter`): a strategy of one part (`stay-at-25`)
+    /// stands for it; one of several parts does where the spec takes a
+    /// whole spec there (its catalogue's `KEY:SPEC`, the last part), and is
+    /// refused otherwise with the rule it stands for: `'saboteur' is the
+    /// strategy stay-at-25+... (strategies/flip7-saboteur.toml): write
+    /// max-win:stay-at-25`.
+    pub fn resolve_policy<G: Game>(&self, word: &str) -> Result<Resolved<G::Policy>, String> {
+        let refused = match self.resolve(G::NAME, word, G::parse_policy) {
+            Ok(r) => return Ok(r),
+            Err(e) => e,
+        };
+        let word = word.trim();
+        let parts: Vec<&str> = word.split('+').collect();
+        for (i, part) in parts.iter().map(|p| p.trim()).enumerate() {
+            let Some((key, name)) = part.rsplit_once(':') else {
+                continue;
+            };
+            let Some(strategy) = self.find(G::NAME, name).and_then(|f| f.parse(G::NAME).ok()) else {
+                continue;
+            };
+            if strategy.policy.contains(',') {
+                continue;
+            }
+            let key = key.rsplit(':').next().unwrap_or(key);
+            let whole = G::CATALOGUE
+                .iter()
+                .flat_map(|(_, docs)| docs.iter())
+                .any(|d| d.spec.ends_with(&format!("{key}:SPEC")));
+            let several = strategy.policy.contains('+');
+            let with = |policy: &str| {
+                let mut spelt: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+                spelt[i] = format!("{}{policy}", &part[..part.len() - name.len()]);
+                spelt.join("+")
+            };
+            let stands = format!(
+                "'{name}' is the strategy {} ({})",
+                strategy.policy,
+                strategy.origin.file()
+            );
+            if !several || (whole && i + 1 == parts.len()) {
+                // A spec wrong with the strategy's text too is refused for
+                // what is wrong with it as given.
+                let policy = G::parse_policy(&with(&strategy.policy)).map_err(|_| refused)?;
+                return Ok(Resolved {
+                    policy,
+                    label: word.to_string(),
+                    source: Source::Spec,
+                });
+            }
+            let rule = with(strategy.policy.split('+').next().unwrap_or_default());
+            if G::parse_policy(&rule).is_ok() {
+                return Err(format!("{stands}: write {rule}"));
+            }
+        }
+        Err(refused)
+    }
+
     /// The line-up file `name_or_path` of `game` (for `sim tournament
     /// --lineup`): a path ending in `.toml` (relative to the current
     /// folder) or a strategy name, whose policy is a comma-separated list
@@ -520,7 +579,7 @@ pub fn resolve_policies<G: Game>(
             if word.trim().is_empty() {
                 return Err(empty_in_list(flag, text));
             }
-            library.resolve(G::NAME, word, G::parse_policy).map_err(|e| {
+            library.resolve_policy::<G>(word).map_err(|e| {
                 let word = word.trim();
                 // A line-up file is for tournaments: say so.
                 match library.lineup(G::NAME, word) {

@@ -54,14 +54,14 @@ fn swept<G: Game>(args: &SweepArgs<G::Options>) -> Result<Swept<G>, Failure> {
         )));
     }
     let field = library
-        .resolve(G::NAME, &field_word, G::parse_policy)
+        .resolve_policy::<G>(&field_word)
         .map_err(|e| format!("--field '{field_word}': {e}"))
         .usage()?;
     let players = G::players(opts);
     let mut sims = Vec::with_capacity(points.len());
     for p in &points {
         let r = library
-            .resolve(G::NAME, &p.spec, G::parse_policy)
+            .resolve_policy::<G>(&p.spec)
             .map_err(|e| format!("--policy '{}' at value {}: {e}", policy, p.text))
             .usage()?;
         let mut lineup = vec![r.policy.clone()];

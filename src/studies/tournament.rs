@@ -152,7 +152,7 @@ fn entrants<G: Game>(args: &TournamentArgs<G::Options>) -> Result<Entrants<G>, F
         .iter()
         .map(|w| {
             library
-                .resolve(G::NAME, w, G::parse_policy)
+                .resolve_policy::<G>(w)
                 .map_err(|e| format!("{from} '{w}': {e}"))
         })
         .collect::<Result<_, _>>()
