@@ -240,6 +240,12 @@ fn strategy_names_where_a_rule_is_expected() {
              (strategies/flip7-opportunist.toml): write ismcts:5+playout:ev",
         ),
         (
+            "flip7",
+            "max-win:winner",
+            "--policy 'max-win:winner': 'winner' is the strategy max-win (strategies/flip7-winner.toml): \
+             'max-win:max-win': MODEL must be a rule cheap to simulate",
+        ),
+        (
             "ib-flip",
             "ismcts:5+playout:memory",
             "'memory' is the strategy counter+fix:stack (strategies/ib-flip-memory.toml): \

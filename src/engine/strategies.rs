@@ -357,8 +357,13 @@ impl Library {
             );
             if !several || (whole && i + 1 == parts.len()) {
                 // A spec wrong with the strategy's text too is refused for
-                // what is wrong with it as given.
-                let policy = G::parse_policy(&with(&strategy.policy)).map_err(|_| refused)?;
+                // what is wrong with it as given, unless that was the name
+                // (`max-win:winner`, a strategy no model may be).
+                let about_name = refused.contains(&format!("'{name}'"));
+                let policy = G::parse_policy(&with(&strategy.policy)).map_err(|e| match about_name {
+                    true => format!("{stands}: {e}"),
+                    false => refused,
+                })?;
                 return Ok(Resolved {
                     policy,
                     label: word.to_string(),
