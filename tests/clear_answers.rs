@@ -513,14 +513,14 @@ fn messages_name_what_is_wrong() {
         2,
         &["classic-flip", "--round-cap", "-1"],
         d,
-        &["--round-cap", "'-1'", "1..=10000000"],
+        &["--round-cap", "'-1'", "from 1 to 10000000"],
     );
     fails_with(2, &["ib-flip", "--move-cap", "-5"], d, &["--move-cap", "'-5'"]);
     fails_with(
         2,
         &["flip7", "--players", "-3"],
         d,
-        &["--players", "'-3'", "1..=36"],
+        &["--players", "'-3'", "from 1 to 36"],
     );
     // Links to nothing: --out itself, and a results/ folder.
     std::os::unix::fs::symlink("nowhere/x.csv", d.join("dangling.csv")).unwrap();

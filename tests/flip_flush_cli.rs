@@ -316,12 +316,12 @@ fn refused(args: &[&str], fragments: &[&str], setup: impl Fn(&Path)) {
 fn seven_players_are_refused() {
     refused(
         &["flip-flush", "--players", "7"],
-        &["--players", "'7'", "2..=6"],
+        &["--players", "'7'", "from 2 to 6"],
         |_| {},
     );
     refused(
         &["flip-flush", "--players", "1"],
-        &["--players", "'1'", "2..=6"],
+        &["--players", "'1'", "from 2 to 6"],
         |_| {},
     );
 }

@@ -32,6 +32,7 @@ mod ismcts_flip_flush;
 mod ismcts_ib_flip;
 mod layers;
 mod library;
+mod message_edges;
 mod parsers_prop;
 mod provenance;
 mod regressions;

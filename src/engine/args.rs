@@ -1,5 +1,9 @@
 //! Parsers for command-line values shared by every game.
 
+use std::fmt::Display;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
 /// The most games (or deals) one run may ask for: 10^14, written
 /// `100000B`. Two limits meet there. Time: at about a million games a
 /// second per core, 10^14 games are three years of one core, or a week of
@@ -57,6 +61,31 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
         .replace('_', "")
         .parse::<u64>()
         .map_err(|_| format!("expected a whole number from 0 to {} (e.g. 1 or 2025)", u64::MAX))
+}
+
+/// The parser of a whole number in `range`, for a numeric option: every
+/// value it refuses (too large for its type, negative, a fraction, empty,
+/// out of range) gets the same answer, the range: `expected a whole number
+/// from 1 to 36`. Written `value_parser = whole_in::<u16>(1..=36)`, the
+/// type that of the option's field.
+pub fn whole_in<T>(
+    range: RangeInclusive<T>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: FromStr + PartialOrd + Display + Clone + Send + Sync + 'static,
+{
+    move |text: &str| {
+        text.parse::<T>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "expected a whole number from {} to {}",
+                    range.start(),
+                    range.end()
+                )
+            })
+    }
 }
 
 /// Formats a count the way [`parse_count`] reads it, shortest exact form:
@@ -151,6 +180,20 @@ mod tests {
         for bad in ["-1", "abc", "18446744073709551616", "1.5", ""] {
             assert!(
                 parse_seed(bad).unwrap_err().contains("0 to 18446744073709551615"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn whole_numbers_out_of_their_range_or_type_are_refused_with_the_range() {
+        let players = whole_in::<u16>(1..=36);
+        assert_eq!(players("36"), Ok(36));
+        assert_eq!(players("1"), Ok(1));
+        for bad in ["0", "37", "-1", "1.5", "", "abc", "65536", "99999999999999999999"] {
+            assert_eq!(
+                players(bad),
+                Err("expected a whole number from 1 to 36".into()),
                 "{bad}"
             );
         }

@@ -125,14 +125,19 @@ pub fn timing(threads: usize, games: u64, secs: f64) -> String {
     )
 }
 
-/// `1.10M games/s`: `games` played in `secs` seconds.
+/// `1.10M games/s`: `games` played in `secs` seconds; a rate below 1 with
+/// two significant digits (`0.34 games/s`, `0.0071 games/s`).
 pub fn report_line(games: u64, secs: f64) -> String {
     let rate = games as f64 / secs.max(1e-9);
     if rate >= 1e6 {
         format!("{:.2}M games/s", rate / 1e6)
     } else if rate >= 1e3 {
         format!("{:.1}K games/s", rate / 1e3)
-    } else {
+    } else if rate >= 1.0 || rate <= 0.0 {
         format!("{rate:.0} games/s")
+    } else {
+        // Two significant digits: 0.34 has two decimals, 0.034 three.
+        let decimals = (1.0 - rate.log10().floor()).clamp(2.0, 15.0) as usize;
+        format!("{rate:.decimals$} games/s")
     }
 }

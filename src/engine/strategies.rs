@@ -314,6 +314,70 @@ impl Library {
         })
     }
 
+    /// [`Library::resolve`] for game `G`, where a spec may also name a
+    /// strategy where it expects a rule (`max-win:balanced`,
+    /// `ismcts:10+playout:counter`): a strategy of one part (`stay-at-25`)
+    /// stands for it; one of several parts does where the spec takes a
+    /// whole spec there (its catalogue's `KEY:SPEC`, the last part), and is
+    /// refused otherwise with the rule it stands for: `'saboteur' is the
+    /// strategy stay-at-25+... (strategies/flip7-saboteur.toml): write
+    /// max-win:stay-at-25`.
+    pub fn resolve_policy<G: Game>(&self, word: &str) -> Result<Resolved<G::Policy>, String> {
+        let refused = match self.resolve(G::NAME, word, G::parse_policy) {
+            Ok(r) => return Ok(r),
+            Err(e) => e,
+        };
+        let word = word.trim();
+        let parts: Vec<&str> = word.split('+').collect();
+        for (i, part) in parts.iter().map(|p| p.trim()).enumerate() {
+            let Some((key, name)) = part.rsplit_once(':') else {
+                continue;
+            };
+            let Some(strategy) = self.find(G::NAME, name).and_then(|f| f.parse(G::NAME).ok()) else {
+                continue;
+            };
+            if strategy.policy.contains(',') {
+                continue;
+            }
+            let key = key.rsplit(':').next().unwrap_or(key);
+            let whole = G::CATALOGUE
+                .iter()
+                .flat_map(|(_, docs)| docs.iter())
+                .any(|d| d.spec.ends_with(&format!("{key}:SPEC")));
+            let several = strategy.policy.contains('+');
+            let with = |policy: &str| {
+                let mut spelt: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+                spelt[i] = format!("{}{policy}", &part[..part.len() - name.len()]);
+                spelt.join("+")
+            };
+            let stands = format!(
+                "'{name}' is the strategy {} ({})",
+                strategy.policy,
+                strategy.origin.file()
+            );
+            if !several || (whole && i + 1 == parts.len()) {
+                // A spec wrong with the strategy's text too is refused for
+                // what is wrong with it as given, unless that was the name
+                // (`max-win:winner`, a strategy no model may be).
+                let about_name = refused.contains(&format!("'{name}'"));
+                let policy = G::parse_policy(&with(&strategy.policy)).map_err(|e| match about_name {
+                    true => format!("{stands}: {e}"),
+                    false => refused,
+                })?;
+                return Ok(Resolved {
+                    policy,
+                    label: word.to_string(),
+                    source: Source::Spec,
+                });
+            }
+            let rule = with(strategy.policy.split('+').next().unwrap_or_default());
+            if G::parse_policy(&rule).is_ok() {
+                return Err(format!("{stands}: write {rule}"));
+            }
+        }
+        Err(refused)
+    }
+
     /// The line-up file `name_or_path` of `game` (for `sim tournament
     /// --lineup`): a path ending in `.toml` (relative to the current
     /// folder) or a strategy name, whose policy is a comma-separated list
@@ -520,7 +584,7 @@ pub fn resolve_policies<G: Game>(
             if word.trim().is_empty() {
                 return Err(empty_in_list(flag, text));
             }
-            library.resolve(G::NAME, word, G::parse_policy).map_err(|e| {
+            library.resolve_policy::<G>(word).map_err(|e| {
                 let word = word.trim();
                 // A line-up file is for tournaments: say so.
                 match library.lineup(G::NAME, word) {
@@ -575,6 +639,41 @@ pub fn describe_sources<T: std::fmt::Display>(resolved: &[Resolved<T>], summary:
             let _ = writeln!(summary, "policy {} = {}{from}", r.label, r.policy);
         }
     }
+}
+
+/// The simulation of `lineup` (one policy for every seat, or one per
+/// seat), or its refusal. A refusal that one of the `given` policies
+/// causes alone, where the table itself is fine (a `+target:SEAT` past the
+/// last seat), names where that policy came from, its text first:
+/// `(--field 'ev+target:5', policy)` gives `--field 'ev+target:5': seat 5
+/// is not at the table (...)`.
+pub fn simulation_of<G: Game>(
+    opts: &G::Options,
+    lineup: &[G::Policy],
+    given: &[(String, &G::Policy)],
+) -> Result<G::Sim, String> {
+    let e = match G::simulation(opts, lineup) {
+        Ok(sim) => return Ok(sim),
+        Err(e) => e,
+    };
+    let alone = |p: &G::Policy| G::simulation(opts, std::slice::from_ref(p)).err();
+    let table_refused = G::parse_policy(G::DEFAULT_POLICY).map_or(true, |d| alone(&d).is_some());
+    if table_refused {
+        return Err(e);
+    }
+    for (from, policy) in given {
+        if let Some(e) = alone(policy) {
+            // The prefix quotes the policy: a message that quotes it again
+            // says it once.
+            let shown = format!("'{policy}': ");
+            let e = match e.strip_prefix(&shown) {
+                Some(rest) if from.ends_with(&format!("'{policy}'")) => rest.to_string(),
+                _ => e,
+            };
+            return Err(format!("{from}: {e}"));
+        }
+    }
+    Err(e)
 }
 
 /// One policy per seat from a `--policy` list that names one for every

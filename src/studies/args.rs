@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::engine::args::{parse_count, parse_seed};
+use crate::engine::args::{parse_count, parse_seed, whole_in};
 
 /// Options every tournament and sweep shares.
 #[derive(Args, Debug, Clone)]
@@ -15,7 +15,7 @@ pub struct Common {
     pub seed: Option<u64>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024), allow_hyphen_values = true)]
+    #[arg(long, value_parser = whole_in::<u16>(1..=1024), allow_hyphen_values = true)]
     pub threads: Option<u16>,
 
     /// Folder for the CSV files and charts (default: a descriptive folder

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::engine::args::{format_count, parse_count, parse_seed};
+use crate::engine::args::{format_count, parse_count, parse_seed, whole_in};
 use crate::engine::columns::{run_csv_bytes, seat_table};
 use crate::engine::failure::{Failure, Usage};
 use crate::engine::game::{Acc, Game};
@@ -17,7 +17,9 @@ use crate::engine::observe::TraceFormat;
 use crate::engine::output::{Output, file_label, ignore_closed_pipe, state_beside};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation, threads};
 use crate::engine::show::{ShowArgs, plural, print, summary_failed, table_json, timing};
-use crate::engine::strategies::{Library, cwd, describe_sources, resolve_policies, seat_policies};
+use crate::engine::strategies::{
+    Library, cwd, describe_sources, resolve_policies, seat_policies, simulation_of,
+};
 
 /// Options shared by every simulation run.
 #[derive(Args, Debug, Clone)]
@@ -33,7 +35,7 @@ pub struct RunArgs {
     pub seed: Option<u64>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024), allow_hyphen_values = true)]
+    #[arg(long, value_parser = whole_in::<u16>(1..=1024), allow_hyphen_values = true)]
     pub threads: Option<u16>,
 
     /// CSV destination; `-` writes it to stdout (the summary then goes to
@@ -295,7 +297,11 @@ pub fn play<G: Game>(args: &PlayArgs<G::Options>) -> Result<Option<Finished>, Fa
     let seats = seat_policies(&chosen, players).usage()?;
     let labels: Vec<String> = resolved.iter().map(|r| r.label.clone()).collect();
     let names = seat_policies(&labels, players).usage()?;
-    let sim = G::simulation(opts, &seats).usage()?;
+    let given: Vec<(String, &G::Policy)> = resolved
+        .iter()
+        .map(|r| (format!("--policy '{}'", r.label), &r.policy))
+        .collect();
+    let sim = simulation_of::<G>(opts, &seats, &given).usage()?;
     let specs: Vec<String> = seat_policies(
         &resolved.iter().map(|r| r.policy.to_string()).collect::<Vec<_>>(),
         players,

@@ -18,6 +18,7 @@ use crate::engine::output::{file_label, state_beside};
 use crate::engine::runner::{self, Accumulator, RunConfig, Simulation};
 use crate::engine::show::{plural, table_json, timing};
 use crate::engine::stats::wilson95;
+use crate::engine::strategies::simulation_of;
 use crate::engine::table::{Table, interval, percent};
 
 /// The swept policy, its values and the field, each value's simulation.
@@ -53,19 +54,23 @@ fn swept<G: Game>(args: &SweepArgs<G::Options>) -> Result<Swept<G>, Failure> {
         )));
     }
     let field = library
-        .resolve(G::NAME, &field_word, G::parse_policy)
+        .resolve_policy::<G>(&field_word)
         .map_err(|e| format!("--field '{field_word}': {e}"))
         .usage()?;
     let players = G::players(opts);
     let mut sims = Vec::with_capacity(points.len());
     for p in &points {
         let r = library
-            .resolve(G::NAME, &p.spec, G::parse_policy)
+            .resolve_policy::<G>(&p.spec)
             .map_err(|e| format!("--policy '{}' at value {}: {e}", policy, p.text))
             .usage()?;
         let mut lineup = vec![r.policy.clone()];
         lineup.extend(std::iter::repeat_n(field.policy.clone(), players - 1));
-        sims.push(G::simulation(opts, &lineup).usage()?);
+        let given = [
+            (format!("--policy '{policy}' at value {}", p.text), &r.policy),
+            (format!("--field '{field_word}'"), &field.policy),
+        ];
+        sims.push(simulation_of::<G>(opts, &lineup, &given).usage()?);
     }
     Ok(Swept {
         policy,

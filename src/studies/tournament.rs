@@ -23,7 +23,7 @@ use crate::engine::output::{file_label, state_beside};
 use crate::engine::runner::{self, batch_count};
 use crate::engine::show::{plural, table_json, timing};
 use crate::engine::strategies::{Library, Resolved};
-use crate::engine::strategies::{describe_sources, empty_in_list};
+use crate::engine::strategies::{describe_sources, empty_in_list, simulation_of};
 
 /// The entrant words of `--policies` or of a `--lineup` file, and how
 /// errors about one of them name where it was written (`--policies`, or
@@ -152,7 +152,7 @@ fn entrants<G: Game>(args: &TournamentArgs<G::Options>) -> Result<Entrants<G>, F
         .iter()
         .map(|w| {
             library
-                .resolve(G::NAME, w, G::parse_policy)
+                .resolve_policy::<G>(w)
                 .map_err(|e| format!("{from} '{w}': {e}"))
         })
         .collect::<Result<_, _>>()
@@ -160,12 +160,17 @@ fn entrants<G: Game>(args: &TournamentArgs<G::Options>) -> Result<Entrants<G>, F
     let names = unique_labels(&words);
     let players = G::players(opts);
     let arr = arrangements_listed(names.len(), players, from.trim_end_matches(':')).usage()?;
+    let given: Vec<(String, &G::Policy)> = words
+        .iter()
+        .zip(&resolved)
+        .map(|(w, r)| (format!("{from} '{w}'"), &r.policy))
+        .collect();
     let sims: Vec<G::Sim> = arr
         .seats
         .iter()
         .map(|seats| {
             let lineup: Vec<G::Policy> = seats.iter().map(|&e| resolved[e].policy.clone()).collect();
-            G::simulation(opts, &lineup)
+            simulation_of::<G>(opts, &lineup, &given)
         })
         .collect::<Result<_, _>>()
         .usage()?;

@@ -34,6 +34,7 @@ use self::policies::{Policy, Seats};
 use self::rules::{DEFAULT_ROUND_CAP, MAX_PLAYERS, MIN_PLAYERS, Rules, Table};
 use self::stats::ClassicStats;
 use self::trace::Trace;
+use crate::engine::args::whole_in;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::ismcts;
 use crate::engine::observe::{Observer, TraceWriter};
@@ -143,11 +144,11 @@ fn gold_label(m: u16) -> String {
 #[derive(Args, Debug, Clone)]
 pub struct ClassicFlipOptions {
     /// Players at the table (2 to 8).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
+    #[arg(long, default_value_t = 4, value_parser = whole_in::<u16>(MIN_PLAYERS as u16..=MAX_PLAYERS as u16))]
     pub players: u16,
 
     /// Decks (1 or 2; default: one for 2-4 players, two for 5-8, C39).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    #[arg(long, value_parser = whole_in::<u8>(1..=2))]
     pub decks: Option<u8>,
 
     /// Ranks of the seven gold cards (C1): seven distinct ranks,
@@ -156,7 +157,7 @@ pub struct ClassicFlipOptions {
     pub gold_ranks: u16,
 
     /// Points that win the game (200; 500 for the long game, C38).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 200, value_parser = whole_in::<u32>(1..=1_000_000))]
     pub target: u32,
 
     /// Action functions or cards to switch off, comma-separated: draw,
@@ -167,7 +168,7 @@ pub struct ClassicFlipOptions {
     pub without: Option<Without>,
 
     /// Turns after which a round is stopped as void (C32).
-    #[arg(long, value_name = "TURNS", default_value_t = DEFAULT_ROUND_CAP, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    #[arg(long, value_name = "TURNS", default_value_t = DEFAULT_ROUND_CAP, value_parser = whole_in::<u32>(1..=10_000_000))]
     pub round_cap: u32,
 
     /// Whether community 2X, Gold 8, Any and gold cards double every

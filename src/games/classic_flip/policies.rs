@@ -341,6 +341,9 @@ fn number_in<T: std::str::FromStr + PartialOrd + Copy + fmt::Display>(
 /// The playout policy `text` of `ismcts:N+playout:SPEC` (spec `spec`):
 /// one cheap to simulate, its play rule `collector` or `random`.
 fn playout_policy(spec: &str, text: &str) -> Result<Policy, String> {
+    if split_playout(text).1.is_some() {
+        return Err(format!("'{spec}': playout is chosen twice; accepted: {ACCEPTED}"));
+    }
     let p = Policy::parse_spec(text).map_err(|e| format!("'{spec}': in its playout SPEC: {e}"))?;
     if matches!(p.base, Base::Counter | Base::Rollout(_) | Base::Ismcts(_)) {
         return Err(format!(

@@ -30,6 +30,7 @@ use self::policies::{Policy, Seats, Thresholds, UserRules};
 use self::rules::{MAX_PLAYERS, Rules, Table};
 use self::stats::Flip7Stats;
 use self::trace::Trace;
+use crate::engine::args::whole_in;
 use crate::engine::game::{Game, PolicySection, SeatResult, Variant};
 use crate::engine::observe::{Observer, Silent, TraceWriter};
 use crate::engine::rng::SimRng;
@@ -45,7 +46,7 @@ pub struct Flip7;
 #[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct Flip7Options {
     /// Players at the table (1 to 36; two decks are used above 18).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
+    #[arg(long, default_value_t = 4, value_parser = whole_in::<u16>(1..=MAX_PLAYERS as u16))]
     pub players: u16,
 
     /// Every game is a single round from a fresh, full deck.

@@ -85,7 +85,7 @@ pub enum Rule {
     MaxWin(Model),
     /// `ismcts:N` (`+playout:RULE`): information-set Monte Carlo tree search
     /// with N iterations per Hit-or-Stay decision, RULE (a [`Model`],
-    /// `stay-at-25` unless given) playing every seat below the tree; see
+    /// [`DEFAULT_PLAYOUT`] unless given) playing every seat below the tree; see
     /// [`super::search`].
     Ismcts(&'static Searched),
     /// A user policy's Hit-or-Stay rule, written as code and registered by
@@ -411,7 +411,7 @@ pub const CATALOGUE: &[PolicySection] = &[
         "+playout:RULE (added to ismcts:N)",
         &[PolicyDoc {
             spec: "playout:RULE",
-            does: "every seat plays RULE below the search tree (stay-at-N, cards-N, bust-prob:P, ev, endgame:N, stay-at-numbers-N or chase:BASE/SLOPE; default stay-at-25)",
+            does: "every seat plays RULE below the search tree (stay-at-N, cards-N, bust-prob:P, ev, endgame:N, stay-at-numbers-N or chase:BASE/SLOPE; default stay-at-28)",
         }],
     ),
     (
@@ -643,6 +643,13 @@ impl Policy {
                 seen.push("playout");
                 p.rule = with_playout(spec, p.rule, rule)?;
                 continue;
+            }
+            if Rule::parse(part.trim()).is_ok() {
+                return Err(format!(
+                    "'{spec}' has two Hit-or-Stay rules ('{}' and '{}'); give one",
+                    rule.trim(),
+                    part.trim()
+                ));
             }
             if part.trim() == "hit-on-second-chance" {
                 if p.hit_on_second_chance {

@@ -32,6 +32,7 @@ use self::rules::{MAX_PLAYERS, MEMORY_ONE, MIN_PLAYERS, Rules, Table};
 use self::stats::FlipFlushStats;
 use self::trace::Trace;
 use crate::engine::ismcts;
+use crate::engine::args::whole_in;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::observe::{Observer, TraceWriter};
 use crate::engine::rng::{SimRng, next_game_seed, seeded_game_rng};
@@ -47,7 +48,7 @@ pub struct FlipFlush;
 #[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct FlipFlushOptions {
     /// Players at the table (2 to 6).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
+    #[arg(long, default_value_t = 4, value_parser = whole_in::<u16>(MIN_PLAYERS as u16..=MAX_PLAYERS as u16))]
     pub players: u16,
 
     /// Gambling variant: antes, a stake paid instead of a knock-out, the

@@ -304,6 +304,10 @@ impl Policy {
         if spec == "default" {
             return Policy::parse(DEFAULT_SPEC);
         }
+        let playouts = spec.split('+').filter(|part| part.trim().starts_with("playout:")).count();
+        if spec.starts_with("ismcts:") && playouts > 1 {
+            return Err(format!("'{spec}': playout is chosen twice (ismcts:N+playout:SPEC)"));
+        }
         if let Some(searched) = super::search::parse(spec) {
             return searched;
         }

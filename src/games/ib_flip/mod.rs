@@ -28,6 +28,7 @@ use self::policies::{Policy, Seats};
 use self::rules::{DEFAULT_MOVE_CAP, MAX_PLAYERS, MIN_PLAYERS, Rules, Table};
 use self::stats::IbFlipStats;
 use self::trace::Trace;
+use crate::engine::args::whole_in;
 use crate::engine::game::{Game, PolicyDoc, PolicySection, SeatResult, Variant};
 use crate::engine::ismcts;
 use crate::engine::observe::{Observer, TraceWriter};
@@ -43,7 +44,7 @@ pub struct IbFlip;
 #[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct IbFlipOptions {
     /// Players at the table (2 to 5).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(MIN_PLAYERS as i64..=MAX_PLAYERS as i64))]
+    #[arg(long, default_value_t = 4, value_parser = whole_in::<u16>(MIN_PLAYERS as u16..=MAX_PLAYERS as u16))]
     pub players: u16,
 
     /// Card powers to switch off, comma-separated: 2,3,4,5,6,7,8,9,10,A
@@ -60,7 +61,7 @@ pub struct IbFlipOptions {
     pub voluntary_pickup: bool,
 
     /// Moves after which a game is stopped as a stalemate.
-    #[arg(long, value_name = "MOVES", default_value_t = DEFAULT_MOVE_CAP, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    #[arg(long, value_name = "MOVES", default_value_t = DEFAULT_MOVE_CAP, value_parser = whole_in::<u32>(1..=100_000_000))]
     pub move_cap: u32,
 }
 

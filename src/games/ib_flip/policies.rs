@@ -361,6 +361,10 @@ impl Policy {
                 if fix.replace(f).is_some() {
                     return Err(format!("'{spec}' has two fixing choices; accepted: {ACCEPTED}"));
                 }
+            } else if cheap_rule(part).is_some() || ["rollout:", "ismcts:"].iter().any(|r| part.starts_with(r)) {
+                return Err(format!(
+                    "'{spec}' has two play rules ('{head}' and '{part}'); give one; accepted: {ACCEPTED}"
+                ));
             } else {
                 let shown = if part.is_empty() { "an empty part" } else { part };
                 return Err(format!("unknown part '{shown}' in policy '{spec}'; accepted: {ACCEPTED}"));
