@@ -44,3 +44,4 @@ mod sweep;
 mod tournament;
 mod trace_json;
 mod tune;
+mod tune_edges;

@@ -42,7 +42,7 @@ use indicatif::ProgressBar;
 use super::args::Common;
 use super::expand::{Combo, Template};
 use super::files::Files;
-use crate::engine::args::{format_count, parse_count};
+use crate::engine::args::{MAX_GAMES, format_count, parse_count, too_many};
 use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
 use crate::engine::failure::{Failure, Usage};
@@ -407,6 +407,11 @@ impl TuneTally {
 /// `n` with its digits grouped by thousands (`20,480`): the console's
 /// counts, every digit shown.
 fn grouped(n: u64) -> String {
+    grouped_wide(u128::from(n))
+}
+
+/// [`grouped`], for a count that may pass `u64`.
+fn grouped_wide(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -1096,6 +1101,7 @@ fn plan_batches<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Resul
     }
     let race_units = race_start + round_batches(race_rounds).0;
     let fresh_batches = args.fresh.div_ceil(BATCH_GAMES);
+    check_fresh(args.fresh, fresh_batches * games_per_batch, finalists, players)?;
     Ok(Plan {
         halving,
         games_per_batch,
@@ -1107,6 +1113,24 @@ fn plan_batches<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Resul
         units: race_units + fresh_batches,
         budget: args.budget,
     })
+}
+
+/// Refuses `--fresh` (`fresh` deals) when its games pass the cap of
+/// every count of games ([`MAX_GAMES`]): `per_candidate` games for each
+/// of up to `finalists` survivors, at `players` seats.
+fn check_fresh(fresh: u64, per_candidate: u64, finalists: usize, players: usize) -> Result<(), Failure> {
+    let games = u128::from(per_candidate) * finalists as u128;
+    if games <= u128::from(MAX_GAMES) {
+        return Ok(());
+    }
+    Err(Failure::Usage(format!(
+        "--fresh {}: {} games ({} deals, each played by up to {finalists} survivors in {}): {}",
+        format_count(fresh),
+        grouped_wide(games),
+        grouped(per_candidate / players as u64),
+        plural(players as u64, "seat"),
+        too_many()
+    )))
 }
 
 /// Where the results go, checked before any game is played.

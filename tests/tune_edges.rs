@@ -1,0 +1,65 @@
+//! `sim tune` at its edges, one test a case: counts of games past the cap,
+//! spaces too large to number, an interrupt whose state cannot be written,
+//! a list where a family or a spec is expected, an objective the options
+//! do not give, an objective that separates no one, and cheating
+//! candidates.
+
+use std::path::Path;
+
+use crate::common::{sim, stderr};
+
+/// The numbers-only solo round of Flip 7, fast to play.
+const SOLO: [&str; 6] = [
+    "--players",
+    "1",
+    "--single-round",
+    "--without",
+    "actions,modifiers",
+    "--no-progress",
+];
+
+/// `base` and then `more`.
+fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+    let mut v = base.to_vec();
+    v.extend(more);
+    v
+}
+
+/// Runs `sim` in `dir` and asserts it failed with `code` and a first line
+/// naming each of `fragments`; returns the message.
+fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> String {
+    let o = sim(args, dir);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    let first = err.lines().next().unwrap_or("");
+    for f in fragments {
+        assert!(first.contains(f), "{args:?}: the message's line lacks {f:?}:\n{err}");
+    }
+    err
+}
+
+/// `--fresh` deals whose games pass 10^14 are refused as `--games` is,
+/// before any game: 10^14 deals for each of 8 finalists is 8 x 10^14 games.
+#[test]
+fn fresh_deals_whose_games_pass_the_cap_are_refused_as_games_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = fails_with(2, &["flip7", "--games", "800000B"], d, &["at most 100000B (10^14 games)"]);
+    let cap = games.lines().next().unwrap().rsplit("': ").next().unwrap().to_string();
+    let family = ["tune", "flip7", "--policy", "stay-at-{10..40}", "--method", "halving"];
+    let err = fails_with(
+        2,
+        &with(&with(&family, &SOLO), &["--fresh", "100000B", "--out", "o"]),
+        d,
+        &[
+            "--fresh 100000B: 800,000,000,000,000 games (100,000,000,000,000 deals, each played by up to 8 survivors in 1 seat)",
+            &cap,
+        ],
+    );
+    assert!(!d.join("o").exists(), "{err}");
+    // The deals themselves are capped as before.
+    fails_with(2, &with(&family, &["--fresh", "800000B"]), d, &[&cap]);
+    // At the cap it is accepted (and refused only for its budget here).
+    let race = ["tune", "flip7", "--policy", "stay-at-{20,25}", "--budget", "1K"];
+    fails_with(2, &with(&with(&race, &SOLO), &["--fresh", "50000B"]), d, &["--budget 1000"]);
+}
