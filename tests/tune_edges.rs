@@ -5,6 +5,7 @@
 //! candidates.
 
 use std::path::Path;
+use std::time::Duration;
 
 use crate::common::{sim, stderr};
 
@@ -62,4 +63,36 @@ fn fresh_deals_whose_games_pass_the_cap_are_refused_as_games_are() {
     // At the cap it is accepted (and refused only for its budget here).
     let race = ["tune", "flip7", "--policy", "stay-at-{20,25}", "--budget", "1K"];
     fails_with(2, &with(&with(&race, &SOLO), &["--fresh", "50000B"]), d, &["--budget 1000"]);
+}
+
+/// Interrupted while its state cannot be written (a full disk), a run
+/// keeps nothing: it fails (exit 1), not with the 130 of a run whose state
+/// was kept.
+#[test]
+fn an_interrupted_tune_whose_state_cannot_be_written_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = [
+        "tune",
+        "flip7",
+        "--players",
+        "2",
+        "--policy",
+        "stay-at-{20..30}",
+        "--margin",
+        "0.01",
+        "--budget",
+        "100M",
+        "--threads",
+        "1",
+        "--no-progress",
+        "--state",
+        "/dev/full",
+        "--out",
+        "o",
+    ];
+    let (code, err) = crate::shards::interrupt(&run, d, Duration::from_millis(500), "INT");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("interrupted; the state could not be written"), "{err}");
+    assert!(!d.join("o").exists(), "{err}");
 }
