@@ -96,3 +96,28 @@ fn an_interrupted_tune_whose_state_cannot_be_written_exits_1() {
     assert!(err.contains("interrupted; the state could not be written"), "{err}");
     assert!(!d.join("o").exists(), "{err}");
 }
+
+/// A family of 4.8 x 10^19 candidates, more than a u64 numbers, is counted
+/// exactly and refused, not saturated to 2^64 - 1 and sampled unevenly.
+#[test]
+fn a_space_too_large_to_number_is_refused_with_its_exact_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let family = "chase:{0..999}{0..999}.{0..999}/{0..999}{0..999}.{0..999}\
+                  +freeze:{leader|most-cards|least-banked|self-when-safe}\
+                  +flip-three:{most-cards|leader|most-banked|self-when-safe}\
+                  +second-chance:{lowest|least-banked|fewest-cards}";
+    let tune = ["tune", "flip7", "--policy", family, "--objective", "mean-round-score"];
+    for method in ["halving", "race"] {
+        let err = fails_with(
+            2,
+            &with(&with(&tune, &SOLO), &["--method", method, "--out", "o"]),
+            dir.path(),
+            &[
+                "makes 48,000,000,000,000,000,000 candidates (1000 x 1000 x 1000 x 1000 x 1000 x 1000 x 4 x 4 x 3 values multiplied)",
+                "more than the 18,446,744,073,709,551,615 (2^64 - 1) that can be numbered",
+            ],
+        );
+        assert!(!err.contains("18,446,744,073,709,551,615 candidates"), "{err}");
+        assert!(!dir.path().join("o").exists());
+    }
+}

@@ -407,12 +407,12 @@ impl TuneTally {
 /// `n` with its digits grouped by thousands (`20,480`): the console's
 /// counts, every digit shown.
 fn grouped(n: u64) -> String {
-    grouped_wide(u128::from(n))
+    group_digits(&n.to_string())
 }
 
-/// [`grouped`], for a count that may pass `u64`.
-fn grouped_wide(n: u128) -> String {
-    let digits = n.to_string();
+/// The whole number written `digits`, its digits grouped by thousands (a
+/// count that may pass `u64`).
+fn group_digits(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -901,7 +901,7 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         ));
     }
     let seed = args.common.seed.unwrap_or_else(rand::random);
-    let combos = draw_candidates::<G>(args, &space, &template, seed)?;
+    let (space_size, combos) = draw_candidates::<G>(args, &space, &template, seed)?;
     let objective = read_objective::<G>(args)?;
     if args.common.job.shard.is_some() {
         return Err(Failure::Usage(
@@ -924,7 +924,7 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         .usage()?;
     let (specs, sims) = simulations::<G>(opts, &library, &template, &combos, &field.policy)?;
     Ok(Setup {
-        space_size: space.count(),
+        space_size,
         sample_size: args.sample.unwrap_or(DEFAULT_SAMPLE),
         template,
         seed,
@@ -947,8 +947,17 @@ fn draw_candidates<G: Game>(
     space: &Template,
     template: &str,
     seed: u64,
-) -> Result<Vec<Combo>, Failure> {
-    let space_size = space.count();
+) -> Result<(u64, Vec<Combo>), Failure> {
+    let space_size = space.count().ok_or_else(|| {
+        Failure::Usage(format!(
+            "--policy '{template}': makes {} candidates ({} values multiplied), more than the {} \
+             (2^64 - 1) that can be numbered, so no sample of them can be drawn at random; use \
+             fewer values or larger steps",
+            group_digits(&space.count_text()),
+            space.sizes(),
+            grouped(u64::MAX)
+        ))
+    })?;
     let sample_size = args.sample.unwrap_or(DEFAULT_SAMPLE);
     let combos: Vec<Combo> = match args.method {
         Method::Race if space_size > MAX_CANDIDATES as u64 => {
@@ -973,7 +982,7 @@ fn draw_candidates<G: Game>(
             G::NAME
         )));
     }
-    Ok(combos)
+    Ok((space_size, combos))
 }
 
 /// `--objective`, refused with the list of the game's objectives when it
@@ -1126,7 +1135,7 @@ fn check_fresh(fresh: u64, per_candidate: u64, finalists: usize, players: usize)
     Err(Failure::Usage(format!(
         "--fresh {}: {} games ({} deals, each played by up to {finalists} survivors in {}): {}",
         format_count(fresh),
-        grouped_wide(games),
+        group_digits(&games.to_string()),
         grouped(per_candidate / players as u64),
         plural(players as u64, "seat"),
         too_many()
