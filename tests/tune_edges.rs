@@ -121,3 +121,33 @@ fn a_space_too_large_to_number_is_refused_with_its_exact_size() {
         assert!(!dir.path().join("o").exists());
     }
 }
+
+/// A list of specs given to --policy or --field is named as such: tune
+/// takes one family, and --field one spec for every other seat.
+#[test]
+fn a_list_given_to_tune_policy_or_field_says_tune_takes_one_family_and_one_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for policy in ["stay-at-{20,30},ev", "ev,stay-at-{20,30}"] {
+        let err = fails_with(
+            2,
+            &["tune", "flip7", "--policy", policy],
+            d,
+            &[
+                &format!("--policy '{policy}': sim tune takes one spec, a family"),
+                "not a list of seats; every other seat plays --field",
+                "e.g. --policy 'stay-at-{20,30}' --field ev",
+            ],
+        );
+        assert!(!err.contains("whole number"), "{err}");
+    }
+    // A list inside a group of choices is a list too.
+    fails_with(2, &["tune", "flip7", "--policy", "{ev,ev|peek}"], d, &["not a list of seats"]);
+    let err = fails_with(
+        2,
+        &["tune", "flip7", "--policy", "stay-at-{20,30}", "--field", "ev,ev"],
+        d,
+        &["--field 'ev,ev': --field takes one spec, for every seat but the candidate's", "not a list"],
+    );
+    assert!(!err.contains("unknown policy"), "{err}");
+}

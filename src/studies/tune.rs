@@ -891,6 +891,7 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         .policy
         .clone()
         .ok_or_else(|| Failure::Usage("give the family of policies with --policy TEMPLATE".into()))?;
+    refuse_list::<G>(&template)?;
     let space = Template::parse(&template)
         .map_err(|e| format!("--policy '{template}': {e}"))
         .usage()?;
@@ -918,6 +919,13 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         .field
         .clone()
         .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
+    if field_word.contains(',') {
+        return Err(Failure::Usage(format!(
+            "--field '{field_word}': --field takes one spec, for every seat but the candidate's (each \
+             candidate plays every seat in turn), not a list; e.g. --field {}",
+            G::DEFAULT_POLICY
+        )));
+    }
     let field = library
         .resolve(G::NAME, &field_word, G::parse_policy)
         .map_err(|e| format!("--field '{field_word}': {e}"))
@@ -937,6 +945,42 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         players: G::players(opts),
         sims,
     })
+}
+
+/// Refuses a `--policy` that is a list of specs (a comma outside the
+/// groups, or in a choice) rather than one family: the other seats are
+/// `--field`'s.
+fn refuse_list<G: Game>(template: &str) -> Result<(), Failure> {
+    // Between braces (odd parts) a comma separates numbers, unless the
+    // group is of choices.
+    let listed = (template.split(['{', '}']).enumerate())
+        .any(|(i, part)| part.contains(',') && (i % 2 == 0 || part.contains('|')));
+    if !listed {
+        return Ok(());
+    }
+    // The items of the list: split at the commas outside the groups.
+    let mut items = vec![String::new()];
+    let mut inside = false;
+    for c in template.chars() {
+        match c {
+            ',' if !inside => items.push(String::new()),
+            _ => {
+                inside = (inside || c == '{') && c != '}';
+                items.last_mut().expect("one").push(c);
+            }
+        }
+    }
+    let family = items.iter().find(|i| i.contains('{'));
+    let other = items.iter().find(|i| !i.contains('{') && !i.trim().is_empty());
+    let example = match (family, other) {
+        (Some(f), Some(o)) => format!("; e.g. --policy '{f}' --field {o}"),
+        _ => String::new(),
+    };
+    Err(Failure::Usage(format!(
+        "--policy '{template}': sim tune takes one spec, a family whose {{...}} groups make the \
+         candidates, not a list of seats; every other seat plays --field (default {}){example}",
+        G::DEFAULT_POLICY
+    )))
 }
 
 /// The candidates of `space` (`--policy` `template`): every one for the
