@@ -47,7 +47,16 @@ fn fresh_deals_whose_games_pass_the_cap_are_refused_as_games_are() {
     let d = dir.path();
     let games = fails_with(2, &["flip7", "--games", "800000B"], d, &["at most 100000B (10^14 games)"]);
     let cap = games.lines().next().unwrap().rsplit("': ").next().unwrap().to_string();
-    let family = ["tune", "flip7", "--policy", "stay-at-{10..40}", "--method", "halving"];
+    let family = [
+        "tune",
+        "flip7",
+        "--policy",
+        "stay-at-{10..40}",
+        "--method",
+        "halving",
+        "--objective",
+        "mean-round-score",
+    ];
     let err = fails_with(
         2,
         &with(&with(&family, &SOLO), &["--fresh", "100000B", "--out", "o"]),
@@ -61,7 +70,16 @@ fn fresh_deals_whose_games_pass_the_cap_are_refused_as_games_are() {
     // The deals themselves are capped as before.
     fails_with(2, &with(&family, &["--fresh", "800000B"]), d, &[&cap]);
     // At the cap it is accepted (and refused only for its budget here).
-    let race = ["tune", "flip7", "--policy", "stay-at-{20,25}", "--budget", "1K"];
+    let race = [
+        "tune",
+        "flip7",
+        "--policy",
+        "stay-at-{20,25}",
+        "--objective",
+        "mean-round-score",
+        "--budget",
+        "1K",
+    ];
     fails_with(2, &with(&with(&race, &SOLO), &["--fresh", "50000B"]), d, &["--budget 1000"]);
 }
 
@@ -150,4 +168,43 @@ fn a_list_given_to_tune_policy_or_field_says_tune_takes_one_family_and_one_field
         &["--field 'ev,ev': --field takes one spec, for every seat but the candidate's", "not a list"],
     );
     assert!(!err.contains("unknown policy"), "{err}");
+}
+
+/// An objective one of the game's options gives is named with that option.
+#[test]
+fn net_stakes_without_gambling_says_it_needs_gambling() {
+    let dir = tempfile::tempdir().unwrap();
+    let tune = ["tune", "flip-flush", "--policy", "call-at:{0.1,0.2}", "--objective", "net-stakes"];
+    fails_with(
+        2,
+        &tune,
+        dir.path(),
+        &["--objective 'net-stakes': flip-flush has no such objective without --gambling: give --gambling to tune it"],
+    );
+    // One no option gives is refused as before.
+    let tune = ["tune", "flip-flush", "--policy", "call-at:{0.1,0.2}", "--objective", "mean-place"];
+    fails_with(
+        2,
+        &tune,
+        dir.path(),
+        &["--objective 'mean-place': flip-flush has no such objective here; it has win-rate"],
+    );
+}
+
+/// One player wins every game: a win rate cannot tell candidates apart,
+/// which is certain before any game is played.
+#[test]
+fn a_win_rate_with_one_player_is_refused_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let tune = ["tune", "flip7", "--policy", "stay-at-{20,25}", "--out", "o"];
+    fails_with(
+        2,
+        &with(&tune, &SOLO),
+        dir.path(),
+        &[
+            "--objective win-rate with 1 player: the one player wins every game",
+            "choose another objective (mean-score, mean-round-score), or --players 2 or more",
+        ],
+    );
+    assert!(!dir.path().join("o").exists());
 }

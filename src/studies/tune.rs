@@ -1031,21 +1031,59 @@ fn draw_candidates<G: Game>(
 
 /// `--objective`, refused with the list of the game's objectives when it
 /// has no such one.
+/// Refused too: one that an option of the game's would give (named), and
+/// a win rate with one player, who wins every game.
 fn read_objective<G: Game>(args: &TuneArgs<G::Options>) -> Result<Objective, Failure> {
     let objectives = Objective::available::<G>(&args.options);
-    objectives
+    let names: Vec<&str> = objectives.iter().map(|(w, _)| w.as_str()).collect();
+    let objective = objectives
         .iter()
         .find(|(w, _)| *w == args.objective)
         .map(|(_, o)| *o)
         .ok_or_else(|| {
-            let names: Vec<&str> = objectives.iter().map(|(w, _)| w.as_str()).collect();
+            let needs = flag_giving::<G>(&args.objective).map_or(String::new(), |flag| {
+                format!(" without {flag}: give {flag} to tune it")
+            });
+            let here = if needs.is_empty() { " here" } else { "" };
             Failure::Usage(format!(
-                "--objective '{}': {} has no such objective here; it has {}",
+                "--objective '{}': {} has no such objective{here}{needs}; it has {}",
                 args.objective,
                 G::NAME,
                 names.join(", ")
             ))
-        })
+        })?;
+    if objective == Objective::WinRate && G::players(&args.options) == 1 {
+        let others: Vec<&str> = names.iter().copied().filter(|n| *n != "win-rate").collect();
+        let choose = if others.is_empty() {
+            String::new()
+        } else {
+            format!("another objective ({}), or ", others.join(", "))
+        };
+        return Err(Failure::Usage(format!(
+            "--objective win-rate with 1 player: the one player wins every game, so every candidate \
+             wins 100% and none can be told from another; choose {choose}--players 2 or more"
+        )));
+    }
+    Ok(objective)
+}
+
+/// The flag of the game's options (`--gambling`) that gives it the
+/// objective `name`, tried one at a time on the default options; none when
+/// no flag does.
+fn flag_giving<G: Game>(name: &str) -> Option<String> {
+    use clap::FromArgMatches;
+    let command = <G::Options as Args>::augment_args(clap::Command::new(G::NAME));
+    let gives = |long: &str| {
+        let flag = format!("--{long}");
+        (command.clone().try_get_matches_from([G::NAME, flag.as_str()]).ok())
+            .and_then(|m| G::Options::from_arg_matches(&m).ok())
+            .is_some_and(|o| Objective::available::<G>(&o).iter().any(|(w, _)| w == name))
+    };
+    (command.get_arguments())
+        .filter(|a| matches!(a.get_action(), clap::ArgAction::SetTrue))
+        .filter_map(|a| a.get_long())
+        .find(|long| gives(long))
+        .map(|long| format!("--{long}"))
 }
 
 /// A candidate's simulations, one per seat: `seats[s]` has it in seat
