@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::common::{sim, stderr};
+use crate::common::{ok, sim, stderr};
 
 /// The numbers-only solo round of Flip 7, fast to play.
 const SOLO: [&str; 6] = [
@@ -34,7 +34,10 @@ fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> Strin
     assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
     let first = err.lines().next().unwrap_or("");
     for f in fragments {
-        assert!(first.contains(f), "{args:?}: the message's line lacks {f:?}:\n{err}");
+        assert!(
+            first.contains(f),
+            "{args:?}: the message's line lacks {f:?}:\n{err}"
+        );
     }
     err
 }
@@ -45,8 +48,20 @@ fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> Strin
 fn fresh_deals_whose_games_pass_the_cap_are_refused_as_games_are() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let games = fails_with(2, &["flip7", "--games", "800000B"], d, &["at most 100000B (10^14 games)"]);
-    let cap = games.lines().next().unwrap().rsplit("': ").next().unwrap().to_string();
+    let games = fails_with(
+        2,
+        &["flip7", "--games", "800000B"],
+        d,
+        &["at most 100000B (10^14 games)"],
+    );
+    let cap = games
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit("': ")
+        .next()
+        .unwrap()
+        .to_string();
     let family = [
         "tune",
         "flip7",
@@ -80,7 +95,12 @@ fn fresh_deals_whose_games_pass_the_cap_are_refused_as_games_are() {
         "--budget",
         "1K",
     ];
-    fails_with(2, &with(&with(&race, &SOLO), &["--fresh", "50000B"]), d, &["--budget 1000"]);
+    fails_with(
+        2,
+        &with(&with(&race, &SOLO), &["--fresh", "50000B"]),
+        d,
+        &["--budget 1000"],
+    );
 }
 
 /// Interrupted while its state cannot be written (a full disk), a run
@@ -111,7 +131,10 @@ fn an_interrupted_tune_whose_state_cannot_be_written_exits_1() {
     ];
     let (code, err) = crate::shards::interrupt(&run, d, Duration::from_millis(500), "INT");
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("interrupted; the state could not be written"), "{err}");
+    assert!(
+        err.contains("interrupted; the state could not be written"),
+        "{err}"
+    );
     assert!(!d.join("o").exists(), "{err}");
 }
 
@@ -124,7 +147,14 @@ fn a_space_too_large_to_number_is_refused_with_its_exact_size() {
                   +freeze:{leader|most-cards|least-banked|self-when-safe}\
                   +flip-three:{most-cards|leader|most-banked|self-when-safe}\
                   +second-chance:{lowest|least-banked|fewest-cards}";
-    let tune = ["tune", "flip7", "--policy", family, "--objective", "mean-round-score"];
+    let tune = [
+        "tune",
+        "flip7",
+        "--policy",
+        family,
+        "--objective",
+        "mean-round-score",
+    ];
     for method in ["halving", "race"] {
         let err = fails_with(
             2,
@@ -160,12 +190,20 @@ fn a_list_given_to_tune_policy_or_field_says_tune_takes_one_family_and_one_field
         assert!(!err.contains("whole number"), "{err}");
     }
     // A list inside a group of choices is a list too.
-    fails_with(2, &["tune", "flip7", "--policy", "{ev,ev|peek}"], d, &["not a list of seats"]);
+    fails_with(
+        2,
+        &["tune", "flip7", "--policy", "{ev,ev|peek}"],
+        d,
+        &["not a list of seats"],
+    );
     let err = fails_with(
         2,
         &["tune", "flip7", "--policy", "stay-at-{20,30}", "--field", "ev,ev"],
         d,
-        &["--field 'ev,ev': --field takes one spec, for every seat but the candidate's", "not a list"],
+        &[
+            "--field 'ev,ev': --field takes one spec, for every seat but the candidate's",
+            "not a list",
+        ],
     );
     assert!(!err.contains("unknown policy"), "{err}");
 }
@@ -174,15 +212,31 @@ fn a_list_given_to_tune_policy_or_field_says_tune_takes_one_family_and_one_field
 #[test]
 fn net_stakes_without_gambling_says_it_needs_gambling() {
     let dir = tempfile::tempdir().unwrap();
-    let tune = ["tune", "flip-flush", "--policy", "call-at:{0.1,0.2}", "--objective", "net-stakes"];
+    let tune = [
+        "tune",
+        "flip-flush",
+        "--policy",
+        "call-at:{0.1,0.2}",
+        "--objective",
+        "net-stakes",
+    ];
     fails_with(
         2,
         &tune,
         dir.path(),
-        &["--objective 'net-stakes': flip-flush has no such objective without --gambling: give --gambling to tune it"],
+        &[
+            "--objective 'net-stakes': flip-flush has no such objective without --gambling: give --gambling to tune it",
+        ],
     );
     // One no option gives is refused as before.
-    let tune = ["tune", "flip-flush", "--policy", "call-at:{0.1,0.2}", "--objective", "mean-place"];
+    let tune = [
+        "tune",
+        "flip-flush",
+        "--policy",
+        "call-at:{0.1,0.2}",
+        "--objective",
+        "mean-place",
+    ];
     fails_with(
         2,
         &tune,
@@ -207,4 +261,79 @@ fn a_win_rate_with_one_player_is_refused_before_any_game() {
         ],
     );
     assert!(!dir.path().join("o").exists());
+}
+
+/// A cheating candidate (Flip 7's `peek`) is marked wherever it is shown,
+/// as a plain run marks it: the console, candidates.csv, the page and the
+/// JSON.
+#[test]
+fn a_cheating_candidate_is_marked_in_the_console_the_csv_and_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = [
+        "tune",
+        "flip7",
+        "--players",
+        "2",
+        "--policy",
+        "{stay-at-25|peek}",
+        "--budget",
+        "10K",
+        "--fresh",
+        "1K",
+        "--seed",
+        "1",
+        "--no-progress",
+        "--no-charts",
+    ];
+    let text = ok(&sim(&with(&run, &["--out", "o"]), d));
+    assert!(text.contains("peek (winner, cheats)"), "{text}");
+    assert!(
+        text.contains(
+            "peek cheats: its policy sees what no player can; its results are an upper bound, not a strategy"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("winner: peek (cheats);"), "{text}");
+    let csv = std::fs::read_to_string(d.join("o/candidates.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(
+        lines[0].ends_with(",fresh_diff_ci95_high,cheats,seed,sim_version"),
+        "{csv}"
+    );
+    assert!(
+        lines[1].starts_with("1,stay-at-25,") && lines[1].contains(",0,1,"),
+        "{csv}"
+    );
+    assert!(
+        lines[2].starts_with("2,peek,") && lines[2].contains(",1,1,"),
+        "{csv}"
+    );
+    let page = std::fs::read_to_string(d.join("o/report.html")).unwrap();
+    assert!(page.contains("peek (cheats)"), "the survivors' table");
+    assert!(
+        page.contains("It cheats: its policy sees what no player can"),
+        "the conclusion"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&sim(&with(&run, &["--out", "j", "--json"]), d))).unwrap();
+    assert_eq!(json["candidates"][1]["cheats"], 1, "{json}");
+    // Without a cheating candidate the files have no such column.
+    let honest = [
+        "tune",
+        "flip7",
+        "--players",
+        "2",
+        "--policy",
+        "stay-at-{20,25}",
+        "--budget",
+        "10K",
+    ];
+    let text = ok(&sim(
+        &with(&honest, &["--fresh", "1K", "--no-progress", "--out", "h"]),
+        d,
+    ));
+    assert!(!text.contains("cheat"), "{text}");
+    let csv = std::fs::read_to_string(d.join("h/candidates.csv")).unwrap();
+    assert!(!csv.contains("cheats"), "{csv}");
 }

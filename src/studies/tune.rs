@@ -879,6 +879,8 @@ struct Setup<G: Game> {
     players: usize,
     /// `sims[c][s]`: candidate `c` in seat `s`, the field in the others.
     sims: Vec<Seats<G>>,
+    /// Whether each candidate's policy cheats ([`Game::cheats`]).
+    cheats: Vec<bool>,
 }
 
 /// Reads and checks the options, in the order their errors are reported:
@@ -931,6 +933,13 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         .map_err(|e| format!("--field '{field_word}': {e}"))
         .usage()?;
     let (specs, sims) = simulations::<G>(opts, &library, &template, &combos, &field.policy)?;
+    let cheats = (combos.iter())
+        .map(|c| {
+            library
+                .resolve(G::NAME, &c.spec, G::parse_policy)
+                .is_ok_and(|r| G::cheats(&r.policy))
+        })
+        .collect();
     Ok(Setup {
         space_size,
         sample_size: args.sample.unwrap_or(DEFAULT_SAMPLE),
@@ -944,6 +953,7 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         field_spec: field.policy.to_string(),
         players: G::players(opts),
         sims,
+        cheats,
     })
 }
 
@@ -1075,9 +1085,12 @@ fn flag_giving<G: Game>(name: &str) -> Option<String> {
     let command = <G::Options as Args>::augment_args(clap::Command::new(G::NAME));
     let gives = |long: &str| {
         let flag = format!("--{long}");
-        (command.clone().try_get_matches_from([G::NAME, flag.as_str()]).ok())
-            .and_then(|m| G::Options::from_arg_matches(&m).ok())
-            .is_some_and(|o| Objective::available::<G>(&o).iter().any(|(w, _)| w == name))
+        (command
+            .clone()
+            .try_get_matches_from([G::NAME, flag.as_str()])
+            .ok())
+        .and_then(|m| G::Options::from_arg_matches(&m).ok())
+        .is_some_and(|o| Objective::available::<G>(&o).iter().any(|(w, _)| w == name))
     };
     (command.get_arguments())
         .filter(|a| matches!(a.get_action(), clap::ArgAction::SetTrue))
@@ -1779,6 +1792,9 @@ impl<'a, G: Game> Results<'a, G> {
         let mut header: Vec<String> = vec!["candidate".into(), "policy".into()];
         header.extend((1..=groups).map(|g| format!("value_{g}")));
         header.extend(CANDIDATE_COLUMNS.map(String::from));
+        if self.any_cheats() {
+            header.push("cheats".into());
+        }
         let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
         let (race_points, round_points) = self.chart_points(single_number);
         CandidateTable {
@@ -1827,7 +1843,48 @@ impl<'a, G: Game> Results<'a, G> {
             fd.map_or(String::new(), |v| f6(v.1.0)),
             fd.map_or(String::new(), |v| f6(v.1.1)),
         ]);
+        if self.any_cheats() {
+            row.push(u8::from(self.setup.cheats[c]).to_string());
+        }
         row
+    }
+
+    /// Whether some candidate's policy cheats: candidates.csv then has a
+    /// `cheats` column.
+    fn any_cheats(&self) -> bool {
+        self.setup.cheats.contains(&true)
+    }
+
+    /// Candidate `c`'s spec, marked when it cheats and when it is the
+    /// winner, as the console's and the page's tables show it.
+    fn label(&self, c: usize, winner: bool) -> String {
+        let spec = &self.setup.combos[c].spec;
+        match (winner, self.setup.cheats[c]) {
+            (true, true) => format!("{spec} (winner, cheats)"),
+            (true, false) => format!("{spec} (winner)"),
+            (false, true) => format!("{spec} (cheats)"),
+            (false, false) => spec.clone(),
+        }
+    }
+
+    /// The line naming the candidates that cheat, as a plain run and a
+    /// tournament say it (none when no candidate does).
+    fn cheats_line(&self) -> Option<String> {
+        let cheating: Vec<&str> = (0..self.setup.combos.len())
+            .filter(|&c| self.setup.cheats[c])
+            .map(|c| self.setup.combos[c].spec.as_str())
+            .collect();
+        match cheating.len() {
+            0 => None,
+            1 => Some(format!(
+                "{} cheats: its policy sees what no player can; its results are an upper bound, not a strategy",
+                cheating[0]
+            )),
+            _ => Some(format!(
+                "{} cheat: their policies see what no player can; their results are upper bounds, not strategies",
+                cheating.join(", ")
+            )),
+        }
     }
 
     /// The chart's points, at each candidate's value when the template
@@ -1996,6 +2053,8 @@ struct Lines {
     race: String,
     /// The survivors, and the chance that the race went wrong.
     confidence: String,
+    /// The candidates that cheat (none when no candidate does).
+    cheats: Option<String>,
     /// The winner and the survivors within its fresh interval (none when
     /// the winner has no fresh estimate).
     winner: Option<String>,
@@ -2041,6 +2100,7 @@ impl<G: Game> Results<'_, G> {
             halving: self.halving_line(),
             race: self.race_line(),
             confidence: self.confidence_line(),
+            cheats: self.cheats_line(),
             winner: self.winner_line(),
             games: self.games_line(),
         };
@@ -2050,6 +2110,9 @@ impl<G: Game> Results<'_, G> {
         let _ = writeln!(summary, "{}", lines.race);
         let _ = writeln!(summary, "{}", lines.confidence);
         self.write_fresh_table(&mut summary);
+        if let Some(line) = &lines.cheats {
+            let _ = writeln!(summary, "{line}");
+        }
         if let Some(line) = &lines.winner {
             let _ = writeln!(summary, "{line}");
         }
@@ -2150,7 +2213,7 @@ impl<G: Game> Results<'_, G> {
     /// The survivors' fresh estimates: a line on the fresh deals, then
     /// the table.
     fn write_fresh_table(&self, summary: &mut Vec<u8>) {
-        let (combos, winner) = (&self.setup.combos, self.race.winner);
+        let winner = self.race.winner;
         let mut table = Table::new();
         table
             .left("candidate")
@@ -2162,11 +2225,7 @@ impl<G: Game> Results<'_, G> {
             let fe = self.fresh_estimate(c);
             let fd = self.fresh_diff(c);
             table.row(vec![
-                if c == winner {
-                    format!("{} (winner)", combos[c].spec)
-                } else {
-                    combos[c].spec.clone()
-                },
+                self.label(c, c == winner),
                 fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
                 fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
                 fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
@@ -2197,11 +2256,14 @@ impl<G: Game> Results<'_, G> {
             .filter(|&&c| self.fresh_estimate(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
             .map(|&c| combos[c].spec.as_str())
             .collect();
-        let resolved = if specs[winner] == combos[winner].spec {
+        let mut resolved = if specs[winner] == combos[winner].spec {
             String::new()
         } else {
             format!(" ({})", specs[winner])
         };
+        if self.setup.cheats[winner] {
+            resolved.push_str(" (cheats)");
+        }
         Some(format!(
             "winner: {}{resolved}; survivors within its fresh interval: {}",
             combos[winner].spec,
@@ -2372,6 +2434,7 @@ impl<G: Game> Results<'_, G> {
         conclusion.extend(lines.halving.iter().cloned());
         conclusion.push(lines.race.clone());
         conclusion.push(lines.confidence.clone());
+        conclusion.extend(lines.cheats.iter().cloned());
         if let Some(w) = &lines.winner {
             conclusion.push(w.clone());
         }
@@ -2397,8 +2460,13 @@ impl<G: Game> Results<'_, G> {
         } else {
             format!("the {n} candidates of {template}")
         };
+        let cheats = if setup.cheats[self.race.winner] {
+            " It cheats: its policy sees what no player can; its result is an upper bound, not a strategy."
+        } else {
+            ""
+        };
         format!(
-            "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.",
+            "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.{cheats}",
             setup.combos[self.race.winner].spec,
             if setup.players > 1 {
                 format!(" against {}", setup.field_word)
@@ -2459,6 +2527,7 @@ impl<G: Game> Results<'_, G> {
         (self.race.survivors.iter())
             .map(|&c| Survivor {
                 spec: self.setup.combos[c].spec.clone(),
+                cheats: self.setup.cheats[c],
                 winner: c == self.race.winner,
                 fresh: self.fresh_estimate(c),
                 diff: self.fresh_diff(c),
@@ -2573,6 +2642,8 @@ pub struct TunePageData {
 pub struct Survivor {
     /// The candidate's spec.
     pub spec: String,
+    /// Whether its policy cheats ([`Game::cheats`]).
+    pub cheats: bool,
     /// Whether it is the winner.
     pub winner: bool,
     /// Its fresh estimate.
