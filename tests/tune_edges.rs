@@ -337,3 +337,96 @@ fn a_cheating_candidate_is_marked_in_the_console_the_csv_and_the_page() {
     let csv = std::fs::read_to_string(d.join("h/candidates.csv")).unwrap();
     assert!(!csv.contains("cheats"), "{csv}");
 }
+
+/// Runs a tune in `d` writing into `out` (and, with `json`, its `--json`
+/// beside), and checks that no NaN is printed or written anywhere; returns
+/// the console's text.
+fn tune_without_nan(d: &Path, run: &[&str], out: &str, json: bool) -> String {
+    let text = ok(&sim(&with(run, &["--out", out]), d));
+    assert!(!text.contains("NaN"), "{text}");
+    for f in ["candidates.csv", "rounds.csv", "report.html"] {
+        let written = std::fs::read_to_string(d.join(out).join(f)).unwrap();
+        assert!(!written.contains("NaN"), "{f}: {written}");
+    }
+    if !json {
+        return text;
+    }
+    let json_out = format!("{out}-json");
+    let json = ok(&sim(&with(run, &["--out", &json_out, "--json"]), d));
+    assert!(!json.contains("NaN"), "{json}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(json["winner"].is_null(), "{json}");
+    text
+}
+
+/// An objective that separates no one names no winner and writes no NaN:
+/// a mean place where no game ends in a finishing order (every estimate
+/// undefined), a win rate where no game is won (every estimate 0).
+#[test]
+fn an_objective_that_separates_no_one_names_no_winner_and_writes_no_nan() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ib = [
+        "tune",
+        "ib-flip",
+        "--objective",
+        "mean-place",
+        "--move-cap",
+        "1",
+        "--policy",
+        "saver+burn-at:{4,8}",
+        "--players",
+        "2",
+        "--budget",
+        "20K",
+        "--fresh",
+        "2K",
+        "--seed",
+        "1",
+        "--no-progress",
+    ];
+    let text = tune_without_nan(d, &ib, "ib", true);
+    let why = "no winner: mean-place could not separate the candidates: no game gave it a value, so every estimate is undefined";
+    assert!(text.contains(why), "{text}");
+    assert!(
+        !text.contains("(winner)") && !text.lines().any(|l| l.starts_with("winner:")),
+        "{text}"
+    );
+    let csv = std::fs::read_to_string(d.join("ib/candidates.csv")).unwrap();
+    assert!(!csv.contains(",winner,"), "{csv}");
+    // Fresh deals were played, though they gave no estimate.
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .contains(",4096,8192,,,2048,4096,,,,,,,"),
+        "{csv}"
+    );
+    let page = std::fs::read_to_string(d.join("ib/report.html")).unwrap();
+    assert!(page.contains("No winner is named: mean-place could not separate the candidates"));
+
+    let classic = [
+        "tune",
+        "classic-flip",
+        "--round-cap",
+        "1",
+        "--players",
+        "2",
+        "--policy",
+        "{collector|random}",
+        "--budget",
+        "5K",
+        "--fresh",
+        "1K",
+        "--seed",
+        "1",
+        "--no-progress",
+        "--no-charts",
+    ];
+    let text = tune_without_nan(d, &classic, "cf", false);
+    let why = "no winner: win-rate could not separate the candidates: every estimate, in the race and on fresh deals, is 0.0000%";
+    assert!(text.contains(why), "{text}");
+    assert!(!text.contains("(winner)"), "{text}");
+    let rounds = std::fs::read_to_string(d.join("cf/rounds.csv")).unwrap();
+    assert!(!rounds.contains("collector"), "no leader is named: {rounds}");
+}

@@ -1672,6 +1672,9 @@ struct Results<'a, G: Game> {
     /// The deals a sweep of equal confidence gives each candidate (0 when
     /// the race made no decision to size it by).
     sweep_deals: u64,
+    /// Whether the objective told some candidates apart
+    /// ([`Results::estimates_differ`]); no winner is named otherwise.
+    separated: bool,
 }
 
 impl<'a, G: Game> Results<'a, G> {
@@ -1690,7 +1693,7 @@ impl<'a, G: Game> Results<'a, G> {
         let (tally, leftovers) = job.into_tally();
         let secs = runner.start.elapsed().as_secs_f64();
         let sweep_deals = sweep_deals(setup, &race, &tally);
-        let results = Results {
+        let mut results = Results {
             args,
             setup,
             plan,
@@ -1701,8 +1704,61 @@ impl<'a, G: Game> Results<'a, G> {
             threads: runner.threads,
             secs,
             sweep_deals,
+            separated: true,
         };
+        results.separated = results.estimates_differ();
         (results, leftovers)
+    }
+
+    /// Whether two of the estimates (every candidate's in the halving or
+    /// the race, and on fresh deals) differ. When every one is equal or
+    /// undefined (no game gave the objective a value) the objective told
+    /// no one apart.
+    fn estimates_differ(&self) -> bool {
+        let fresh = &self.tally.fresh;
+        let mut values = (0..self.setup.combos.len())
+            .flat_map(|c| {
+                let own = match self.race.cut_in[c] {
+                    Some(_) => self.race.halving_estimate[c],
+                    None => self.race_estimate(c).0,
+                };
+                let new = (fresh.who.iter().position(|&w| w == c)).map_or(f64::NAN, |i| fresh.estimate(i));
+                [own, new]
+            })
+            .filter(|v| v.is_finite());
+        let first = values.next();
+        values.any(|v| Some(v) != first)
+    }
+
+    /// The only value of every estimate, in the objective's points (none
+    /// when every one is undefined), for a run that told no one apart.
+    fn common_estimate(&self) -> Option<f64> {
+        let scale = self.setup.objective.scale();
+        (0..self.setup.combos.len())
+            .map(|c| match self.race.cut_in[c] {
+                Some(_) => self.race.halving_estimate[c],
+                None => self.race_estimate(c).0,
+            })
+            .find(|v| v.is_finite())
+            .map(|v| v * scale)
+    }
+
+    /// Why no winner is named: the objective told no candidate apart.
+    fn no_winner_why(&self) -> String {
+        let objective = &self.args.objective;
+        match self.common_estimate() {
+            Some(v) => format!(
+                "{objective} could not separate the candidates: every estimate, in the race and on fresh deals, is {v:.4}{}",
+                if self.setup.objective == Objective::WinRate {
+                    "%"
+                } else {
+                    ""
+                }
+            ),
+            None => format!(
+                "{objective} could not separate the candidates: no game gave it a value, so every estimate is undefined"
+            ),
+        }
     }
 
     /// The fresh estimate of candidate `c` and its 95% interval, in the
@@ -1720,7 +1776,11 @@ impl<'a, G: Game> Results<'a, G> {
         } else {
             r.mean_interval().unwrap_or((f64::NAN, f64::NAN))
         };
-        Some((e * scale, (ci.0 * scale, ci.1 * scale)))
+        // Undefined (no game gave the objective a value): nothing to show.
+        [e, ci.0, ci.1]
+            .iter()
+            .all(|v| v.is_finite())
+            .then_some((e * scale, (ci.0 * scale, ci.1 * scale)))
     }
 
     /// Candidate `c`'s fresh difference to the winner and its 95%
@@ -1731,12 +1791,12 @@ impl<'a, G: Game> Results<'a, G> {
         let scale = self.setup.objective.scale();
         let i = fresh.who.iter().position(|&w| w == c)?;
         let w = fresh.who.iter().position(|&w| w == self.race.winner)?;
-        if i == w {
+        if i == w || !self.separated {
             return None;
         }
         let (d, se) = fresh.diff(i, w);
         let h = t975(fresh.cand[i].units.saturating_sub(1)) * se;
-        Some((d * scale, ((d - h) * scale, (d + h) * scale)))
+        (d.is_finite() && h.is_finite()).then_some((d * scale, ((d - h) * scale, (d + h) * scale)))
     }
 
     /// The games of the survivors' fresh deals.
@@ -1772,9 +1832,15 @@ impl<'a, G: Game> Results<'a, G> {
         self.race.dropped_in[c].unwrap_or(self.race.rows.len().saturating_sub(1))
     }
 
+    /// Whether candidate `c` is the winner (none is when the objective
+    /// told no one apart).
+    fn is_winner(&self, c: usize) -> bool {
+        c == self.race.winner && self.separated
+    }
+
     /// Candidate `c`'s status in candidates.csv.
     fn status(&self, c: usize) -> &'static str {
-        if c == self.race.winner {
+        if self.is_winner(c) {
             "winner"
         } else if self.race.cut_in[c].is_some() {
             "cut"
@@ -1818,6 +1884,7 @@ impl<'a, G: Game> Results<'a, G> {
         let race_games = race.games_of[c] - race.halving_deals_of[c] * players;
         let race_deals = race_games / players;
         let in_race = race.cut_in[c].is_none();
+        let fresh = self.tally.fresh.who.contains(&c);
         let halved = plan.halving.stages() > 0;
         let shown = |show: bool, value: &dyn Fn() -> String| if show { value() } else { String::new() };
         let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
@@ -1832,10 +1899,8 @@ impl<'a, G: Game> Results<'a, G> {
             shown(in_race, &|| race_games.to_string()),
             shown(in_race, &|| f6(est * scale)),
             shown(in_race, &|| f6(se * scale)),
-            shown(fe.is_some(), &|| (plan.fresh_batches * BATCH_GAMES).to_string()),
-            shown(fe.is_some(), &|| {
-                (plan.fresh_batches * plan.games_per_batch).to_string()
-            }),
+            shown(fresh, &|| (plan.fresh_batches * BATCH_GAMES).to_string()),
+            shown(fresh, &|| (plan.fresh_batches * plan.games_per_batch).to_string()),
             fe.map_or(String::new(), |v| f6(v.0)),
             fe.map_or(String::new(), |v| f6(v.1.0)),
             fe.map_or(String::new(), |v| f6(v.1.1)),
@@ -1961,7 +2026,11 @@ impl<'a, G: Game> Results<'a, G> {
                         .collect::<Vec<_>>()
                         .join(" "),
                     w.survivors.to_string(),
-                    combos[w.leader].spec.clone(),
+                    if self.separated {
+                        combos[w.leader].spec.clone()
+                    } else {
+                        String::new()
+                    },
                     f6(w.leader_estimate * scale),
                     w.stop.clone(),
                 ]
@@ -2213,7 +2282,6 @@ impl<G: Game> Results<'_, G> {
     /// The survivors' fresh estimates: a line on the fresh deals, then
     /// the table.
     fn write_fresh_table(&self, summary: &mut Vec<u8>) {
-        let winner = self.race.winner;
         let mut table = Table::new();
         table
             .left("candidate")
@@ -2225,7 +2293,7 @@ impl<G: Game> Results<'_, G> {
             let fe = self.fresh_estimate(c);
             let fd = self.fresh_diff(c);
             table.row(vec![
-                self.label(c, c == winner),
+                self.label(c, self.is_winner(c)),
                 fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
                 fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
                 fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
@@ -2247,8 +2315,12 @@ impl<G: Game> Results<'_, G> {
     }
 
     /// The winner and the survivors whose fresh estimates lie within its
-    /// fresh interval (none when the winner has no fresh estimate).
+    /// fresh interval (none when the winner has no fresh estimate), or why
+    /// there is no winner.
     fn winner_line(&self) -> Option<String> {
+        if !self.separated {
+            return Some(format!("no winner: {}", self.no_winner_why()));
+        }
         let (combos, specs, winner) = (&self.setup.combos, &self.setup.specs, self.race.winner);
         let (_, (lo, hi)) = self.fresh_estimate(winner)?;
         let inside: Vec<&str> = (self.race.survivors.iter())
@@ -2415,7 +2487,7 @@ impl<G: Game> Results<'_, G> {
     fn conclusion(&self, lines: &Lines) -> Vec<String> {
         let (combos, winner) = (&self.setup.combos, self.race.winner);
         let mut conclusion = Vec::new();
-        if let Some((e, (lo, hi))) = self.fresh_estimate(winner) {
+        if let Some((e, (lo, hi))) = self.fresh_estimate(winner).filter(|_| self.separated) {
             conclusion.push(self.best_sentence(e, (lo, hi)));
             conclusion.extend(self.field_sentence((lo, hi)));
         }
@@ -2423,7 +2495,9 @@ impl<G: Game> Results<'_, G> {
             .filter(|&&c| c != winner)
             .map(|&c| combos[c].spec.as_str())
             .collect();
-        conclusion.push(if others.is_empty() {
+        conclusion.push(if !self.separated {
+            format!("No winner is named: {}.", self.no_winner_why())
+        } else if others.is_empty() {
             "No other candidate survived the race.".to_string()
         } else {
             format!(
@@ -2528,7 +2602,7 @@ impl<G: Game> Results<'_, G> {
             .map(|&c| Survivor {
                 spec: self.setup.combos[c].spec.clone(),
                 cheats: self.setup.cheats[c],
-                winner: c == self.race.winner,
+                winner: self.is_winner(c),
                 fresh: self.fresh_estimate(c),
                 diff: self.fresh_diff(c),
             })
@@ -2558,7 +2632,7 @@ impl<G: Game> Results<'_, G> {
             "race_games": self.race_used(),
             "fresh_games": self.fresh_games(),
             "sweep_games": self.sweep_games(),
-            "winner": combos[race.winner].spec,
+            "winner": if self.separated { combos[race.winner].spec.clone().into() } else { serde_json::Value::Null },
             "survivors": race.survivors.iter().map(|&c| combos[c].spec.clone()).collect::<Vec<_>>(),
             "candidates": table_json(&table.header, &table.rows, &["policy", "status"]),
         })
