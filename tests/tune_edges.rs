@@ -404,6 +404,11 @@ fn an_objective_that_separates_no_one_names_no_winner_and_writes_no_nan() {
     );
     let page = std::fs::read_to_string(d.join("ib/report.html")).unwrap();
     assert!(page.contains("No winner is named: mean-place could not separate the candidates"));
+    assert_eq!(
+        page.matches("could not separate the candidates").count(),
+        1,
+        "said once"
+    );
 
     let classic = [
         "tune",

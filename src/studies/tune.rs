@@ -2509,7 +2509,8 @@ impl<G: Game> Results<'_, G> {
         conclusion.push(lines.race.clone());
         conclusion.push(lines.confidence.clone());
         conclusion.extend(lines.cheats.iter().cloned());
-        if let Some(w) = &lines.winner {
+        // Without a winner, the first sentence said why already.
+        if let Some(w) = lines.winner.as_ref().filter(|_| self.separated) {
             conclusion.push(w.clone());
         }
         conclusion.push(lines.games.clone());
