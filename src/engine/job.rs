@@ -674,7 +674,8 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
 
     /// The failure of an interrupted run, after writing its state: exit
     /// code 130 when the state is kept, a failed run (1) when it could
-    /// not be written (nothing of the run is kept then).
+    /// not be written (what was played since the last checkpoint, if
+    /// any, is lost then).
     fn interrupted(&self) -> Failure {
         let shown = self.state_path.display();
         if let Err(e) = self.save() {
