@@ -47,3 +47,4 @@ mod sweep;
 mod tournament;
 mod trace_json;
 mod tune;
+mod tune_edges;

@@ -47,8 +47,9 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     Ok(n)
 }
 
-/// The refusal of a count above [`MAX_GAMES`].
-fn too_many() -> String {
+/// The refusal of a count above [`MAX_GAMES`] (of `--games`, or of the
+/// games another count of a command makes).
+pub fn too_many() -> String {
     format!(
         "more than a run can play or count: at most {} (10^14 games); e.g. 5000, 250K, 10M",
         format_count(MAX_GAMES)

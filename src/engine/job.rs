@@ -685,11 +685,14 @@ impl<T: Serialize + DeserializeOwned> Job<T> {
         Ok(())
     }
 
-    /// The failure of an interrupted run, after writing its state.
+    /// The failure of an interrupted run, after writing its state: exit
+    /// code 130 when the state is kept, a failed run (1) when it could
+    /// not be written (what was played since the last checkpoint, if
+    /// any, is lost then).
     fn interrupted(&self) -> Failure {
         let shown = self.state_path.display();
         if let Err(e) = self.save() {
-            return Failure::Interrupted(format!("interrupted; the state could not be written: {e}"));
+            return Failure::Run(format!("interrupted; the state could not be written: {e}"));
         }
         let mut resume = command_path(&self.command).to_vec();
         resume.push("--resume".into());

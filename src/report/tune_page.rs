@@ -151,7 +151,11 @@ fn survivor_rows(survivors: &[Survivor]) -> Vec<Vec<Cell>> {
         .map(|s| {
             let (fe, fd) = (s.fresh, s.diff);
             vec![
-                Cell::text(s.spec.clone()),
+                Cell::text(if s.cheats {
+                    format!("{} (cheats)", s.spec)
+                } else {
+                    s.spec.clone()
+                }),
                 Cell::text(if s.winner { "winner" } else { "survivor" }),
                 num(fe.map(|v| v.0), false),
                 num(fe.map(|v| v.1.0), false),

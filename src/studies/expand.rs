@@ -176,12 +176,38 @@ impl Template {
         Ok(Template { texts, groups })
     }
 
-    /// How many candidates the template makes (saturating at `u64::MAX`).
-    pub fn count(&self) -> u64 {
+    /// How many candidates the template makes, when a `u64` can number
+    /// them (none for a larger space: [`Template::count_text`] says how
+    /// large).
+    pub fn count(&self) -> Option<u64> {
         self.groups
             .iter()
             .try_fold(1u64, |n, g| n.checked_mul(g.len() as u64))
-            .unwrap_or(u64::MAX)
+    }
+
+    /// How many candidates the template makes, every digit, exact for a
+    /// space of any size.
+    pub fn count_text(&self) -> String {
+        const LIMB: u64 = 1_000_000_000;
+        // Base 10^9 digits, the least significant first.
+        let mut limbs: Vec<u64> = vec![1];
+        for g in &self.groups {
+            let mut carry = 0u64;
+            for l in limbs.iter_mut() {
+                let v = *l * g.len() as u64 + carry;
+                *l = v % LIMB;
+                carry = v / LIMB;
+            }
+            while carry > 0 {
+                limbs.push(carry % LIMB);
+                carry /= LIMB;
+            }
+        }
+        let mut out = limbs.last().expect("one").to_string();
+        for l in limbs.iter().rev().skip(1) {
+            out.push_str(&format!("{l:09}"));
+        }
+        out
     }
 
     /// Each group's number of values, as `40 x 40`.
@@ -219,15 +245,15 @@ impl Template {
 /// how many it makes).
 pub fn expand_all(template: &str, max: usize) -> Result<Vec<Combo>, String> {
     let t = Template::parse(template)?;
-    let count = t.count();
-    if count > max as u64 {
-        return Err(format!(
-            "makes {count} candidates ({} values multiplied), more than the {max} a race takes; \
+    match t.count() {
+        Some(count) if count <= max as u64 => Ok((0..count).map(|i| t.combo(i)).collect()),
+        _ => Err(format!(
+            "makes {} candidates ({} values multiplied), more than the {max} a race takes; \
              use fewer values or larger steps",
+            t.count_text(),
             t.sizes()
-        ));
+        )),
     }
-    Ok((0..count).map(|i| t.combo(i)).collect())
 }
 
 #[cfg(test)]
@@ -302,9 +328,28 @@ mod tests {
             ("a}1", "without its '{'"),
             ("a{x,y}", "not a number"),
             ("a{1..40}b{1..40}", "1600 candidates (40 x 40"),
+            (
+                "a{1..1000}{1..1000}{1..1000}{1..1000}{1..1000}{1..1000}{1..1000}",
+                "1000000000000000000000 candidates (1000 x",
+            ),
         ] {
             let err = expand_all(bad, 1000).unwrap_err();
             assert!(err.contains(says), "{bad}: {err}");
         }
+    }
+
+    /// A space past what a `u64` numbers is counted exactly, not
+    /// saturated.
+    #[test]
+    fn spaces_are_counted_exactly_past_a_u64() {
+        let t = Template::parse("a{1..40}b{x|y}").unwrap();
+        assert_eq!((t.count(), t.count_text()), (Some(80), "80".to_string()));
+        let big = "c{0..999}{0..999}.{0..999}/{0..999}{0..999}.{0..999}+{a|b|c|d}{a|b|c|d}{a|b|c}";
+        let t = Template::parse(big).unwrap();
+        assert_eq!(t.count(), None);
+        assert_eq!(t.count_text(), "48000000000000000000");
+        let t = Template::parse("{0..999}{0..999}{0..999}{0..999}{0..999}{0..999}{a|b|c}").unwrap();
+        assert_eq!(t.count(), Some(3_000_000_000_000_000_000));
+        assert_eq!(t.count_text(), "3000000000000000000");
     }
 }

@@ -42,7 +42,7 @@ use indicatif::ProgressBar;
 use super::args::Common;
 use super::expand::{Combo, Template};
 use super::files::Files;
-use crate::engine::args::{format_count, parse_count};
+use crate::engine::args::{MAX_GAMES, format_count, parse_count, too_many};
 use crate::engine::columns::{f6, run_csv_bytes};
 use crate::engine::design::{Ratio, t975};
 use crate::engine::failure::{Failure, Usage};
@@ -407,7 +407,12 @@ impl TuneTally {
 /// `n` with its digits grouped by thousands (`20,480`): the console's
 /// counts, every digit shown.
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
+    group_digits(&n.to_string())
+}
+
+/// The whole number written `digits`, its digits grouped by thousands (a
+/// count that may pass `u64`).
+fn group_digits(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -874,6 +879,8 @@ struct Setup<G: Game> {
     players: usize,
     /// `sims[c][s]`: candidate `c` in seat `s`, the field in the others.
     sims: Vec<Seats<G>>,
+    /// Whether each candidate's policy cheats ([`Game::cheats`]).
+    cheats: Vec<bool>,
 }
 
 /// Reads and checks the options, in the order their errors are reported:
@@ -886,6 +893,7 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         .policy
         .clone()
         .ok_or_else(|| Failure::Usage("give the family of policies with --policy TEMPLATE".into()))?;
+    refuse_list::<G>(&template)?;
     let space = Template::parse(&template)
         .map_err(|e| format!("--policy '{template}': {e}"))
         .usage()?;
@@ -896,7 +904,7 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         ));
     }
     let seed = args.common.seed.unwrap_or_else(rand::random);
-    let combos = draw_candidates::<G>(args, &space, &template, seed)?;
+    let (space_size, combos) = draw_candidates::<G>(args, &space, &template, seed)?;
     let objective = read_objective::<G>(args)?;
     if args.common.job.shard.is_some() {
         return Err(Failure::Usage(
@@ -913,13 +921,27 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         .field
         .clone()
         .unwrap_or_else(|| G::DEFAULT_POLICY.to_string());
+    if field_word.contains(',') {
+        return Err(Failure::Usage(format!(
+            "--field '{field_word}': --field takes one spec, for every seat but the candidate's (each \
+             candidate plays every seat in turn), not a list; e.g. --field {}",
+            G::DEFAULT_POLICY
+        )));
+    }
     let field = library
         .resolve(G::NAME, &field_word, G::parse_policy)
         .map_err(|e| format!("--field '{field_word}': {e}"))
         .usage()?;
     let (specs, sims) = simulations::<G>(opts, &library, &template, &combos, &field.policy)?;
+    let cheats = (combos.iter())
+        .map(|c| {
+            library
+                .resolve(G::NAME, &c.spec, G::parse_policy)
+                .is_ok_and(|r| G::cheats(&r.policy))
+        })
+        .collect();
     Ok(Setup {
-        space_size: space.count(),
+        space_size,
         sample_size: args.sample.unwrap_or(DEFAULT_SAMPLE),
         template,
         seed,
@@ -931,7 +953,44 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         field_spec: field.policy.to_string(),
         players: G::players(opts),
         sims,
+        cheats,
     })
+}
+
+/// Refuses a `--policy` that is a list of specs (a comma outside the
+/// groups, or in a choice) rather than one family: the other seats are
+/// `--field`'s.
+fn refuse_list<G: Game>(template: &str) -> Result<(), Failure> {
+    // Between braces (odd parts) a comma separates numbers, unless the
+    // group is of choices.
+    let listed = (template.split(['{', '}']).enumerate())
+        .any(|(i, part)| part.contains(',') && (i % 2 == 0 || part.contains('|')));
+    if !listed {
+        return Ok(());
+    }
+    // The items of the list: split at the commas outside the groups.
+    let mut items = vec![String::new()];
+    let mut inside = false;
+    for c in template.chars() {
+        match c {
+            ',' if !inside => items.push(String::new()),
+            _ => {
+                inside = (inside || c == '{') && c != '}';
+                items.last_mut().expect("one").push(c);
+            }
+        }
+    }
+    let family = items.iter().find(|i| i.contains('{'));
+    let other = items.iter().find(|i| !i.contains('{') && !i.trim().is_empty());
+    let example = match (family, other) {
+        (Some(f), Some(o)) => format!("; e.g. --policy '{f}' --field {o}"),
+        _ => String::new(),
+    };
+    Err(Failure::Usage(format!(
+        "--policy '{template}': sim tune takes one spec, a family whose {{...}} groups make the \
+         candidates, not a list of seats; every other seat plays --field (default {}){example}",
+        G::DEFAULT_POLICY
+    )))
 }
 
 /// The candidates of `space` (`--policy` `template`): every one for the
@@ -942,8 +1001,17 @@ fn draw_candidates<G: Game>(
     space: &Template,
     template: &str,
     seed: u64,
-) -> Result<Vec<Combo>, Failure> {
-    let space_size = space.count();
+) -> Result<(u64, Vec<Combo>), Failure> {
+    let space_size = space.count().ok_or_else(|| {
+        Failure::Usage(format!(
+            "--policy '{template}': makes {} candidates ({} values multiplied), more than the {} \
+             (2^64 - 1) that can be numbered, so no sample of them can be drawn at random; use \
+             fewer values or larger steps",
+            group_digits(&space.count_text()),
+            space.sizes(),
+            grouped(u64::MAX)
+        ))
+    })?;
     let sample_size = args.sample.unwrap_or(DEFAULT_SAMPLE);
     let combos: Vec<Combo> = match args.method {
         Method::Race if space_size > MAX_CANDIDATES as u64 => {
@@ -968,26 +1036,67 @@ fn draw_candidates<G: Game>(
             G::NAME
         )));
     }
-    Ok(combos)
+    Ok((space_size, combos))
 }
 
 /// `--objective`, refused with the list of the game's objectives when it
 /// has no such one.
+/// Refused too: one that an option of the game's would give (named), and
+/// a win rate with one player, who wins every game.
 fn read_objective<G: Game>(args: &TuneArgs<G::Options>) -> Result<Objective, Failure> {
     let objectives = Objective::available::<G>(&args.options);
-    objectives
+    let names: Vec<&str> = objectives.iter().map(|(w, _)| w.as_str()).collect();
+    let objective = objectives
         .iter()
         .find(|(w, _)| *w == args.objective)
         .map(|(_, o)| *o)
         .ok_or_else(|| {
-            let names: Vec<&str> = objectives.iter().map(|(w, _)| w.as_str()).collect();
+            let needs = flag_giving::<G>(&args.objective).map_or(String::new(), |flag| {
+                format!(" without {flag}: give {flag} to tune it")
+            });
+            let here = if needs.is_empty() { " here" } else { "" };
             Failure::Usage(format!(
-                "--objective '{}': {} has no such objective here; it has {}",
+                "--objective '{}': {} has no such objective{here}{needs}; it has {}",
                 args.objective,
                 G::NAME,
                 names.join(", ")
             ))
-        })
+        })?;
+    if objective == Objective::WinRate && G::players(&args.options) == 1 {
+        let others: Vec<&str> = names.iter().copied().filter(|n| *n != "win-rate").collect();
+        let choose = if others.is_empty() {
+            String::new()
+        } else {
+            format!("another objective ({}), or ", others.join(", "))
+        };
+        return Err(Failure::Usage(format!(
+            "--objective win-rate with 1 player: the one player wins every game, so every candidate \
+             wins 100% and none can be told from another; choose {choose}--players 2 or more"
+        )));
+    }
+    Ok(objective)
+}
+
+/// The flag of the game's options (`--gambling`) that gives it the
+/// objective `name`, tried one at a time on the default options; none when
+/// no flag does.
+fn flag_giving<G: Game>(name: &str) -> Option<String> {
+    use clap::FromArgMatches;
+    let command = <G::Options as Args>::augment_args(clap::Command::new(G::NAME));
+    let gives = |long: &str| {
+        let flag = format!("--{long}");
+        (command
+            .clone()
+            .try_get_matches_from([G::NAME, flag.as_str()])
+            .ok())
+        .and_then(|m| G::Options::from_arg_matches(&m).ok())
+        .is_some_and(|o| Objective::available::<G>(&o).iter().any(|(w, _)| w == name))
+    };
+    (command.get_arguments())
+        .filter(|a| matches!(a.get_action(), clap::ArgAction::SetTrue))
+        .filter_map(|a| a.get_long())
+        .find(|long| gives(long))
+        .map(|long| format!("--{long}"))
 }
 
 /// A candidate's simulations, one per seat: `seats[s]` has it in seat
@@ -1096,6 +1205,7 @@ fn plan_batches<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Resul
     }
     let race_units = race_start + round_batches(race_rounds).0;
     let fresh_batches = args.fresh.div_ceil(BATCH_GAMES);
+    check_fresh(args.fresh, fresh_batches * games_per_batch, finalists, players)?;
     Ok(Plan {
         halving,
         games_per_batch,
@@ -1107,6 +1217,24 @@ fn plan_batches<G: Game>(args: &TuneArgs<G::Options>, setup: &Setup<G>) -> Resul
         units: race_units + fresh_batches,
         budget: args.budget,
     })
+}
+
+/// Refuses `--fresh` (`fresh` deals) when its games pass the cap of
+/// every count of games ([`MAX_GAMES`]): `per_candidate` games for each
+/// of up to `finalists` survivors, at `players` seats.
+fn check_fresh(fresh: u64, per_candidate: u64, finalists: usize, players: usize) -> Result<(), Failure> {
+    let games = u128::from(per_candidate) * finalists as u128;
+    if games <= u128::from(MAX_GAMES) {
+        return Ok(());
+    }
+    Err(Failure::Usage(format!(
+        "--fresh {}: {} games ({} deals, each played by up to {finalists} survivors in {}): {}",
+        format_count(fresh),
+        group_digits(&games.to_string()),
+        grouped(per_candidate / players as u64),
+        plural(players as u64, "seat"),
+        too_many()
+    )))
 }
 
 /// Where the results go, checked before any game is played.
@@ -1544,6 +1672,9 @@ struct Results<'a, G: Game> {
     /// The deals a sweep of equal confidence gives each candidate (0 when
     /// the race made no decision to size it by).
     sweep_deals: u64,
+    /// Whether the objective told some candidates apart
+    /// ([`Results::estimates_differ`]); no winner is named otherwise.
+    separated: bool,
 }
 
 impl<'a, G: Game> Results<'a, G> {
@@ -1562,7 +1693,7 @@ impl<'a, G: Game> Results<'a, G> {
         let (tally, leftovers) = job.into_tally();
         let secs = runner.start.elapsed().as_secs_f64();
         let sweep_deals = sweep_deals(setup, &race, &tally);
-        let results = Results {
+        let mut results = Results {
             args,
             setup,
             plan,
@@ -1573,8 +1704,61 @@ impl<'a, G: Game> Results<'a, G> {
             threads: runner.threads,
             secs,
             sweep_deals,
+            separated: true,
         };
+        results.separated = results.estimates_differ();
         (results, leftovers)
+    }
+
+    /// Whether two of the estimates (every candidate's in the halving or
+    /// the race, and on fresh deals) differ. When every one is equal or
+    /// undefined (no game gave the objective a value) the objective told
+    /// no one apart.
+    fn estimates_differ(&self) -> bool {
+        let fresh = &self.tally.fresh;
+        let mut values = (0..self.setup.combos.len())
+            .flat_map(|c| {
+                let own = match self.race.cut_in[c] {
+                    Some(_) => self.race.halving_estimate[c],
+                    None => self.race_estimate(c).0,
+                };
+                let new = (fresh.who.iter().position(|&w| w == c)).map_or(f64::NAN, |i| fresh.estimate(i));
+                [own, new]
+            })
+            .filter(|v| v.is_finite());
+        let first = values.next();
+        values.any(|v| Some(v) != first)
+    }
+
+    /// The only value of every estimate, in the objective's points (none
+    /// when every one is undefined), for a run that told no one apart.
+    fn common_estimate(&self) -> Option<f64> {
+        let scale = self.setup.objective.scale();
+        (0..self.setup.combos.len())
+            .map(|c| match self.race.cut_in[c] {
+                Some(_) => self.race.halving_estimate[c],
+                None => self.race_estimate(c).0,
+            })
+            .find(|v| v.is_finite())
+            .map(|v| v * scale)
+    }
+
+    /// Why no winner is named: the objective told no candidate apart.
+    fn no_winner_why(&self) -> String {
+        let objective = &self.args.objective;
+        match self.common_estimate() {
+            Some(v) => format!(
+                "{objective} could not separate the candidates: every estimate, in the race and on fresh deals, is {v:.4}{}",
+                if self.setup.objective == Objective::WinRate {
+                    "%"
+                } else {
+                    ""
+                }
+            ),
+            None => format!(
+                "{objective} could not separate the candidates: no game gave it a value, so every estimate is undefined"
+            ),
+        }
     }
 
     /// The fresh estimate of candidate `c` and its 95% interval, in the
@@ -1592,7 +1776,11 @@ impl<'a, G: Game> Results<'a, G> {
         } else {
             r.mean_interval().unwrap_or((f64::NAN, f64::NAN))
         };
-        Some((e * scale, (ci.0 * scale, ci.1 * scale)))
+        // Undefined (no game gave the objective a value): nothing to show.
+        [e, ci.0, ci.1]
+            .iter()
+            .all(|v| v.is_finite())
+            .then_some((e * scale, (ci.0 * scale, ci.1 * scale)))
     }
 
     /// Candidate `c`'s fresh difference to the winner and its 95%
@@ -1603,12 +1791,12 @@ impl<'a, G: Game> Results<'a, G> {
         let scale = self.setup.objective.scale();
         let i = fresh.who.iter().position(|&w| w == c)?;
         let w = fresh.who.iter().position(|&w| w == self.race.winner)?;
-        if i == w {
+        if i == w || !self.separated {
             return None;
         }
         let (d, se) = fresh.diff(i, w);
         let h = t975(fresh.cand[i].units.saturating_sub(1)) * se;
-        Some((d * scale, ((d - h) * scale, (d + h) * scale)))
+        (d.is_finite() && h.is_finite()).then_some((d * scale, ((d - h) * scale, (d + h) * scale)))
     }
 
     /// The games of the survivors' fresh deals.
@@ -1644,9 +1832,15 @@ impl<'a, G: Game> Results<'a, G> {
         self.race.dropped_in[c].unwrap_or(self.race.rows.len().saturating_sub(1))
     }
 
+    /// Whether candidate `c` is the winner (none is when the objective
+    /// told no one apart).
+    fn is_winner(&self, c: usize) -> bool {
+        c == self.race.winner && self.separated
+    }
+
     /// Candidate `c`'s status in candidates.csv.
     fn status(&self, c: usize) -> &'static str {
-        if c == self.race.winner {
+        if self.is_winner(c) {
             "winner"
         } else if self.race.cut_in[c].is_some() {
             "cut"
@@ -1664,6 +1858,9 @@ impl<'a, G: Game> Results<'a, G> {
         let mut header: Vec<String> = vec!["candidate".into(), "policy".into()];
         header.extend((1..=groups).map(|g| format!("value_{g}")));
         header.extend(CANDIDATE_COLUMNS.map(String::from));
+        if self.any_cheats() {
+            header.push("cheats".into());
+        }
         let single_number = groups == 1 && combos.iter().all(|c| c.values[0].parse::<f64>().is_ok());
         let (race_points, round_points) = self.chart_points(single_number);
         CandidateTable {
@@ -1687,6 +1884,7 @@ impl<'a, G: Game> Results<'a, G> {
         let race_games = race.games_of[c] - race.halving_deals_of[c] * players;
         let race_deals = race_games / players;
         let in_race = race.cut_in[c].is_none();
+        let fresh = self.tally.fresh.who.contains(&c);
         let halved = plan.halving.stages() > 0;
         let shown = |show: bool, value: &dyn Fn() -> String| if show { value() } else { String::new() };
         let mut row = vec![(c + 1).to_string(), combo.spec.clone()];
@@ -1701,10 +1899,8 @@ impl<'a, G: Game> Results<'a, G> {
             shown(in_race, &|| race_games.to_string()),
             shown(in_race, &|| f6(est * scale)),
             shown(in_race, &|| f6(se * scale)),
-            shown(fe.is_some(), &|| (plan.fresh_batches * BATCH_GAMES).to_string()),
-            shown(fe.is_some(), &|| {
-                (plan.fresh_batches * plan.games_per_batch).to_string()
-            }),
+            shown(fresh, &|| (plan.fresh_batches * BATCH_GAMES).to_string()),
+            shown(fresh, &|| (plan.fresh_batches * plan.games_per_batch).to_string()),
             fe.map_or(String::new(), |v| f6(v.0)),
             fe.map_or(String::new(), |v| f6(v.1.0)),
             fe.map_or(String::new(), |v| f6(v.1.1)),
@@ -1712,7 +1908,48 @@ impl<'a, G: Game> Results<'a, G> {
             fd.map_or(String::new(), |v| f6(v.1.0)),
             fd.map_or(String::new(), |v| f6(v.1.1)),
         ]);
+        if self.any_cheats() {
+            row.push(u8::from(self.setup.cheats[c]).to_string());
+        }
         row
+    }
+
+    /// Whether some candidate's policy cheats: candidates.csv then has a
+    /// `cheats` column.
+    fn any_cheats(&self) -> bool {
+        self.setup.cheats.contains(&true)
+    }
+
+    /// Candidate `c`'s spec, marked when it cheats and when it is the
+    /// winner, as the console's and the page's tables show it.
+    fn label(&self, c: usize, winner: bool) -> String {
+        let spec = &self.setup.combos[c].spec;
+        match (winner, self.setup.cheats[c]) {
+            (true, true) => format!("{spec} (winner, cheats)"),
+            (true, false) => format!("{spec} (winner)"),
+            (false, true) => format!("{spec} (cheats)"),
+            (false, false) => spec.clone(),
+        }
+    }
+
+    /// The line naming the candidates that cheat, as a plain run and a
+    /// tournament say it (none when no candidate does).
+    fn cheats_line(&self) -> Option<String> {
+        let cheating: Vec<&str> = (0..self.setup.combos.len())
+            .filter(|&c| self.setup.cheats[c])
+            .map(|c| self.setup.combos[c].spec.as_str())
+            .collect();
+        match cheating.len() {
+            0 => None,
+            1 => Some(format!(
+                "{} cheats: its policy sees what no player can; its results are an upper bound, not a strategy",
+                cheating[0]
+            )),
+            _ => Some(format!(
+                "{} cheat: their policies see what no player can; their results are upper bounds, not strategies",
+                cheating.join(", ")
+            )),
+        }
     }
 
     /// The chart's points, at each candidate's value when the template
@@ -1789,7 +2026,11 @@ impl<'a, G: Game> Results<'a, G> {
                         .collect::<Vec<_>>()
                         .join(" "),
                     w.survivors.to_string(),
-                    combos[w.leader].spec.clone(),
+                    if self.separated {
+                        combos[w.leader].spec.clone()
+                    } else {
+                        String::new()
+                    },
                     f6(w.leader_estimate * scale),
                     w.stop.clone(),
                 ]
@@ -1881,6 +2122,8 @@ struct Lines {
     race: String,
     /// The survivors, and the chance that the race went wrong.
     confidence: String,
+    /// The candidates that cheat (none when no candidate does).
+    cheats: Option<String>,
     /// The winner and the survivors within its fresh interval (none when
     /// the winner has no fresh estimate).
     winner: Option<String>,
@@ -1926,6 +2169,7 @@ impl<G: Game> Results<'_, G> {
             halving: self.halving_line(),
             race: self.race_line(),
             confidence: self.confidence_line(),
+            cheats: self.cheats_line(),
             winner: self.winner_line(),
             games: self.games_line(),
         };
@@ -1935,6 +2179,9 @@ impl<G: Game> Results<'_, G> {
         let _ = writeln!(summary, "{}", lines.race);
         let _ = writeln!(summary, "{}", lines.confidence);
         self.write_fresh_table(&mut summary);
+        if let Some(line) = &lines.cheats {
+            let _ = writeln!(summary, "{line}");
+        }
         if let Some(line) = &lines.winner {
             let _ = writeln!(summary, "{line}");
         }
@@ -2035,7 +2282,6 @@ impl<G: Game> Results<'_, G> {
     /// The survivors' fresh estimates: a line on the fresh deals, then
     /// the table.
     fn write_fresh_table(&self, summary: &mut Vec<u8>) {
-        let (combos, winner) = (&self.setup.combos, self.race.winner);
         let mut table = Table::new();
         table
             .left("candidate")
@@ -2047,11 +2293,7 @@ impl<G: Game> Results<'_, G> {
             let fe = self.fresh_estimate(c);
             let fd = self.fresh_diff(c);
             table.row(vec![
-                if c == winner {
-                    format!("{} (winner)", combos[c].spec)
-                } else {
-                    combos[c].spec.clone()
-                },
+                self.label(c, self.is_winner(c)),
                 fe.map_or("-".into(), |v| format!("{:.4}", v.0)),
                 fe.map_or("-".into(), |v| format!("[{:.4}, {:.4}]", v.1.0, v.1.1)),
                 fd.map_or("-".into(), |v| format!("{:+.4}", v.0)),
@@ -2073,8 +2315,12 @@ impl<G: Game> Results<'_, G> {
     }
 
     /// The winner and the survivors whose fresh estimates lie within its
-    /// fresh interval (none when the winner has no fresh estimate).
+    /// fresh interval (none when the winner has no fresh estimate), or why
+    /// there is no winner.
     fn winner_line(&self) -> Option<String> {
+        if !self.separated {
+            return Some(format!("no winner: {}", self.no_winner_why()));
+        }
         let (combos, specs, winner) = (&self.setup.combos, &self.setup.specs, self.race.winner);
         let (_, (lo, hi)) = self.fresh_estimate(winner)?;
         let inside: Vec<&str> = (self.race.survivors.iter())
@@ -2082,11 +2328,14 @@ impl<G: Game> Results<'_, G> {
             .filter(|&&c| self.fresh_estimate(c).is_some_and(|v| v.0 >= lo && v.0 <= hi))
             .map(|&c| combos[c].spec.as_str())
             .collect();
-        let resolved = if specs[winner] == combos[winner].spec {
+        let mut resolved = if specs[winner] == combos[winner].spec {
             String::new()
         } else {
             format!(" ({})", specs[winner])
         };
+        if self.setup.cheats[winner] {
+            resolved.push_str(" (cheats)");
+        }
         Some(format!(
             "winner: {}{resolved}; survivors within its fresh interval: {}",
             combos[winner].spec,
@@ -2238,7 +2487,7 @@ impl<G: Game> Results<'_, G> {
     fn conclusion(&self, lines: &Lines) -> Vec<String> {
         let (combos, winner) = (&self.setup.combos, self.race.winner);
         let mut conclusion = Vec::new();
-        if let Some((e, (lo, hi))) = self.fresh_estimate(winner) {
+        if let Some((e, (lo, hi))) = self.fresh_estimate(winner).filter(|_| self.separated) {
             conclusion.push(self.best_sentence(e, (lo, hi)));
             conclusion.extend(self.field_sentence((lo, hi)));
         }
@@ -2246,7 +2495,9 @@ impl<G: Game> Results<'_, G> {
             .filter(|&&c| c != winner)
             .map(|&c| combos[c].spec.as_str())
             .collect();
-        conclusion.push(if others.is_empty() {
+        conclusion.push(if !self.separated {
+            format!("No winner is named: {}.", self.no_winner_why())
+        } else if others.is_empty() {
             "No other candidate survived the race.".to_string()
         } else {
             format!(
@@ -2257,7 +2508,9 @@ impl<G: Game> Results<'_, G> {
         conclusion.extend(lines.halving.iter().cloned());
         conclusion.push(lines.race.clone());
         conclusion.push(lines.confidence.clone());
-        if let Some(w) = &lines.winner {
+        conclusion.extend(lines.cheats.iter().cloned());
+        // Without a winner, the first sentence said why already.
+        if let Some(w) = lines.winner.as_ref().filter(|_| self.separated) {
             conclusion.push(w.clone());
         }
         conclusion.push(lines.games.clone());
@@ -2282,8 +2535,13 @@ impl<G: Game> Results<'_, G> {
         } else {
             format!("the {n} candidates of {template}")
         };
+        let cheats = if setup.cheats[self.race.winner] {
+            " It cheats: its policy sees what no player can; its result is an upper bound, not a strategy."
+        } else {
+            ""
+        };
         format!(
-            "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.",
+            "{} is the best of {of}{}: {what} (95% interval) on {} fresh deals never used to choose it.{cheats}",
             setup.combos[self.race.winner].spec,
             if setup.players > 1 {
                 format!(" against {}", setup.field_word)
@@ -2344,7 +2602,8 @@ impl<G: Game> Results<'_, G> {
         (self.race.survivors.iter())
             .map(|&c| Survivor {
                 spec: self.setup.combos[c].spec.clone(),
-                winner: c == self.race.winner,
+                cheats: self.setup.cheats[c],
+                winner: self.is_winner(c),
                 fresh: self.fresh_estimate(c),
                 diff: self.fresh_diff(c),
             })
@@ -2374,7 +2633,7 @@ impl<G: Game> Results<'_, G> {
             "race_games": self.race_used(),
             "fresh_games": self.fresh_games(),
             "sweep_games": self.sweep_games(),
-            "winner": combos[race.winner].spec,
+            "winner": if self.separated { combos[race.winner].spec.clone().into() } else { serde_json::Value::Null },
             "survivors": race.survivors.iter().map(|&c| combos[c].spec.clone()).collect::<Vec<_>>(),
             "candidates": table_json(&table.header, &table.rows, &["policy", "status"]),
         })
@@ -2458,6 +2717,8 @@ pub struct TunePageData {
 pub struct Survivor {
     /// The candidate's spec.
     pub spec: String,
+    /// Whether its policy cheats ([`Game::cheats`]).
+    pub cheats: bool,
     /// Whether it is the winner.
     pub winner: bool,
     /// Its fresh estimate.
