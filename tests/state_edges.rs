@@ -388,3 +388,49 @@ fn a_tournament_or_sweep_state_edited_with_its_checksum_made_again_is_refused_na
         ],
     );
 }
+
+/// A tune's state is checked in itself too: a race round whose candidates
+/// played different numbers of deals is refused, naming the field.
+#[test]
+fn a_tune_state_edited_with_its_checksum_made_again_is_refused_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = [
+        "tune",
+        "flip7",
+        "--policy",
+        "stay-at-{20..26}",
+        "--seed",
+        "6",
+        "--players",
+        "1",
+        "--single-round",
+        "--without",
+        "actions,modifiers",
+        "--objective",
+        "mean-round-score",
+        "--no-progress",
+        "--margin",
+        "0.001",
+        "--budget",
+        "16M",
+        "--no-charts",
+        "--out",
+        "a",
+    ];
+    interrupted(&run, d, 150);
+    let text = std::fs::read_to_string(d.join("a.state.json")).unwrap();
+    // Nothing edited: the state goes on.
+    std::fs::write(d.join("same.json"), edited(&text, |_| {})).unwrap();
+    assert_eq!(std::fs::read_to_string(d.join("same.json")).unwrap(), text);
+    let units = |t: &mut Value| {
+        let c = &mut t["rounds"][0]["cand"][1]["units"];
+        *c = (c.as_u64().unwrap() + 1).into();
+    };
+    std::fs::write(d.join("a.state.json"), edited(&text, units)).unwrap();
+    refused_here(
+        &["tune", "flip7", "--resume", "a.state.json"],
+        d,
+        &["is not consistent", "(tally.rounds[0].cand)"],
+    );
+}

@@ -109,7 +109,7 @@ pub struct TuneArgs<T: Args> {
 
     /// With --method halving: how many candidates to draw at random from
     /// the template (every one when it has no more; 2 to 4096; default 64).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=MAX_SAMPLE as i64))]
+    #[arg(long, value_name = "N", value_parser = crate::engine::args::whole_in::<u32>(2..=MAX_SAMPLE as u32))]
     pub sample: Option<u32>,
 
     #[command(flatten)]
@@ -347,6 +347,7 @@ impl Sums {
 /// Everything the race has played, as integer sums that add up in any
 /// order: per round, the survivors' sums; and the fresh deals' sums.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(remote = "Self")]
 pub struct TuneTally {
     /// Halving stage `h`'s sums, without pairs (empty for a stage not
     /// started, and for `--method race`).
@@ -401,6 +402,80 @@ impl TuneTally {
             }
         }
         out
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TuneTally {
+    /// Read, then checked ([`TuneTally::check`]): a state file's tally is
+    /// used only when it is consistent in itself.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = TuneTally::deserialize(d)?;
+        t.check().map_err(|e| crate::engine::job::inconsistent(&e))?;
+        Ok(t)
+    }
+}
+
+impl serde::Serialize for TuneTally {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        TuneTally::serialize(self, s)
+    }
+}
+
+impl TuneTally {
+    /// Whether the sums are consistent in themselves: each part's
+    /// candidates distinct, one total per candidate and none or one per
+    /// pair of them, the same units for every candidate, and no count or
+    /// sum of squares below zero. Otherwise what is wrong, ending with the field
+    /// in parentheses.
+    pub fn check(&self) -> Result<(), String> {
+        let halving = (self.halving.iter().enumerate()).map(|(h, s)| (format!("halving[{h}]"), s));
+        let rounds = (self.rounds.iter().enumerate()).map(|(r, s)| (format!("rounds[{r}]"), s));
+        for (at, s) in halving.chain(rounds).chain([("fresh".to_string(), &self.fresh)]) {
+            s.check()
+                .map_err(|(what, field)| format!("{what} ({at}.{field})"))?;
+        }
+        Ok(())
+    }
+}
+
+impl Sums {
+    /// [`TuneTally::check`] of one part: what is wrong and its field.
+    fn check(&self) -> Result<(), (String, &'static str)> {
+        let k = self.who.len();
+        let mut seen = self.who.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() != k {
+            return Err(("a candidate is listed twice".into(), "who"));
+        }
+        if self.cand.len() != k {
+            return Err((
+                format!("{} candidate totals for {k} candidates", self.cand.len()),
+                "cand",
+            ));
+        }
+        let pairs = k * k.saturating_sub(1) / 2;
+        if !self.pairs.is_empty() && self.pairs.len() != pairs {
+            return Err((
+                format!("{} pair totals for {k} candidates", self.pairs.len()),
+                "pairs",
+            ));
+        }
+        if let Some(i) = (0..k).find(|&i| self.cand[i].units != self.cand[0].units) {
+            let (a, b) = (self.cand[0].units, self.cand[i].units);
+            return Err((format!("candidates of {a} and {b} units played together"), "cand"));
+        }
+        let negative = |r: &Ratio| r.sg < 0 || r.sxx < 0 || r.sgg < 0;
+        if let Some(i) = (0..k).find(|&i| negative(&self.cand[i])) {
+            return Err((
+                format!("candidate {} has a negative count or sum of squares", self.who[i]),
+                "cand",
+            ));
+        }
+        if self.pairs.iter().any(|c| c.gg < 0) {
+            return Err(("a pair's sum of squared counts is negative".into(), "pairs"));
+        }
+        Ok(())
     }
 }
 
@@ -929,16 +1004,17 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         )));
     }
     let field = library
-        .resolve(G::NAME, &field_word, G::parse_policy)
+        .resolve_policy::<G>(&field_word)
         .map_err(|e| format!("--field '{field_word}': {e}"))
         .usage()?;
-    let (specs, sims) = simulations::<G>(opts, &library, &template, &combos, &field.policy)?;
+    let given = Given {
+        template: &template,
+        field_word: &field_word,
+        field: &field.policy,
+    };
+    let (specs, sims) = simulations::<G>(opts, &library, &combos, &given)?;
     let cheats = (combos.iter())
-        .map(|c| {
-            library
-                .resolve(G::NAME, &c.spec, G::parse_policy)
-                .is_ok_and(|r| G::cheats(&r.policy))
-        })
+        .map(|c| (library.resolve_policy::<G>(&c.spec)).is_ok_and(|r| G::cheats(&r.policy)))
         .collect();
     Ok(Setup {
         space_size,
@@ -1103,34 +1179,51 @@ fn flag_giving<G: Game>(name: &str) -> Option<String> {
 /// `s` and the field in every other seat.
 type Seats<G> = Vec<<G as Game>::Sim>;
 
-/// Each candidate's policy resolved, and its simulations: `sims[c][s]`
-/// has candidate `c` in seat `s` and `field` in every other seat.
+/// What the candidates are drawn from and what the other seats play.
+struct Given<'a, P> {
+    /// `--policy`, the family.
+    template: &'a str,
+    /// `--field` as given.
+    field_word: &'a str,
+    /// The field's policy.
+    field: &'a P,
+}
+
+/// Each candidate's spec and its simulation in every seat, the field in
+/// the others. A seat the table refuses is named with the option it came
+/// from (`--policy` and the candidate, or `--field`).
 fn simulations<G: Game>(
     opts: &G::Options,
     library: &Library,
-    template: &str,
     combos: &[Combo],
-    field: &G::Policy,
+    given: &Given<'_, G::Policy>,
 ) -> Result<(Vec<String>, Vec<Seats<G>>), Failure> {
     let players = G::players(opts);
     let mut sims: Vec<Seats<G>> = Vec::with_capacity(combos.len());
     let mut specs = Vec::with_capacity(combos.len());
     for c in combos {
+        let from = format!("--policy '{}': candidate '{}'", given.template, c.spec);
         let r = library
-            .resolve(G::NAME, &c.spec, G::parse_policy)
-            .map_err(|e| format!("--policy '{template}': candidate '{}': {e}", c.spec))
+            .resolve_policy::<G>(&c.spec)
+            .map_err(|e| format!("{from}: {e}"))
             .usage()?;
         specs.push(r.policy.to_string());
+        let named = [
+            (from, &r.policy),
+            (format!("--field '{}'", given.field_word), given.field),
+        ];
         let mut seats = Vec::with_capacity(players);
         for s in 0..players {
             let lineup: Vec<G::Policy> = (0..players)
-                .map(|t| if t == s { r.policy.clone() } else { field.clone() })
+                .map(|t| {
+                    if t == s {
+                        r.policy.clone()
+                    } else {
+                        given.field.clone()
+                    }
+                })
                 .collect();
-            seats.push(
-                G::simulation(opts, &lineup)
-                    .map_err(|e| format!("candidate '{}': {e}", c.spec))
-                    .usage()?,
-            );
+            seats.push(crate::engine::strategies::simulation_of::<G>(opts, &lineup, &named).usage()?);
         }
         sims.push(seats);
     }
