@@ -435,3 +435,70 @@ fn an_objective_that_separates_no_one_names_no_winner_and_writes_no_nan() {
     let rounds = std::fs::read_to_string(d.join("cf/rounds.csv")).unwrap();
     assert!(!rounds.contains("collector"), "no leader is named: {rounds}");
 }
+
+/// Tune's numbers and seats are refused as every command's are: `--sample`
+/// with its range, a seat not at the table with the option and the
+/// candidate it came from; a strategy's name inside a candidate stands
+/// for its rule.
+#[test]
+fn tune_sample_seats_and_strategy_names_answer_as_every_command_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let family = ["tune", "flip7", "--policy", "stay-at-{20,30}"];
+    fails_with(
+        2,
+        &with(
+            &family,
+            &["--method", "halving", "--sample", "99999999999999999999"],
+        ),
+        d,
+        &[
+            "--sample",
+            "99999999999999999999",
+            "expected a whole number from 2 to 4096",
+        ],
+    );
+    fails_with(
+        2,
+        &with(&family, &["--field", "ev+target:5"]),
+        d,
+        &["--field 'ev+target:5': seat 5 is not at the table (seats are 0 to 3 with 4 players)"],
+    );
+    fails_with(
+        2,
+        &[
+            "tune",
+            "flip7",
+            "--policy",
+            "stay-at-{20,30}+target:{1,5}",
+            "--players",
+            "3",
+        ],
+        d,
+        &[
+            "--policy 'stay-at-{20,30}+target:{1,5}': candidate 'stay-at-20+target:5': seat 5 is not at the table",
+        ],
+    );
+    let run = [
+        "tune",
+        "flip7",
+        "--policy",
+        "max-win:{balanced|cautious}",
+        "--players",
+        "2",
+        "--budget",
+        "8K",
+        "--fresh",
+        "1K",
+        "--seed",
+        "1",
+        "--no-charts",
+        "--out",
+        "mw",
+    ];
+    let text = ok(&sim(&run, d));
+    assert!(
+        text.contains("2 candidates of max-win:{balanced|cautious}"),
+        "{text}"
+    );
+}
