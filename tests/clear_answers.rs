@@ -6,26 +6,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::{files_in, ok, output_into_closed_pipe, refused, sim, stderr, stdout};
+use crate::common::{fails_with, files_in, ok, output_into_closed_pipe, refused, sim, stderr, stdout};
 
 const GAMES: [&str; 4] = ["flip7", "flip-flush", "ib-flip", "classic-flip"];
-
-/// Runs `sim` in `dir` and asserts it failed with `code` and a one-line
-/// message naming each of `fragments`; returns the message.
-fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> String {
-    let o = sim(args, dir);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
-    // One line says it all (clap adds a pointer to --help below it).
-    let first = err.lines().next().unwrap_or("");
-    for f in fragments {
-        assert!(
-            first.contains(f),
-            "{args:?}: the message's line lacks {f:?}:\n{err}"
-        );
-    }
-    err
-}
 
 /// Runs `sim` with `args` in `dir` as in `sh -c 'ulimit -f 1; ...'`: no
 /// file may grow past one block, so writing any real output fails (a

@@ -3,24 +3,8 @@
 
 use std::path::Path;
 
-use crate::common::{files_in, sim, stderr};
+use crate::common::{fails_with, files_in, sim, stderr};
 use sim::engine::show::{report_line, timing};
-
-/// Runs `sim` in `dir` and asserts it failed with `code` and a one-line
-/// message naming each of `fragments`; returns the message.
-fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> String {
-    let o = sim(args, dir);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
-    let first = err.lines().next().unwrap_or("");
-    for f in fragments {
-        assert!(
-            first.contains(f),
-            "{args:?}: the message's line lacks {f:?}:\n{err}"
-        );
-    }
-    err
-}
 
 /// Plays `args` (one short game, the summary on stderr) and returns the
 /// summary.

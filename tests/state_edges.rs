@@ -31,6 +31,32 @@ fn merge_refused(states: &[&str], d: &Path) -> String {
     stderr(&o)
 }
 
+/// A tune of half a second on one thread (its race runs ten rounds),
+/// writing to `a`.
+const TUNE_RUN: [&str; 21] = [
+    "tune",
+    "flip7",
+    "--policy",
+    "stay-at-{20..26}",
+    "--seed",
+    "6",
+    "--players",
+    "1",
+    "--single-round",
+    "--without",
+    "actions,modifiers",
+    "--objective",
+    "mean-round-score",
+    "--no-progress",
+    "--margin",
+    "0.001",
+    "--budget",
+    "16M",
+    "--no-charts",
+    "--out",
+    "a",
+];
+
 /// FNV-1a, 64 bits: the state's checksum, as `src/engine/state.rs`
 /// computes it.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -156,29 +182,7 @@ fn merge_of_an_interrupted_run_says_to_resume_it() {
 fn merge_of_an_interrupted_tune_says_to_resume_it() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let run = [
-        "tune",
-        "flip7",
-        "--policy",
-        "stay-at-{20..26}",
-        "--seed",
-        "6",
-        "--players",
-        "1",
-        "--single-round",
-        "--without",
-        "actions,modifiers",
-        "--objective",
-        "mean-round-score",
-        "--no-progress",
-        "--margin",
-        "0.001",
-        "--budget",
-        "16M",
-        "--no-charts",
-        "--out",
-        "a",
-    ];
+    let run = TUNE_RUN;
     let err = interrupted(&run, d, 150);
     assert!(err.contains("sim tune flip7 --resume a.state.json"), "{err}");
     let err = merge_refused(&["a.state.json"], d);
@@ -395,29 +399,7 @@ fn a_tournament_or_sweep_state_edited_with_its_checksum_made_again_is_refused_na
 fn a_tune_state_edited_with_its_checksum_made_again_is_refused_naming_the_field() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let run = [
-        "tune",
-        "flip7",
-        "--policy",
-        "stay-at-{20..26}",
-        "--seed",
-        "6",
-        "--players",
-        "1",
-        "--single-round",
-        "--without",
-        "actions,modifiers",
-        "--objective",
-        "mean-round-score",
-        "--no-progress",
-        "--margin",
-        "0.001",
-        "--budget",
-        "16M",
-        "--no-charts",
-        "--out",
-        "a",
-    ];
+    let run = TUNE_RUN;
     interrupted(&run, d, 150);
     let text = std::fs::read_to_string(d.join("a.state.json")).unwrap();
     // Nothing edited: the state goes on.

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::common::{ok, sim, stderr};
+use crate::common::{fails_with, ok, sim};
 
 /// The numbers-only solo round of Flip 7, fast to play.
 const SOLO: [&str; 6] = [
@@ -24,22 +24,6 @@ fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
     let mut v = base.to_vec();
     v.extend(more);
     v
-}
-
-/// Runs `sim` in `dir` and asserts it failed with `code` and a first line
-/// naming each of `fragments`; returns the message.
-fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> String {
-    let o = sim(args, dir);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
-    let first = err.lines().next().unwrap_or("");
-    for f in fragments {
-        assert!(
-            first.contains(f),
-            "{args:?}: the message's line lacks {f:?}:\n{err}"
-        );
-    }
-    err
 }
 
 /// `--fresh` deals whose games pass 10^14 are refused as `--games` is,

@@ -445,3 +445,20 @@ pub fn ismcts_in_every_kind_of_run(game: &str, opponent: &str) {
         stderr(&bad)
     );
 }
+
+/// Runs `sim` in `dir` and asserts it failed with `code` and a one-line
+/// message naming each of `fragments` (clap adds a pointer to --help
+/// below it); returns the message.
+pub fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> String {
+    let o = sim(args, dir);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+    let first = err.lines().next().unwrap_or("");
+    for f in fragments {
+        assert!(
+            first.contains(f),
+            "{args:?}: the message's line lacks {f:?}:\n{err}"
+        );
+    }
+    err
+}
