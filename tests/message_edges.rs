@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::common::{fails_with, files_in, sim, stderr};
-use sim::engine::show::{report_line, timing};
+use sim::engine::show::{rate_text, report_line, timing};
 
 /// Plays `args` (one short game, the summary on stderr) and returns the
 /// summary.
@@ -53,6 +53,41 @@ fn rates_below_one_game_a_second_keep_their_digits() {
     assert_eq!(report_line(5, 1.0), "5 games/s");
     assert_eq!(report_line(2_500, 1.0), "2.5K games/s");
     assert_eq!(timing(2, 2, 5.9), "2 threads, 5.90 s, 0.34 games/s");
+}
+
+/// The progress bar's rate is written as the summary's: below a thousand
+/// games a second it showed `0K games/s`.
+#[test]
+fn the_progress_bar_rate_is_the_summary_rate() {
+    assert_eq!(rate_text(340.0), "340 games/s");
+    assert_eq!(rate_text(0.34), "0.34 games/s");
+    assert_eq!(rate_text(2_500.0), "2.5K games/s");
+    assert_eq!(rate_text(1_100_000.0), "1.10M games/s");
+}
+
+/// A shard number past the limit is refused naming the limit.
+#[test]
+fn a_shard_past_a_million_names_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "flip7",
+        "--shard",
+        "1/99999999999999999999",
+        "--seed",
+        "1",
+        "--state",
+        "s.json",
+    ];
+    fails_with(
+        2,
+        &args,
+        dir.path(),
+        &[
+            "--shard",
+            "1 <= K <= N <= 1000000",
+            "got '1/99999999999999999999'",
+        ],
+    );
 }
 
 #[test]

@@ -78,17 +78,24 @@ pub struct JobArgs {
     pub merge_only: bool,
 }
 
-/// Parses `K/N` with 1 <= K <= N.
+/// Parses `K/N` with 1 <= K <= N <= [`MAX_SHARDS`].
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("expected K/N with 1 <= K <= N, such as 2/8; got '{text}'");
+    let bad = || {
+        format!(
+            "expected K/N with 1 <= K <= N <= {MAX_SHARDS} (a run in at most a million shards), such as 2/8; got '{text}'"
+        )
+    };
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let k: u64 = k.trim().parse().map_err(|_| bad())?;
     let n: u64 = n.trim().parse().map_err(|_| bad())?;
-    if k == 0 || n == 0 || k > n || n > 1_000_000 {
+    if k == 0 || n == 0 || k > n || n > MAX_SHARDS {
         return Err(bad());
     }
     Ok((k, n))
 }
+
+/// The most shards a run is cut into.
+pub const MAX_SHARDS: u64 = 1_000_000;
 
 /// Parses a positive number of seconds.
 fn parse_seconds(text: &str) -> Result<u64, String> {

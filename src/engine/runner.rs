@@ -231,7 +231,7 @@ pub fn progress_bar(show: bool, games: u64) -> ProgressBar {
             .with_key(
                 "rate",
                 |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0}K games/s", s.per_sec() / 1000.0);
+                    let _ = write!(w, "{}", super::show::rate_text(s.per_sec()));
                 },
             ),
     );

@@ -128,7 +128,12 @@ pub fn timing(threads: usize, games: u64, secs: f64) -> String {
 /// `1.10M games/s`: `games` played in `secs` seconds; a rate below 1 with
 /// two significant digits (`0.34 games/s`, `0.0071 games/s`).
 pub fn report_line(games: u64, secs: f64) -> String {
-    let rate = games as f64 / secs.max(1e-9);
+    rate_text(games as f64 / secs.max(1e-9))
+}
+
+/// `1.10M games/s`, `2.5K games/s`, `0.34 games/s`: a rate of `rate` games
+/// a second, as the summary and the progress bar show it.
+pub fn rate_text(rate: f64) -> String {
     if rate >= 1e6 {
         format!("{:.2}M games/s", rate / 1e6)
     } else if rate >= 1e3 {
