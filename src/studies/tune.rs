@@ -1012,10 +1012,7 @@ fn read_options<G: Game>(args: &TuneArgs<G::Options>) -> Result<Setup<G>, Failur
         field_word: &field_word,
         field: &field.policy,
     };
-    let (specs, sims) = simulations::<G>(opts, &library, &combos, &given)?;
-    let cheats = (combos.iter())
-        .map(|c| (library.resolve_policy::<G>(&c.spec)).is_ok_and(|r| G::cheats(&r.policy)))
-        .collect();
+    let Candidates { specs, cheats, sims } = simulations::<G>(opts, &library, &combos, &given)?;
     Ok(Setup {
         space_size,
         sample_size: args.sample.unwrap_or(DEFAULT_SAMPLE),
@@ -1189,18 +1186,27 @@ struct Given<'a, P> {
     field: &'a P,
 }
 
-/// Each candidate's spec and its simulation in every seat, the field in
-/// the others. A seat the table refuses is named with the option it came
-/// from (`--policy` and the candidate, or `--field`).
+/// Each candidate's policy resolved once: its spec, whether it cheats,
+/// and its simulation in every seat.
+struct Candidates<G: Game> {
+    specs: Vec<String>,
+    cheats: Vec<bool>,
+    sims: Vec<Seats<G>>,
+}
+
+/// Each candidate's spec, whether it cheats and its simulation in every
+/// seat, the field in the others. A seat the table refuses is named with
+/// the option it came from (`--policy` and the candidate, or `--field`).
 fn simulations<G: Game>(
     opts: &G::Options,
     library: &Library,
     combos: &[Combo],
     given: &Given<'_, G::Policy>,
-) -> Result<(Vec<String>, Vec<Seats<G>>), Failure> {
+) -> Result<Candidates<G>, Failure> {
     let players = G::players(opts);
     let mut sims: Vec<Seats<G>> = Vec::with_capacity(combos.len());
     let mut specs = Vec::with_capacity(combos.len());
+    let mut cheats = Vec::with_capacity(combos.len());
     for c in combos {
         let from = format!("--policy '{}': candidate '{}'", given.template, c.spec);
         let r = library
@@ -1208,6 +1214,7 @@ fn simulations<G: Game>(
             .map_err(|e| format!("{from}: {e}"))
             .usage()?;
         specs.push(r.policy.to_string());
+        cheats.push(G::cheats(&r.policy));
         let named = [
             (from, &r.policy),
             (format!("--field '{}'", given.field_word), given.field),
@@ -1227,7 +1234,7 @@ fn simulations<G: Game>(
         }
         sims.push(seats);
     }
-    Ok((specs, sims))
+    Ok(Candidates { specs, cheats, sims })
 }
 
 /// The run's batches, fixed before any game is played: the halving's
