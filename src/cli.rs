@@ -136,6 +136,7 @@ fn whole_command() -> Command {
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommands(b.games)
+        .subcommand(advise_command(b.advisers))
         .subcommand(tournament_command(b.tournaments))
         .subcommand(completions_command())
         .subcommand(man_command())
@@ -143,6 +144,18 @@ fn whole_command() -> Command {
         .subcommand(report_command())
         .subcommand(sweep_command(b.sweeps))
         .subcommand(tune_command(b.tunes))
+}
+
+/// `sim advise`, with the advice of every game that has it (`games`).
+fn advise_command(games: Vec<Command>) -> Command {
+    Command::new("advise")
+        .about(
+            "Advice on one position: every legal move with its chance to win (by playouts with \
+             common random numbers, 95% intervals) and the game's exact figures, and the move to play.",
+        )
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(games)
 }
 
 /// `sim tournament`, with the tournament of every game (`games`).
@@ -287,6 +300,7 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
         _ => {}
     }
     let (kind, m) = match m.subcommand() {
+        Some(("advise", a)) => (Kind::Advise, a),
         Some(("tournament", t)) => (Kind::Tournament, t),
         Some(("sweep", s)) => (Kind::Sweep, s),
         Some(("tune", s)) => (Kind::Tune, s),
@@ -325,6 +339,7 @@ struct Build {
     tournaments: Vec<Command>,
     sweeps: Vec<Command>,
     tunes: Vec<Command>,
+    advisers: Vec<Command>,
 }
 
 impl Visitor for Build {
@@ -345,6 +360,17 @@ impl Visitor for Build {
             play = play.args_conflicts_with_subcommands(true).subcommands(actions);
         }
         self.games.push(play);
+        if G::ADVISES {
+            let advise = crate::studies::advise::AdviseArgs::augment_args(Command::new(name));
+            self.advisers.push(
+                G::advise_flags(advise)
+                    .about(format!("What to play now in a {name} position."))
+                    .after_help(format!(
+                        "Example:\n  sim {name} --games 1 --seed 1 --trace --trace-format json > game.jsonl\n  \
+                         sim advise {name} --trace game.jsonl"
+                    )),
+            );
+        }
         let tournament = TournamentArgs::<G::Options>::augment_args(Command::new(name));
         let has_players = tournament.get_arguments().any(|a| a.get_id() == "players");
         let tournament = match has_players {
@@ -400,6 +426,7 @@ fn tournament_players(arg: clap::Arg, players: std::ops::RangeInclusive<usize>) 
 #[derive(Clone, Copy)]
 enum Kind {
     Play,
+    Advise,
     Tournament,
     Sweep,
     Tune,
@@ -427,6 +454,9 @@ impl Visitor for Dispatch<'_> {
                     .map_err(parsed)
                     .and_then(|a| play_run::<G>(&a)),
             },
+            Kind::Advise => crate::studies::advise::AdviseArgs::from_arg_matches(m)
+                .map_err(parsed)
+                .and_then(|a| crate::studies::advise::run::<G>(&a, m)),
             Kind::Tournament => TournamentArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
                 .and_then(|a| publish(crate::studies::tournament::run::<G>(&a)?)),
@@ -562,6 +592,7 @@ fn kind_path(kind: Kind, name: &str) -> Vec<String> {
         Kind::Tournament => vec!["tournament".to_string(), name.to_string()],
         Kind::Sweep => vec!["sweep".to_string(), name.to_string()],
         Kind::Tune => vec!["tune".to_string(), name.to_string()],
+        Kind::Advise => vec!["advise".to_string(), name.to_string()],
     }
 }
 

@@ -12,6 +12,7 @@ mod clear_answers;
 mod cli;
 mod console;
 mod docs;
+mod flip7_advise;
 mod flip7_invariants;
 mod flip7_max_win;
 mod flip7_optimal;

@@ -10,6 +10,7 @@
 use std::fmt::{Debug, Display};
 use std::ops::RangeInclusive;
 
+use super::advise::{Position, TraceCut};
 use super::design::Ratio;
 use super::runner::Simulation;
 
@@ -178,6 +179,28 @@ pub trait Game: Send + Sync + 'static {
     /// detector runs, and what it compares). Nothing by default.
     fn run_notes(_sim: &Self::Sim) -> serde_json::Map<String, serde_json::Value> {
         serde_json::Map::new()
+    }
+
+    /// Whether `sim advise GAME` exists for this game.
+    const ADVISES: bool = false;
+
+    /// The game's own flags of `sim advise GAME`, added to `cmd` (a
+    /// position given by flags: Flip 7's); none by default.
+    fn advise_flags(cmd: clap::Command) -> clap::Command {
+        cmd
+    }
+
+    /// The position of `sim advise GAME`: read from `trace` (a JSON trace
+    /// cut at a decision) when given, else from the game's own flags in
+    /// `m`; every seat plays `model` after the move (the game's default
+    /// when `None`). An impossible position is refused with a message that
+    /// names what is wrong.
+    fn advise_position(
+        _m: &clap::ArgMatches,
+        _model: Option<Self::Policy>,
+        _trace: Option<&TraceCut>,
+    ) -> Result<Box<dyn Position>, String> {
+        Err(format!("sim advise does not know {} positions", Self::NAME))
     }
 
     /// Subcommands of `sim GAME` other than simulating (Flip 7's `solve`).

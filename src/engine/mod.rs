@@ -8,6 +8,8 @@
 //! - [`custom`]: policies written as code by a user of the library.
 //! - [`ismcts`]: information-set Monte Carlo tree search over any game
 //!   that describes its decisions ([`ismcts::Search`]).
+//! - [`advise`]: the moves of one position played out and compared
+//!   ([`advise::Position`]), for `sim advise`.
 //! - [`failure`]: why a command failed, and its exit code.
 //! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
@@ -17,6 +19,7 @@
 //!   random streams, intervals, value parsers, safe output files, strategy
 //!   files, bit sets.
 
+pub mod advise;
 pub mod args;
 pub mod bits;
 pub mod columns;

@@ -9,6 +9,7 @@
 //! [`crate::report`], which the command line calls next.
 //!
 //! - [`run`]: `sim GAME`, the plain run every game shares.
+//! - [`advise`]: `sim advise GAME`, the moves of one position compared.
 //! - [`args`]: the options of `sim tournament GAME` and `sim sweep GAME`.
 //! - [`arrange`]: which entrant sits in which seat, for every arrangement.
 //! - [`play`]: plays every arrangement on the same deals, batch by batch.
@@ -20,6 +21,7 @@
 //!   analysis it was written from.
 //! - [`files`]: a study's output folder.
 
+pub mod advise;
 pub mod args;
 pub mod arrange;
 pub mod expand;

@@ -76,6 +76,43 @@ pub fn name(c: Card) -> String {
     }
 }
 
+/// The short names [`parse_card`] accepts, for messages.
+pub const SHORT_NAMES: &str = "0 to 12, +2 +4 +6 +8 +10, x2, F (Freeze), F3 (Flip Three), SC (Second Chance)";
+
+/// A card from its short name as the rules documents write them (`12`,
+/// `+4`, `x2`, `F`, `F3`, `SC`) or its name on the card (`Freeze`, `Flip
+/// Three`, `Second Chance`), in any case.
+pub fn parse_card(text: &str) -> Result<Card, String> {
+    let t = text.trim();
+    let card = match t.to_ascii_lowercase().as_str() {
+        "x2" => Some(TIMES2),
+        "f" | "freeze" => Some(FREEZE),
+        "f3" | "flip three" | "flip-three" => Some(FLIP_THREE),
+        "sc" | "second chance" | "second-chance" => Some(SECOND_CHANCE),
+        w => match w.strip_prefix('+') {
+            Some(v) => match v.parse::<u16>() {
+                Ok(p @ (2 | 4 | 6 | 8 | 10)) => Some(MAX_NUMBER + (p / 2) as Card),
+                _ => None,
+            },
+            None => match w.parse::<u8>() {
+                Ok(n) if n <= MAX_NUMBER && !w.starts_with('+') => Some(n),
+                _ => None,
+            },
+        },
+    };
+    card.ok_or_else(|| format!("'{t}' is not a Flip 7 card (accepted: {SHORT_NAMES})"))
+}
+
+/// The short name of a card ([`parse_card`] reads it back).
+pub fn short_name(c: Card) -> String {
+    match c {
+        FREEZE => "F".into(),
+        FLIP_THREE => "F3".into(),
+        SECOND_CHANCE => "SC".into(),
+        _ => name(c),
+    }
+}
+
 /// Card kinds that a house rule can take out of the deck (`--without`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Without {
@@ -232,6 +269,52 @@ impl Deck {
             d.len += 1;
         }
         d
+    }
+
+    /// A deck in the middle of a round: `discard` in the discard pile,
+    /// `in_play` in front of the players, every other card of the
+    /// composition in the draw pile (in kind order). Refuses a kind with
+    /// more cards placed than the composition holds.
+    pub fn arranged(composition: [u8; KINDS], discard: [u8; KINDS], in_play: [u8; KINDS]) -> Result<Deck, String> {
+        let mut d = Deck::new(composition);
+        d.len = 0;
+        for kind in 0..KINDS {
+            let placed = u16::from(discard[kind]) + u16::from(in_play[kind]);
+            if placed > u16::from(composition[kind]) {
+                return Err(format!(
+                    "{placed} cards {} are placed but the deck holds {}",
+                    name(kind as Card),
+                    composition[kind]
+                ));
+            }
+            for _ in placed..u16::from(composition[kind]) {
+                d.pile[d.len] = kind as Card;
+                d.len += 1;
+            }
+            d.discard[kind] = discard[kind];
+            d.in_play[kind] = in_play[kind];
+        }
+        Ok(d)
+    }
+
+    /// Puts the draw pile in the order `top_first`, which must hold exactly
+    /// its cards.
+    pub fn set_draw_order(&mut self, top_first: &[Card]) -> Result<(), String> {
+        let mut counts = [0u8; KINDS];
+        for &c in top_first {
+            if usize::from(c) >= KINDS {
+                return Err(format!("card kind {c} does not exist"));
+            }
+            counts[usize::from(c)] += 1;
+        }
+        if counts != self.pile_counts() {
+            return Err("the order given does not hold the draw pile's cards".into());
+        }
+        self.len = top_first.len();
+        for (i, &c) in top_first.iter().rev().enumerate() {
+            self.pile[i] = c;
+        }
+        Ok(())
     }
 
     /// Puts every card back into the draw pile and shuffles it (a fresh game).

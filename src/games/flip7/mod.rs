@@ -5,6 +5,8 @@
 //! - [`policies`]: Hit-or-Stay rules and action-card choices.
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
+//! - [`advise`], [`advise_trace`]: a position for `sim advise flip7`, by
+//!   flags or from a JSON trace.
 //! - [`search`]: Flip 7 through the engine's search interface (`ismcts:N`).
 //! - [`optimal`], [`solve`], [`solve_command`]: the exact round optimum,
 //!   the exact solo solver and `sim flip7 solve`.
@@ -12,6 +14,8 @@
 //! This file plugs the game into the engine: [`Flip7`] implements
 //! [`Game`].
 
+pub mod advise;
+pub mod advise_trace;
 pub mod cards;
 pub mod max_win;
 pub mod optimal;
@@ -159,6 +163,32 @@ impl Game for Flip7 {
 
     fn summary(_: &Flip7Options, acc: &Flip7Stats, names: &[String], out: &mut Vec<u8>) {
         stats::summary(acc, names, out);
+    }
+
+    const ADVISES: bool = true;
+
+    fn advise_flags(cmd: clap::Command) -> clap::Command {
+        advise::AdviseFlags::augment_args(cmd)
+    }
+
+    fn advise_position(
+        m: &clap::ArgMatches,
+        model: Option<Policy>,
+        trace: Option<&crate::engine::advise::TraceCut>,
+    ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
+        let flags = advise::AdviseFlags::from_arg_matches(m).map_err(|e| e.to_string())?;
+        let parts = match trace {
+            Some(_) if flags.any() => {
+                return Err("give the position either by --trace or by flags (--seat ...), not both".into());
+            }
+            Some(cut) => advise_trace::parts(cut)?,
+            None => flags.parts()?,
+        };
+        let model = match model {
+            Some(m) => m,
+            None => Policy::parse(advise::DEFAULT_MODEL)?,
+        };
+        Ok(Box::new(advise::Flip7Position::new(parts, model)?))
     }
 
     fn actions() -> Vec<clap::Command> {

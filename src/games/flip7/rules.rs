@@ -147,6 +147,17 @@ impl Hand {
         h
     }
 
+    /// This hand with `status` and `front` cards in front of the player (of
+    /// any kind: see [`Hand::front`]), as if flipped for it: for a round
+    /// arranged at a decision ([`Table::arranged`]). A hand with nothing in
+    /// front in a round being dealt is still to be dealt.
+    pub fn in_front(mut self, status: Status, front: u8) -> Hand {
+        self.status = status;
+        self.flipped = front;
+        self.moved = 0;
+        self
+    }
+
     /// Cards physically in front of the player, of any kind (including a
     /// busting duplicate, a Freeze received, and cards set aside or assigned
     /// but not yet resolved); 0 once the round is scored.
@@ -464,6 +475,97 @@ impl Pending {
     }
 }
 
+/// The Freeze and Flip Three cards a Flip Three has set aside (at most
+/// its three cards), in the order flipped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Aside {
+    cards: [Card; 3],
+    len: u8,
+}
+
+impl Aside {
+    /// Cards set aside, in the order flipped.
+    pub fn of(cards: &[Card]) -> Aside {
+        let mut a = Aside::default();
+        for &c in cards {
+            a.push(c);
+        }
+        a
+    }
+
+    fn push(&mut self, c: Card) {
+        self.cards[usize::from(self.len)] = c;
+        self.len += 1;
+    }
+
+    /// The cards, in the order flipped.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+/// Where a round stands when a player is asked a decision: what the rules
+/// do once it is answered ([`Table::finish_game_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// Whose turn it is: the player asked Hit or Stay, or whose deal card
+    /// or Hit set off what is being resolved.
+    pub turn: usize,
+    /// The initial deal is under way: after `turn`, the seats later in the
+    /// round's order are still to be dealt (or asked, FAQ 18).
+    pub dealing: bool,
+    /// A Flip Three being resolved when the decision comes: its player, the
+    /// flips still to come after the decision (0 to 2) and the cards it has
+    /// set aside that are still to be assigned (after the one being
+    /// assigned, for a target decision).
+    pub flip_three: Option<(usize, u8, Aside)>,
+}
+
+/// A decision and its answer, for [`Table::finish_game_at`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// [`Resume::turn`] hits (`true`) or stays.
+    Hit(bool),
+    /// `from` assigns `card` (a Freeze or Flip Three it drew or set aside)
+    /// to `to`.
+    Target {
+        /// Who assigns it.
+        from: usize,
+        /// The card.
+        card: Card,
+        /// Who receives it.
+        to: usize,
+    },
+    /// `from`, holding a Second Chance, passes the one it just flipped to
+    /// `to`, or discards it (`None`) when nobody can take it.
+    SecondChance {
+        /// Who flipped it.
+        from: usize,
+        /// Who receives it.
+        to: Option<usize>,
+    },
+}
+
+/// A round as it stands at a decision, for [`Table::arranged`]: every
+/// player's total and cards, the dealer, the discard pile and the cards
+/// assigned but not yet resolved.
+#[derive(Clone, Debug)]
+pub struct Arrangement<'a> {
+    /// 0-based round (its dealer is `round mod players`).
+    pub round: u32,
+    /// Each seat's game total before this round.
+    pub totals: &'a [u32],
+    /// Each seat's hand: [`Hand::holding`] with [`Hand::in_front`].
+    pub hands: &'a [Hand],
+    /// Cards of each kind in the discard pile.
+    pub discard: [u8; KINDS],
+    /// Cards of each kind in front of the players.
+    pub in_play: [u8; KINDS],
+    /// Freezes and Flip Threes assigned and waiting, in order, with their
+    /// targets.
+    pub pending: &'a [(Card, usize)],
+}
+
 /// Options fixed for every game of a run.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
@@ -532,6 +634,12 @@ impl Table {
     /// the real order.
     pub fn shuffle_draw_pile<D: Draw>(&mut self, d: &mut D) {
         self.deck.shuffle_draw_pile(d);
+    }
+
+    /// Puts the draw pile in the order `top_first` (its cards exactly):
+    /// for tests that replay a trace from a position.
+    pub fn set_draw_order(&mut self, top_first: &[Card]) -> Result<(), String> {
+        self.deck.set_draw_order(top_first)
     }
 
     /// Sets the game totals (for tests of end-of-game rules and choices).
@@ -778,6 +886,79 @@ impl Table {
         }
     }
 
+    /// A table in the middle of a round: `a`'s totals, hands, piles and
+    /// pending cards, the draw pile holding every other card (in kind
+    /// order: shuffle it, [`Table::shuffle_draw_pile`], before playing on).
+    /// Refuses an arrangement whose cards the deck does not hold.
+    pub fn arranged(rules: Rules, a: &Arrangement<'_>) -> Result<Table, String> {
+        let n = rules.players;
+        if a.totals.len() != n || a.hands.len() != n {
+            return Err(format!("{n} players but {} totals and {} hands", a.totals.len(), a.hands.len()));
+        }
+        let mut t = Table::new(rules);
+        t.deck = Deck::arranged(rules.composition, a.discard, a.in_play)?;
+        t.totals[..n].copy_from_slice(a.totals);
+        t.hands[..n].copy_from_slice(a.hands);
+        t.round = a.round;
+        t.dealer = (a.round % n as u32) as usize;
+        t.active = (0..n).filter(|&s| a.hands[s].is_active()).fold(0, |m, s| m | 1 << s);
+        for &(card, to) in a.pending {
+            t.pending.push(card, to);
+        }
+        t.in_round = true;
+        Ok(t)
+    }
+
+    /// Plays the rest of the game from a decision of the round `at`
+    /// describes, answered with `answer`, exactly as [`Table::play_game`]
+    /// would have continued; returns the unique winner, if any. For
+    /// advice on a position ([`Table::arranged`], its draw pile shuffled).
+    pub fn finish_game_at<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        at: &Resume,
+        answer: Answer,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Option<usize> {
+        assert!(self.in_round, "no round is under way");
+        let _ = self.resume_at(at, answer, ch, obs, d);
+        self.score_round(obs);
+        self.next_round();
+        match self.game_over() {
+            Some(winner) => {
+                obs.game_end(self, winner);
+                winner
+            }
+            None => self.play_game(ch, obs, d),
+        }
+    }
+
+    /// The rest of a round from `answer` to a decision where `at` stands.
+    fn resume_at<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        at: &Resume,
+        answer: Answer,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
+        match answer {
+            Answer::Hit(hit) => self.act(at.turn, hit, ch, obs, d)?,
+            Answer::Target { from, card, to } => self.assign_to(from, card, to, obs),
+            Answer::SecondChance { from, to } => self.pass_second_chance(from, to, obs),
+        }
+        if let Some((t, left, aside)) = at.flip_three {
+            if left > 0 && self.is_active(t) {
+                self.flip_three_from(t, 4 - left, aside, ch, obs, d)?;
+            } else {
+                self.end_flip_three(t, aside.cards(), ch, obs);
+            }
+        }
+        self.resolve_pending(ch, obs, d)?;
+        self.turns_after(at.turn, at.dealing, ch, obs, d)
+    }
+
     /// (first seat with the highest total, that total, whether it is unique).
     fn leader(&self) -> (usize, u32, bool) {
         let (mut leader, mut best, mut unique) = (0, self.totals[0], true);
@@ -897,13 +1078,27 @@ impl Table {
         obs: &mut O,
         d: &mut D,
     ) -> Step {
+        let dealing = self.dealing;
+        self.dealing = false;
+        self.act(seat, hit, ch, obs, d)?;
+        self.turns_after(seat, dealing, ch, obs, d)
+    }
+
+    /// The turns that follow `seat`'s: the rest of the initial deal when
+    /// `dealing` (the seats after it in this round's order), then passes
+    /// from the seat after it until nobody is left in the round.
+    fn turns_after<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        seat: usize,
+        dealing: bool,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
         let n = self.players();
         let order = self.orders[self.dealer];
         // The seat's place in this round's order: clockwise from the dealer's left.
         let place = (seat + n - self.dealer - 1) % n;
-        let dealing = self.dealing;
-        self.dealing = false;
-        self.act(seat, hit, ch, obs, d)?;
         if dealing {
             for &s in &order[place + 1..n] {
                 let s = usize::from(s);
@@ -1115,7 +1310,15 @@ impl Table {
             self.hands[s].second_chance = true;
             return;
         }
-        match ch.second_chance_to(self, s) {
+        let to = ch.second_chance_to(self, s);
+        self.pass_second_chance(s, to, obs);
+    }
+
+    /// `s`, holding a Second Chance, passes the one it just flipped to `to`
+    /// (another player in the round without one), or discards it (`None`,
+    /// when there is no such player).
+    fn pass_second_chance<O: Observer<Table>>(&mut self, s: usize, to: Option<usize>, obs: &mut O) {
+        match to {
             Some(to) => {
                 assert!(
                     to != s && self.is_active(to) && !self.hands[to].second_chance,
@@ -1148,6 +1351,11 @@ impl Table {
     /// front of the target and waits its turn in the pending queue.
     fn assign<C: Chooser, O: Observer<Table>>(&mut self, from: usize, card: Card, ch: &mut C, obs: &mut O) {
         let to = ch.target(self, from, card);
+        self.assign_to(from, card, to, obs);
+    }
+
+    /// `from` assigns `card` to `to`, as [`Table::assign`] once `to` is chosen.
+    fn assign_to<O: Observer<Table>>(&mut self, from: usize, card: Card, to: usize, obs: &mut O) {
         assert!(
             self.is_active(to),
             "seat {from} assigned {card} to seat {to}, who is out of the round"
@@ -1204,9 +1412,21 @@ impl Table {
         if O::EVENTS {
             obs.event(self, Event::FlipThreeStart { seat: t });
         }
-        let mut aside = [0 as Card; 3];
-        let mut n_aside = 0;
-        for k in 1..=3u8 {
+        self.flip_three_from(t, 1, Aside::default(), ch, obs, d)
+    }
+
+    /// Flips `first..=3` of a Flip Three `t` is resolving, with `aside` set
+    /// aside so far, then ends it ([`Table::end_flip_three`]).
+    fn flip_three_from<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        t: usize,
+        first: u8,
+        mut aside: Aside,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> Step {
+        for k in first..=3u8 {
             let card = self.next_card(t, Via::FlipThree(k), obs, d)?;
             if card < FREEZE {
                 self.add_card(t, card, obs)?;
@@ -1216,19 +1436,26 @@ impl Table {
             } else if card == SECOND_CHANCE {
                 self.take_second_chance(t, ch, obs);
             } else {
-                aside[n_aside] = card;
-                n_aside += 1;
+                aside.push(card);
                 if O::EVENTS {
                     obs.event(self, Event::SetAside { seat: t, card });
                 }
             }
         }
+        self.end_flip_three(t, aside.cards(), ch, obs);
+        Ok(())
+    }
+
+    /// The end of `t`'s Flip Three: the cards it set aside are assigned in
+    /// the order flipped if `t` is still in the round, discarded if not;
+    /// then the Flip Three itself is discarded.
+    fn end_flip_three<C: Chooser, O: Observer<Table>>(&mut self, t: usize, aside: &[Card], ch: &mut C, obs: &mut O) {
         if self.is_active(t) {
-            for &c in &aside[..n_aside] {
+            for &c in aside {
                 self.assign(t, c, ch, obs);
             }
         } else {
-            for &c in &aside[..n_aside] {
+            for &c in aside {
                 self.hands[t].leave();
                 self.deck.discard(c);
                 if O::EVENTS {
@@ -1247,7 +1474,6 @@ impl Table {
                 },
             );
         }
-        Ok(())
     }
 }
 
