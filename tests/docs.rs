@@ -802,6 +802,7 @@ macro_rules! page_tests {
 page_tests! {
     readme => "README.md",
     docs_index => "docs/README.md",
+    advise => "docs/advise.md",
     flip7 => "docs/flip7.md",
     flip_flush => "docs/flip-flush.md",
     flip_flush_models => "docs/flip-flush-models.md",

@@ -28,6 +28,7 @@
 //! for any `--threads` (a time limit aside: where it stops depends on the
 //! machine).
 
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -47,7 +48,7 @@ pub const CHUNK: u64 = 500;
 pub const SEPARATION_Z: f64 = 3.0;
 
 /// Default most playouts per move (`--budget`).
-pub const DEFAULT_BUDGET: u64 = 256_000;
+pub const DEFAULT_BUDGET: u64 = 100_000;
 
 /// What a playout measures, for the mover.
 #[derive(Clone, Copy, Debug)]
@@ -105,6 +106,13 @@ pub trait Position: Sync {
     /// beside the advice when they differ (`None`: not shown).
     fn score_measure(&self) -> Option<usize> {
         None
+    }
+    /// Whether measure `measure` of move `mv` is exact, the same in every
+    /// playout whatever the cards (Flip 7: the round score of a stay). Only
+    /// then is a figure shown as exact; a figure that merely came out the
+    /// same in every playout so far is an estimate.
+    fn exact_measure(&self, _mv: usize, _measure: usize) -> bool {
+        false
     }
     /// The names of the exact figures of every move ([`Move::exact`]).
     fn exact_names(&self) -> &'static [&'static str] {
@@ -205,11 +213,19 @@ fn mean_se(n: u64, (s, q): (f64, f64)) -> (f64, f64) {
     (mean, (var / nf).sqrt())
 }
 
-/// Plays chunk `c` (playouts `c * CHUNK ..`) of every move.
-fn play_chunk(p: &dyn Position, moves: usize, measures: usize, rank: usize, seed: u64, c: u64) -> Sums {
+/// Plays playouts `ks` of every move.
+fn play_chunk(
+    p: &dyn Position,
+    moves: usize,
+    measures: usize,
+    rank: usize,
+    seed: u64,
+    ks: Range<u64>,
+) -> Sums {
     let mut s = Sums::new(moves, measures);
     let mut out = vec![vec![0.0; measures]; moves];
-    for k in c * CHUNK..(c + 1) * CHUNK {
+    s.n = ks.end - ks.start;
+    for k in ks {
         for (m, o) in out.iter_mut().enumerate() {
             let mut rng = batch_rng(seed, k);
             p.playout(m, &mut rng, o);
@@ -226,7 +242,6 @@ fn play_chunk(p: &dyn Position, moves: usize, measures: usize, rank: usize, seed
             }
         }
     }
-    s.n = CHUNK;
     s
 }
 
@@ -240,6 +255,12 @@ pub struct MoveFigures {
     pub estimates: Vec<(f64, f64)>,
     /// Whether every playout gave the same value, per measure.
     pub constant: Vec<bool>,
+    /// Whether the game says the figure is exact, per measure
+    /// ([`Position::exact_measure`]).
+    pub exact: Vec<bool>,
+    /// Per measure: the 95% interval (for a chance that came out the same
+    /// in every playout, Wilson's).
+    pub intervals: Vec<(f64, f64)>,
 }
 
 /// The answer of `sim advise`.
@@ -269,16 +290,19 @@ pub fn advise(p: &dyn Position, budget: &Budget) -> Advice {
     let measures = p.measures().len();
     let rank = p.ranked_by();
     let mut sums = Sums::new(moves.len(), measures);
-    let budget_chunks = budget.playouts.div_ceil(CHUNK).max(1);
-    let mut look = FIRST_LOOK.div_ceil(CHUNK).min(budget_chunks);
+    let most = budget.playouts.max(1);
+    let mut look = FIRST_LOOK.min(most);
     let stop = loop {
         if moves.len() == 1 && sums.n > 0 {
             break Stop::OnlyMove;
         }
-        let done = sums.n / CHUNK;
-        let parts: Vec<Sums> = (done..look)
+        let chunks = (sums.n..look)
+            .step_by(CHUNK as usize)
+            .map(|k| k..(k + CHUNK).min(look));
+        let parts: Vec<Sums> = chunks
+            .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|c| play_chunk(p, moves.len(), measures, rank, budget.seed, c))
+            .map(|ks| play_chunk(p, moves.len(), measures, rank, budget.seed, ks))
             .collect();
         for part in &parts {
             sums.add(part);
@@ -289,9 +313,9 @@ pub fn advise(p: &dyn Position, budget: &Budget) -> Advice {
         let best = best_of(&sums, rank);
         match separation(&sums, best) {
             Some(stop) => break stop,
-            None if look >= budget_chunks => break Stop::Budget,
+            None if look >= most => break Stop::Budget,
             None if budget.time.is_some_and(|t| started.elapsed() >= t) => break Stop::Time,
-            None => look = (look * 2).min(budget_chunks),
+            None => look = (look * 2).min(most),
         }
     };
     let score_best = p.score_measure().map(|m| best_of(&sums, m));
@@ -306,10 +330,19 @@ pub fn advise(p: &dyn Position, budget: &Budget) -> Advice {
     let figures = moves
         .into_iter()
         .enumerate()
-        .map(|(m, mv)| MoveFigures {
-            mv,
-            estimates: sums.sum[m].iter().map(|&s| mean_se(sums.n, s)).collect(),
-            constant: sums.sum[m].iter().map(|&(s, q)| constant(sums.n, s, q)).collect(),
+        .map(|(m, mv)| {
+            let estimates: Vec<(f64, f64)> = sums.sum[m].iter().map(|&s| mean_se(sums.n, s)).collect();
+            let constant: Vec<bool> = sums.sum[m].iter().map(|&(s, q)| constant(sums.n, s, q)).collect();
+            let intervals = (0..measures)
+                .map(|k| interval(&p.measures()[k], estimates[k], constant[k], sums.n))
+                .collect();
+            MoveFigures {
+                mv,
+                estimates,
+                constant,
+                exact: (0..measures).map(|k| p.exact_measure(m, k)).collect(),
+                intervals,
+            }
         })
         .collect();
     Advice {
@@ -365,13 +398,30 @@ fn separation(s: &Sums, best: usize) -> Option<Stop> {
     })
 }
 
-/// A figure with its 95% interval, or alone when exact.
-fn figure(m: &Measure, (est, se): (f64, f64), constant: bool) -> String {
-    let digits = if m.chance { 4 } else { 1 };
-    if constant {
-        return format!("{est:.digits$} exact");
+/// The 95% interval of an estimate over `n` playouts: mean ± 1.96
+/// standard errors, or for a chance that came out the same in every
+/// playout (all wins, or none), Wilson's interval, which is not empty.
+fn interval(m: &Measure, (est, se): (f64, f64), constant: bool, n: u64) -> (f64, f64) {
+    if constant && m.chance {
+        return super::stats::wilson95_f(est, n as f64);
     }
-    format!("{est:.digits$} ± {:.digits$}", Z95 * se)
+    (est - Z95 * se, est + Z95 * se)
+}
+
+/// A figure with its 95% interval, or alone when exact.
+fn figure(m: &Measure, f: &MoveFigures, k: usize) -> String {
+    let digits = if m.chance { 4 } else { 1 };
+    let (est, se) = f.estimates[k];
+    let (low, high) = f.intervals[k];
+    if f.exact[k] {
+        format!("{est:.digits$} exact")
+    } else if f.constant[k] && m.chance {
+        format!("{est:.digits$} ({low:.digits$} to {high:.digits$})")
+    } else if f.constant[k] {
+        format!("{est:.digits$} (every playout)")
+    } else {
+        format!("{est:.digits$} ± {:.digits$}", Z95 * se)
+    }
 }
 
 /// The answer as text: the position, a table of the moves, the advice.
@@ -400,7 +450,7 @@ pub fn text(p: &dyn Position, a: &Advice) -> Vec<u8> {
             let mark = if i == a.best { " *" } else { "" };
             let mut row = vec![format!("{}{mark}", f.mv.name)];
             for (k, m) in p.measures().iter().enumerate() {
-                row.push(figure(m, f.estimates[k], f.constant[k]));
+                row.push(figure(m, f, k));
             }
             for e in &f.mv.exact {
                 row.push(e.as_ref().map_or("-".into(), |e| e.text.clone()));
@@ -508,11 +558,12 @@ pub fn json(p: &dyn Position, a: &Advice, seed: u64) -> Value {
         .map(|f| {
             let mut o = json!({ "move": f.mv.key, "name": f.mv.name });
             for (k, m) in p.measures().iter().enumerate() {
-                let (est, se) = f.estimates[k];
-                o[m.key] = if f.constant[k] {
+                let (est, _) = f.estimates[k];
+                let (low, high) = f.intervals[k];
+                o[m.key] = if f.exact[k] {
                     json!({ "exact": est })
                 } else {
-                    json!({ "estimate": est, "low": est - Z95 * se, "high": est + Z95 * se })
+                    json!({ "estimate": est, "low": low, "high": high })
                 };
             }
             for (name, e) in p.exact_names().iter().zip(&f.mv.exact) {

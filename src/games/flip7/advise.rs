@@ -549,6 +549,16 @@ impl Position for Flip7Position {
         Some(1)
     }
 
+    fn exact_measure(&self, mv: usize, measure: usize) -> bool {
+        // A stay, or a Freeze given to oneself, banks the cards in front.
+        measure == 1
+            && match self.moves[mv].0 {
+                Answer::Hit(hit) => !hit,
+                Answer::Target { from, card, to } => card == FREEZE && to == from,
+                Answer::SecondChance { .. } => false,
+            }
+    }
+
     fn exact_names(&self) -> &'static [&'static str] {
         &["next card busts"]
     }
