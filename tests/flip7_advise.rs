@@ -605,3 +605,35 @@ fn json_answer_has_the_position_the_moves_and_the_advice() {
     assert_eq!(keys, ["seat:0", "seat:1"]);
     assert!(f["moves"][0]["next_card_busts"].is_null());
 }
+
+/// `advise:N` plays the advice at each Hit or Stay: its games repeat on
+/// any number of threads, and N is checked.
+#[test]
+fn the_advise_policy_repeats_on_any_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let out = format!("t{threads}.csv");
+        let args = [
+            "flip7",
+            "--players",
+            "2",
+            "--policy",
+            "advise:300,ev",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+        ];
+        let mut all = args.to_vec();
+        all.extend(["--threads", threads, "--no-report", "--out", &out]);
+        ok(&sim(&all, dir.path()));
+        std::fs::read_to_string(dir.path().join(&out)).unwrap()
+    };
+    assert_eq!(run("1"), run("2"));
+    fails_with(
+        2,
+        &["flip7", "--policy", "advise:0"],
+        dir.path(),
+        &["'advise:0': N must be a whole number from 1 to 1000000"],
+    );
+}

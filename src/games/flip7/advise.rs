@@ -76,7 +76,6 @@ pub struct Parts {
 /// A checked position with its table, ready for playouts.
 pub struct Flip7Position {
     parts: Parts,
-    rules: Rules,
     table: Table,
     model: Policy,
     moves: Vec<(Answer, Move)>,
@@ -391,7 +390,6 @@ impl Flip7Position {
         let moves = moves(&parts, &table);
         Ok(Flip7Position {
             parts,
-            rules,
             table,
             model,
             moves,
@@ -572,27 +570,111 @@ impl Position for Flip7Position {
     }
 
     fn playout(&self, mv: usize, rng: &mut SimRng, out: &mut [f64]) {
-        let mut t = self.table.clone();
-        t.shuffle_draw_pile(rng);
-        let n = self.rules.players;
-        let mut seats = Seats::new(vec![self.model; n]);
-        if self.model.is_random() {
-            seats.seed(rng.next_u64());
-        }
-        if self.model.draws_per_game() {
-            seats.draw_game_values(rng);
-        }
-        let mut first = FirstRound {
-            seat: self.parts.mover,
-            score: None,
-        };
-        t.finish_game_at(&self.parts.resume, self.moves[mv].0, &mut seats, &mut first, rng);
-        let best = (0..n).map(|s| t.total(s)).max().unwrap_or(0);
-        let leaders = (0..n).filter(|&s| t.total(s) == best).count();
-        let mine = t.total(self.parts.mover) == best;
-        out[0] = if mine { 1.0 / leaders as f64 } else { 0.0 };
-        out[1] = f64::from(first.score.unwrap_or(0));
+        let at = &self.parts.resume;
+        play_on(&self.table, at, self.moves[mv].0, self.model, self.parts.mover, rng, out);
     }
+}
+
+/// One playout from table `t` at a decision of `mover` (where `at` says):
+/// the unseen draw pile dealt anew, `answer`, then the rest of the game with
+/// `model` in every seat; the mover's win share into `out[0]` (a tie
+/// shared) and its round score into `out[1]`.
+fn play_on(t: &Table, at: &Resume, answer: Answer, model: Policy, mover: usize, rng: &mut SimRng, out: &mut [f64]) {
+    let mut t = t.clone();
+    t.shuffle_draw_pile(rng);
+    let n = t.players();
+    let mut seats = Seats::new(vec![model; n]);
+    if model.is_random() {
+        seats.seed(rng.next_u64());
+    }
+    if model.draws_per_game() {
+        seats.draw_game_values(rng);
+    }
+    let mut first = FirstRound {
+        seat: mover,
+        score: None,
+    };
+    t.finish_game_at(at, answer, &mut seats, &mut first, rng);
+    let best = (0..n).map(|s| t.total(s)).max().unwrap_or(0);
+    let leaders = (0..n).filter(|&s| t.total(s) == best).count();
+    out[0] = if t.total(mover) == best { 1.0 / leaders as f64 } else { 0.0 };
+    out[1] = f64::from(first.score.unwrap_or(0));
+}
+
+/// A Hit or Stay at a live table, for `advise:N`: the same playouts as
+/// `sim advise` (every seat then playing [`DEFAULT_MODEL`]).
+struct LiveDecision<'a> {
+    table: &'a Table,
+    seat: usize,
+    model: Policy,
+}
+
+impl Position for LiveDecision<'_> {
+    fn game(&self) -> &'static str {
+        "flip7"
+    }
+
+    fn mover(&self) -> usize {
+        self.seat
+    }
+
+    fn players(&self) -> usize {
+        self.table.players()
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        let mv = |name: &str| Move {
+            name: name.into(),
+            key: name.into(),
+            exact: Vec::new(),
+        };
+        vec![mv("hit"), mv("stay")]
+    }
+
+    fn measures(&self) -> &'static [Measure] {
+        MEASURES
+    }
+
+    fn ranked_by(&self) -> usize {
+        usize::from(self.players() == 1)
+    }
+
+    fn score_measure(&self) -> Option<usize> {
+        Some(1)
+    }
+
+    fn model(&self) -> String {
+        self.model.to_string()
+    }
+
+    fn read_back(&self) -> (Vec<String>, Value) {
+        (Vec::new(), Value::Null)
+    }
+
+    fn playout(&self, mv: usize, rng: &mut SimRng, out: &mut [f64]) {
+        let at = Resume {
+            turn: self.seat,
+            dealing: self.table.dealing(),
+            flip_three: None,
+        };
+        play_on(self.table, &at, Answer::Hit(mv == 0), self.model, self.seat, rng, out);
+    }
+}
+
+/// `advise:N`: whether `sim advise` recommends that `seat` hit at table
+/// `t`, from at most `budget` playouts of each move seeded with `seed`.
+pub fn advised_hit(t: &Table, seat: usize, budget: u32, seed: u64) -> bool {
+    let position = LiveDecision {
+        table: t,
+        seat,
+        model: Policy::parse(DEFAULT_MODEL).expect("the default model parses"),
+    };
+    let budget = crate::engine::advise::Budget {
+        playouts: u64::from(budget),
+        time: None,
+        seed,
+    };
+    crate::engine::advise::advise(&position, &budget).best == 0
 }
 
 /// The position in lines of text and as JSON.

@@ -50,6 +50,9 @@ pub enum Rule {
     /// K after Stay, from what the player knows, and takes the one that wins
     /// more often; see [`rollout_hits`].
     Rollout(u32),
+    /// `advise:N`: the Hit or Stay `sim advise` recommends, from at most N
+    /// playouts of each (see [`super::advise::advised_hit`]).
+    Advise(u32),
     /// `stay-at-numbers-N`: stay once the number cards in front add up to at
     /// least N (modifiers and `x2` ignored); otherwise hit.
     StayAtNumbers(u16),
@@ -146,6 +149,7 @@ impl Model {
             Rule::Chase { base, slope } => Model::Chase { base, slope },
             Rule::OptimalRound
             | Rule::Rollout(_)
+            | Rule::Advise(_)
             | Rule::Ismcts(_)
             | Rule::StayAtRandom { .. }
             | Rule::Peek
@@ -371,6 +375,10 @@ pub const CATALOGUE: &[PolicySection] = &[
                 spec: "rollout:K",
                 does: "plays K imagined continuations after Hit and after Stay (stay-at-25 for everyone) and picks what wins more (1 <= K <= 100000; slow)",
             },
+            PolicyDoc {
+                spec: "advise:N",
+                does: "the Hit or Stay sim advise recommends: at most N playouts of each (common random numbers, every seat then playing ev), stopping once the best separates (1 <= N <= 1000000; slow)",
+            },
             ismcts::DOC,
             PolicyDoc {
                 spec: "stay-at-numbers-N",
@@ -583,6 +591,12 @@ impl Rule {
                 )),
             };
         }
+        if let Some(n) = spec.strip_prefix("advise:") {
+            return match n.parse::<u32>() {
+                Ok(n @ 1..=1_000_000) if !n.to_string().starts_with('+') => Ok(Rule::Advise(n)),
+                _ => Err(format!("'{spec}': N must be a whole number from 1 to 1000000 (advise:N)")),
+            };
+        }
         if let Some(n) = ismcts::parse_iterations(spec) {
             return n.map(|n| {
                 Rule::Ismcts(ismcts::intern(Searched {
@@ -734,7 +748,7 @@ impl Policy {
 
     /// Whether the policy draws random numbers of its own (`rollout:K`).
     pub fn is_random(&self) -> bool {
-        matches!(self.rule, Rule::Rollout(_) | Rule::Ismcts(_))
+        matches!(self.rule, Rule::Rollout(_) | Rule::Advise(_) | Rule::Ismcts(_))
     }
 
     /// Whether the policy draws a value for each game
@@ -760,6 +774,7 @@ impl fmt::Display for Rule {
             Rule::Endgame(n) => write!(f, "endgame:{n}"),
             Rule::OptimalRound => write!(f, "optimal-round"),
             Rule::Rollout(k) => write!(f, "rollout:{k}"),
+            Rule::Advise(n) => write!(f, "advise:{n}"),
             Rule::Ismcts(s) => write!(f, "ismcts:{}", s.n),
             Rule::StayAtNumbers(n) => write!(f, "stay-at-numbers-{n}"),
             Rule::Chase { base, slope } => {
@@ -872,6 +887,7 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
             optimal::hits(t, seat, memo)
         }
         Rule::Rollout(k) => rollout_hits(t, seat, k, scratch),
+        Rule::Advise(n) => super::advise::advised_hit(t, seat, n, scratch.rng.next_u64()),
         Rule::Ismcts(s) => {
             let seed = scratch.rng.next_u64();
             super::search::hits(t, seat, s.n, s.playout, seed, &mut scratch.search)

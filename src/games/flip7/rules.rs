@@ -1355,6 +1355,7 @@ impl Table {
     }
 
     /// `from` assigns `card` to `to`, as [`Table::assign`] once `to` is chosen.
+    #[inline(always)]
     fn assign_to<O: Observer<Table>>(&mut self, from: usize, card: Card, to: usize, obs: &mut O) {
         assert!(
             self.is_active(to),
