@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use super::advise_trace::Read;
 use super::cards::{CELLS, Card, CardSet, SUITS, name, suit, suit_set};
 use super::policies::{Model, Policy, Seats};
-use super::rules::{Chooser, End, Move as Play, Rules, Silent, Table, View};
+use super::rules::{Chooser, End, MEMORY_ONE, Move as Play, Rules, Silent, Table, View};
 use super::worlds::Problem;
 use crate::engine::advise::{Measure, Move, Position};
 use crate::engine::rng::{Draw, SimRng};
@@ -310,7 +310,7 @@ fn read_back(r: &Read, moves: &[(Play, Move)]) -> (Vec<String>, Value) {
         "played_on": r.played_on,
         "line": r.line,
         "players": n,
-        "memory": f64::from(v.memory()) / 1e6,
+        "memory": if v.memory().is_multiple_of(MEMORY_ONE) { json!(v.memory() / MEMORY_ONE) } else { json!(f64::from(v.memory()) / f64::from(MEMORY_ONE)) },
         "gambling": v.gambling(),
         "pot": v.gambling().then_some(v.pot() + r.carried),
         "mover": me,
