@@ -20,6 +20,7 @@ mod flip7_policies;
 mod flip7_rules;
 mod flip7_stats;
 mod flip7_variants;
+mod flip_flush_advise;
 mod flip_flush_cli;
 mod flip_flush_rules;
 mod games;

@@ -6,6 +6,8 @@
 //! - [`policies`]: call rules and Place/Flip heuristics, parsed from specs.
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
+//! - [`advise`], [`advise_trace`]: a decision read from a JSON trace, for
+//!   `sim advise flip-flush`.
 //!
 //! This file plugs the game into the engine: [`FlipFlush`] implements
 //! [`Game`].
@@ -17,6 +19,8 @@
 //! for until won ([`FlipFlushSim::play_on`]). Results therefore depend on
 //! the seed and the number of games only, never on `--threads`.
 
+pub mod advise;
+pub mod advise_trace;
 pub mod cards;
 pub mod policies;
 pub mod rules;
@@ -275,6 +279,23 @@ impl Game for FlipFlush {
 
     fn summary(_: &FlipFlushOptions, acc: &FlipFlushStats, names: &[String], out: &mut Vec<u8>) {
         stats::summary(acc, names, out);
+    }
+
+    const ADVISES: bool = true;
+
+    /// A decision read from a JSON trace (`--trace FILE --at LINE`), every
+    /// seat playing `model` (the default policy) after the move.
+    fn advise_position(
+        _m: &clap::ArgMatches,
+        model: Option<Policy>,
+        trace: Option<&crate::engine::advise::TraceCut>,
+    ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
+        let Some(cut) = trace else {
+            return Err("no position: flip-flush positions are given by --trace FILE (a JSON trace: sim flip-flush --trace --trace-format json), with --at LINE for the decision at that line".into());
+        };
+        let read = advise_trace::read(cut)?;
+        let model = model.unwrap_or_else(Policy::default_policy);
+        Ok(Box::new(advise::FlipFlushPosition::new(read, model)))
     }
 }
 
