@@ -23,6 +23,7 @@ mod flip7_variants;
 mod flip_flush_cli;
 mod flip_flush_rules;
 mod games;
+mod ib_flip_advise;
 mod ib_flip_cli;
 mod ib_flip_policies;
 mod ib_flip_rules;
