@@ -24,6 +24,7 @@ mod flip_flush_advise;
 mod flip_flush_cli;
 mod flip_flush_rules;
 mod games;
+mod ib_flip_advise;
 mod ib_flip_cli;
 mod ib_flip_policies;
 mod ib_flip_rules;

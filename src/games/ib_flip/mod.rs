@@ -1,6 +1,7 @@
 //! IB-Flip: the complete game (`sim ib-flip`), a shedding game of the
 //! Shithead / Palace family with card powers, flips and a finishing order.
 //!
+//! - [`advise`]: a position at a traced decision, for `sim advise ib-flip`.
 //! - [`cards`]: cards, card sets, the game order and the play-on table.
 //! - [`rules`]: one game, generic over decisions, observers and the random
 //!   source; the [`rules::View`] a player decides from.
@@ -14,6 +15,7 @@
 //! ([`game_rng`](crate::engine::rng::game_rng)), so results depend on the seed and the number of games
 //! only, never on `--threads`.
 
+pub mod advise;
 pub mod cards;
 pub mod policies;
 pub mod rules;
@@ -275,6 +277,26 @@ impl Game for IbFlip {
 
     fn summary(_: &IbFlipOptions, acc: &IbFlipStats, names: &[String], out: &mut Vec<u8>) {
         stats::summary(acc, names, out);
+    }
+
+    const ADVISES: bool = true;
+
+    /// IB-Flip positions are read from a JSON trace only: the game's own
+    /// rules engine replays it up to the decision.
+    fn advise_position(
+        _m: &clap::ArgMatches,
+        model: Option<Policy>,
+        trace: Option<&crate::engine::advise::TraceCut>,
+    ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
+        let cut = trace.ok_or(
+            "ib-flip positions are given by --trace FILE (a JSON trace: sim ib-flip --trace --trace-format json), \
+             with --at LINE naming the decision (default: the trace's last)",
+        )?;
+        let model = match model {
+            Some(m) => m,
+            None => Policy::parse(Self::DEFAULT_POLICY)?,
+        };
+        Ok(Box::new(advise::IbFlipPosition::from_trace(cut, model)?))
     }
 }
 

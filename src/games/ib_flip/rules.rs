@@ -340,6 +340,18 @@ pub enum Event {
     },
 }
 
+/// A play in progress whose player is asked for an add-on
+/// ([`Chooser::add_on`]), as [`Table::resume_add_on`] resumes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddOnAsked {
+    /// The rank played.
+    pub rank: Rank,
+    /// Cards of the play so far (add-ons included).
+    pub played: u32,
+    /// The cards just drawn.
+    pub drawn: CardSet,
+}
+
 /// Makes every decision of every seat. Every method gets the [`View`] of
 /// the player `v.seat()` deciding.
 pub trait Chooser {
@@ -1255,8 +1267,24 @@ impl Table {
                 },
             );
         }
-        let mut n = cards.count_ones();
-        // Refill, and add drawn cards of the same rank (I21, I25).
+        self.refill_and_add(p, r, flag, cards.count_ones(), ch, obs, d);
+    }
+
+    /// After `n` cards of rank `r` (flags `flag`) went on the live pile:
+    /// refills `p`'s hand, adds drawn cards of the same rank as the chooser
+    /// says (I21, I25), and resolves the play.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn refill_and_add<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        r: Rank,
+        flag: u8,
+        mut n: u32,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
         while self.draw_n > 0 {
             let drew = self.refill(p);
             if drew == 0 {
@@ -1270,19 +1298,72 @@ impl Table {
                 break;
             }
             let k = ch.add_on(&View { t: self, seat: p }, r, same.count_ones() as u8, d);
-            assert!(u32::from(k) <= same.count_ones(), "seat {p}: add-on of {k}");
-            if k == 0 {
+            if !self.add_drawn(p, same, k, flag, obs) {
                 break;
             }
-            let add = lowest_k(same, u32::from(k));
-            self.hand[p] &= !add;
-            self.push(add, flag);
             n += u32::from(k);
-            if O::EVENTS {
-                obs.event(self, Event::AddOn { seat: p, cards: add });
-            }
         }
         self.resolve(p, r, n, obs, d);
+    }
+
+    /// Adds `k` of the drawn cards `same` to `p`'s play; false for none.
+    #[inline]
+    fn add_drawn<O: Observer<Table>>(&mut self, p: usize, same: CardSet, k: u8, flag: u8, obs: &mut O) -> bool {
+        assert!(u32::from(k) <= same.count_ones(), "seat {p}: add-on of {k}");
+        if k == 0 {
+            return false;
+        }
+        let add = lowest_k(same, u32::from(k));
+        self.hand[p] &= !add;
+        self.push(add, flag);
+        if O::EVENTS {
+            obs.event(self, Event::AddOn { seat: p, cards: add });
+        }
+        true
+    }
+
+    /// Resumes a game at a turn: `self` is the table as it was when the
+    /// current player was asked for its turn ([`Chooser::act`] or
+    /// [`Chooser::face_down`]); the turn is asked of `ch` again from its
+    /// start, and the game is played to its end (`sim advise`).
+    pub fn resume_turn<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> End {
+        let p = self.current();
+        // The turn had begun: it is begun again.
+        self.moves -= 1;
+        self.counts[p].turns -= 1;
+        self.turn(ch, obs, d);
+        self.play_on(ch, obs, d)
+    }
+
+    /// Resumes a game at an add-on: `self` is the table as it was when the
+    /// current player was asked [`Chooser::add_on`] during `asked`; `k` of
+    /// the drawn cards are added, and the game is played to its end with
+    /// `ch` (`sim advise`).
+    pub fn resume_add_on<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        asked: AddOnAsked,
+        k: u8,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> End {
+        let p = self.current();
+        let flag = self.flags[usize::from(self.live_n) - 1];
+        let same = asked.drawn & rank_set(asked.rank);
+        if self.add_drawn(p, same, k, flag, obs) {
+            self.refill_and_add(p, asked.rank, flag, asked.played + u32::from(k), ch, obs, d);
+        } else {
+            self.resolve(p, asked.rank, asked.played, obs, d);
+        }
+        self.play_on(ch, obs, d)
+    }
+
+    /// Puts `cards` in `p`'s face-down slots, in slot order, in place of the
+    /// same number of cards there (a world of `sim advise`, whose face-down
+    /// cards are unknown).
+    pub fn set_downs(&mut self, p: usize, cards: &[Card]) {
+        assert_eq!(cards.len(), usize::from(self.down_n[p]), "seat {p}: face-down slots");
+        self.down[p][..cards.len()].copy_from_slice(cards);
     }
 
     /// Applies four of a kind or the power of the top play (`n` cards of
@@ -1591,6 +1672,12 @@ impl<'a> View<'a> {
     /// player sees at every one of those decisions.
     pub(super) fn as_seen_by(&self, seat: usize) -> View<'a> {
         View { t: self.t, seat }
+    }
+    /// The whole table behind the view, hidden cards included: only for
+    /// `sim advise`, which keeps the table at a traced decision. A policy
+    /// must never read it.
+    pub(super) fn table(&self) -> &'a Table {
+        self.t
     }
     /// The rules.
     pub fn rules(&self) -> &Rules {
