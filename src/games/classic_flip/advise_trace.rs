@@ -786,8 +786,6 @@ pub struct Replayed {
     /// The mover's answer as the trace records it (`None` when `--at` is
     /// the `turn` line of a start option).
     pub traced: Option<Answer>,
-    /// The game's events, for playing on.
-    events: Vec<(usize, Value)>,
 }
 
 /// Reads the decision of `cut` (the event at `--at`, or the trace's last
@@ -914,7 +912,6 @@ pub fn read(cut: &TraceCut) -> Result<Replayed, String> {
         resume,
         view,
         traced,
-        events: events.clone(),
     })
 }
 
@@ -951,13 +948,14 @@ impl Observer<Table> for Ends {
 
 impl Replayed {
     /// Plays the kept table on from the decision with the trace's own
-    /// later decisions and random outcomes (the true hidden cards), to the
-    /// game's end: the `round_end` and `game_end` events the rules engine
-    /// gives (without `game`), or the first place the trace and the rules
-    /// part.
-    pub fn play_on_as_traced(&self) -> Result<Vec<Value>, String> {
+    /// later decisions and random outcomes (the true hidden cards) of
+    /// `game` (the game's events with their lines, the whole game or from
+    /// the decision on), to the game's end: the `round_end` and `game_end`
+    /// events the rules engine gives (without `game`), or the first place
+    /// the trace and the rules part.
+    pub fn play_on_as_traced(&self, game: &[(usize, Value)]) -> Result<Vec<Value>, String> {
         let names = Names::new(&self.rules);
-        let later: Vec<(usize, Value)> = self.events.iter().filter(|(l, _)| *l >= self.resume_line).cloned().collect();
+        let later: Vec<(usize, Value)> = game.iter().filter(|(l, _)| *l >= self.resume_line).cloned().collect();
         let script = names.script(&later)?;
         let shared = Shared::default();
         let mut chooser = Scripted {
