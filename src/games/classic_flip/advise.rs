@@ -72,10 +72,14 @@ fn fixed_of(a: Answer) -> Option<Fixed> {
     })
 }
 
-/// Card names as the trace writes them.
-struct Cards(u8);
+/// Card names as the trace writes them (decks), and the community
+/// slots of the decision.
+struct Cards(u8, [Card; 3]);
 
 impl Cards {
+    fn of(r: &Replayed) -> Cards {
+        Cards(r.rules.deck.decks, r.view.community())
+    }
     fn one(&self, c: Card) -> String {
         json_name(c, self.0)
     }
@@ -97,10 +101,11 @@ fn describe(f: Fixed, cards: &Cards) -> Move {
     let (name, key) = match f {
         Fixed::Start(Start::Draw2) => ("draw two".to_string(), "draw2".to_string()),
         Fixed::Start(Start::Flip) => ("call Flip!".into(), "flip".into()),
-        Fixed::Start(Start::Community(slot)) => (
-            format!("take community slot {slot}"),
-            format!("community:{slot}"),
-        ),
+        Fixed::Start(Start::Community(slot)) => {
+            let c = cards.1[usize::from(slot).min(2)];
+            let card = if c == EMPTY { "-".into() } else { cards.one(c) };
+            (format!("take community {card} (slot {slot})"), format!("community:{slot}"))
+        }
         Fixed::Start(Start::Play(p)) => play_words(&p, cards),
         Fixed::Challenge(None) => ("no challenge".into(), "none".into()),
         Fixed::Challenge(Some(q)) => (format!("challenge seat {q}"), format!("challenge:{q}")),
@@ -216,7 +221,7 @@ impl ClassicFlipPosition {
     /// The decision of `cut`, every seat playing `model` after the move.
     pub fn from_trace(cut: &TraceCut, model: Policy) -> Result<ClassicFlipPosition, String> {
         let replayed = advise_trace::read(cut)?;
-        let cards = Cards(replayed.rules.deck.decks);
+        let cards = Cards::of(&replayed);
         let moves = moves_of(&replayed, model)
             .into_iter()
             .map(|f| (f, describe(f, &cards)))
@@ -353,7 +358,7 @@ impl Position for ClassicFlipPosition {
         let r = &self.replayed;
         let t = &r.view;
         let v = View::new(t, r.mover);
-        let cards = Cards(r.rules.deck.decks);
+        let cards = Cards::of(r);
         let n = r.rules.players;
         let (what, key) = decision_words(r.ask, &cards);
         let mut lines = vec![format!(

@@ -821,7 +821,10 @@ pub fn read(cut: &TraceCut) -> Result<Replayed, String> {
                         "take" => " of a Steal (a random card), not a decision",
                         _ => ", not a decision",
                     };
-                    return Err(format!("--at {at}: line {at} is a '{what}' event{how} (give the line of {DECISIONS})"));
+                    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+                    return Err(format!(
+                        "--at {at}: line {at} is {article} '{what}' event{how} (give the line of {DECISIONS})"
+                    ));
                 }
             }
         }
@@ -848,10 +851,14 @@ pub fn read(cut: &TraceCut) -> Result<Replayed, String> {
         None => target.index,
     };
     let script = names.script(&events[..upto.min(target.index)])?;
-    let traced = if v["event"] == "turn" {
-        None
-    } else {
-        names.script(&events[target.index..=target.index])?.decisions.front().map(|e| e.answer)
+    let traced = match (v["event"].as_str(), target.kind) {
+        (Some("turn"), _) => None,
+        (_, "start") => Some(Answer::Start(names.start(target.line, v)?)),
+        _ => names
+            .script(&events[target.index..=target.index])?
+            .decisions
+            .front()
+            .map(|e| e.answer),
     };
     let shared = Shared::default();
     shared.unmatched.set(upto);
