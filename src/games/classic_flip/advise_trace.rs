@@ -428,7 +428,7 @@ impl Scripted<'_> {
                 let left = self.shared.unmatched.get();
                 if left > 0 {
                     self.shared.fail(format!(
-                        "line {line}: the rules ask seat {seat} for {} before the trace's {left} events before it",
+                        "line {line}: the rules ask seat {seat} for {} while {left} of the trace's events before it are still to come",
                         kind_words(kind)
                     ));
                     return None;
