@@ -11,12 +11,16 @@
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
 //! - [`score_command`]: `sim classic-flip score CARDS...`.
+//! - [`advise`] and [`advise_trace`]: `sim advise classic-flip`, a decision
+//!   read from a JSON trace and its moves played out.
 //!
 //! This file plugs the game into the engine: [`ClassicFlip`] implements
 //! [`Game`]. Every game draws its own generator from the batch's
 //! ([`game_rng`](crate::engine::rng::game_rng)), so results depend on the seed and the number of games
 //! only, never on `--threads`.
 
+pub mod advise;
+pub mod advise_trace;
 pub mod cards;
 pub mod counter;
 pub mod policies;
@@ -405,6 +409,24 @@ impl Game for ClassicFlip {
 
     fn summary(_: &ClassicFlipOptions, acc: &ClassicStats, names: &[String], out: &mut Vec<u8>) {
         stats::summary(acc, names, out);
+    }
+
+    const ADVISES: bool = true;
+
+    fn advise_position(
+        _m: &clap::ArgMatches,
+        model: Option<Policy>,
+        trace: Option<&crate::engine::advise::TraceCut>,
+    ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
+        let cut = trace.ok_or(
+            "classic-flip positions are given by --trace FILE: a JSON trace (sim classic-flip --trace \
+             --trace-format json), with --at LINE for the decision to advise on",
+        )?;
+        let model = match model {
+            Some(m) => m,
+            None => Policy::parse(Self::DEFAULT_POLICY)?,
+        };
+        Ok(Box::new(advise::ClassicFlipPosition::from_trace(cut, model)?))
     }
 
     fn actions() -> Vec<clap::Command> {

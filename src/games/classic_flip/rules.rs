@@ -1476,6 +1476,12 @@ impl<'a> View<'a> {
     pub(super) fn of_seat(&self, seat: usize) -> View<'a> {
         View { t: self.t, seat }
     }
+    /// The table behind the view: for `sim advise`, which keeps the table
+    /// of a traced decision as the rules engine asks it ([`super::advise`]).
+    #[inline]
+    pub(super) fn table(&self) -> &'a Table {
+        self.t
+    }
     /// The deciding player.
     #[inline(always)]
     pub fn seat(&self) -> usize {
