@@ -364,7 +364,7 @@ impl Visitor for Build {
             let advise = crate::studies::advise::AdviseArgs::augment_args(Command::new(name));
             self.advisers.push(
                 G::advise_flags(advise)
-                    .about(format!("What to play now in a {name} position."))
+                    .about(format!("Advice on one position of {name}: every legal move's chance to win."))
                     .after_help(format!(
                         "Example:\n  sim {name} --games 1 --seed 1 --trace --trace-format json > game.jsonl\n  \
                          sim advise {name} --trace game.jsonl"
