@@ -18,7 +18,8 @@
 //!   runs it with every `--games` value set to N, and
 //!   `<!-- doc-test: skip: REASON -->` does not run it, allowed only for
 //!   commands that cannot run inside a test (those starting with `cargo `,
-//!   `scripts/slurm/`, `squeue`, `scripts/same-results.sh` or `scripts/fresh-clone-times.sh`, after any
+//!   `scripts/slurm/`, `squeue`, `scripts/same-results.sh`, `scripts/fresh-clone-times.sh` or
+//!   `scripts/advise-calibration.py`, after any
 //!   `VAR=value` in front).
 //! - An inline code span that is a command (`sim ...`, `scripts/...`,
 //!   `cargo ...`) must be part of a command run (or skipped) on the same
@@ -60,6 +61,7 @@ const SKIPPABLE: &[&str] = &[
     "squeue",
     "scripts/same-results.sh ",
     "scripts/fresh-clone-times.sh",
+    "scripts/advise-calibration.py",
 ];
 
 /// What an HTML comment before a block asks.
