@@ -64,8 +64,8 @@ def traces(game, lineups, games, seed, out):
 
 def advise(game, path, line, extra):
     p = run(["advise", game, "--trace", path, "--at", str(line), "--json", "--threads", "1"] + extra, check=False)
-    if p.returncode == 2 and "not a decision" in p.stderr:
-        return None
+    if p.returncode == 2 and "--at" in p.stderr:
+        return None  # a line that is no decision, or one sim cannot advise at
     if p.returncode != 0:
         sys.exit(f"sim advise {game} --trace {path} --at {line}: {p.stderr.strip()}")
     return json.loads(p.stdout)
