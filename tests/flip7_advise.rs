@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
-use crate::common::{fails_with, ok, sim, traced};
+use crate::common::{fails_with, file, ok, sim, trace_text, traced};
 use sim::engine::advise::TraceCut;
 use sim::games::flip7::advise::Flip7Position;
 use sim::games::flip7::advise_trace;
@@ -346,28 +346,6 @@ fn impossible_positions_are_refused_naming_what_is_wrong() {
         assert!(o.stdout.is_empty(), "{all:?}");
     }
     assert!(crate::common::files_in(dir.path()).is_empty());
-}
-
-/// Writes `text` to `name` in `dir` and returns its path as text.
-fn file(dir: &std::path::Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
-}
-
-/// A JSON trace of `args` as text.
-fn trace_text(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let mut all = args.to_vec();
-    all.extend([
-        "--trace",
-        "--trace-format",
-        "json",
-        "--no-report",
-        "--out",
-        "run.csv",
-    ]);
-    ok(&sim(&all, dir.path()))
 }
 
 /// A trace that is not one of this game's, is cut inside an event, or is

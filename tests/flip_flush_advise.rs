@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use serde_json::{Value, json};
 
-use crate::common::{fails_with, ok, sim, traced};
+use crate::common::{fails_with, file, ok, sim, trace_text, traced};
 use sim::engine::advise::TraceCut;
 use sim::engine::rng::{Draw, batch_rng};
 use sim::games::flip_flush::advise::FlipFlushPosition;
@@ -334,28 +334,6 @@ fn every_traced_decision_resumes_as_the_game_went_on() {
         "{s:?}"
     );
     assert!(s.played_on > 0 && s.gambling_calls > 0, "{s:?}");
-}
-
-/// Writes `text` to `name` in `dir` and returns its path as text.
-fn file(dir: &std::path::Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
-}
-
-/// A JSON trace of `args` as text.
-fn trace_text(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let mut all = args.to_vec();
-    all.extend([
-        "--trace",
-        "--trace-format",
-        "json",
-        "--no-report",
-        "--out",
-        "run.csv",
-    ]);
-    ok(&sim(&all, dir.path()))
 }
 
 /// `sim advise flip-flush --trace FILE` with `args`, as text.

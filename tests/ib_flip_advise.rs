@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::common::{fails_with, ok, sim, traced};
+use crate::common::{fails_with, file, ok, sim, trace_text, traced};
 use sim::engine::advise::TraceCut;
 use sim::games::ib_flip::advise::{Decision, IbFlipPosition};
 use sim::games::ib_flip::policies::Policy;
@@ -149,28 +149,6 @@ fn every_traced_decision_resumes_as_the_game_went_on() {
         c.turns > 1_000 && c.face_down > 50 && c.add_ons > 10 && c.offered > c.add_ons,
         "{c:?}"
     );
-}
-
-/// Writes `text` to `name` in `dir` and returns its path as text.
-fn file(dir: &std::path::Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
-}
-
-/// A JSON trace of `args` as text.
-fn trace_text(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let mut all = args.to_vec();
-    all.extend([
-        "--trace",
-        "--trace-format",
-        "json",
-        "--no-report",
-        "--out",
-        "run.csv",
-    ]);
-    ok(&sim(&all, dir.path()))
 }
 
 /// The `--json` answer at line `at` of the trace `path`, as text; `None`

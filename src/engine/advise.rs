@@ -61,6 +61,13 @@ pub struct Measure {
     pub chance: bool,
 }
 
+/// The chance to win, a tie shared: the first measure of every game.
+pub const WIN_CHANCE: Measure = Measure {
+    name: "win chance",
+    key: "win",
+    chance: true,
+};
+
 /// A figure worked out exactly from the position (Flip 7's chance that the
 /// next card busts), not by playouts.
 #[derive(Clone, Debug, PartialEq)]

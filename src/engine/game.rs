@@ -184,6 +184,14 @@ pub trait Game: Send + Sync + 'static {
     /// Whether `sim advise GAME` exists for this game.
     const ADVISES: bool = false;
 
+    /// Whether a position of `sim advise GAME` may be given by the game's
+    /// own flags ([`Game::advise_flags`]); otherwise only by `--trace`.
+    const ADVISE_BY_FLAGS: bool = false;
+
+    /// The model every seat plays after the move in `sim advise GAME` when
+    /// `--model` is not given.
+    const ADVISE_MODEL: &'static str = Self::DEFAULT_POLICY;
+
     /// The game's own flags of `sim advise GAME`, added to `cmd` (a
     /// position given by flags: Flip 7's); none by default.
     fn advise_flags(cmd: clap::Command) -> clap::Command {
@@ -192,12 +200,12 @@ pub trait Game: Send + Sync + 'static {
 
     /// The position of `sim advise GAME`: read from `trace` (a JSON trace
     /// cut at a decision) when given, else from the game's own flags in
-    /// `m`; every seat plays `model` after the move (the game's default
-    /// when `None`). An impossible position is refused with a message that
-    /// names what is wrong.
+    /// `m` (only when [`Game::ADVISE_BY_FLAGS`]); every seat plays `model`
+    /// after the move. An impossible position is refused with a message
+    /// that names what is wrong.
     fn advise_position(
         _m: &clap::ArgMatches,
-        _model: Option<Self::Policy>,
+        _model: Self::Policy,
         _trace: Option<&TraceCut>,
     ) -> Result<Box<dyn Position>, String> {
         Err(format!("sim advise does not know {} positions", Self::NAME))

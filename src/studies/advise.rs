@@ -81,15 +81,18 @@ pub fn run<G: Game>(args: &AdviseArgs, m: &clap::ArgMatches) -> Result<(), Failu
         ));
     }
     let library = Library::new(&cwd()?, args.strategies.as_deref()).usage()?;
-    let model = match &args.model {
-        Some(spec) => Some(
-            library
-                .resolve_policy::<G>(spec)
-                .map_err(|e| Failure::Usage(format!("--model {spec}: {e}")))?
-                .policy,
-        ),
-        None => None,
-    };
+    let spec = args.model.as_deref().unwrap_or(G::ADVISE_MODEL);
+    let model = library
+        .resolve_policy::<G>(spec)
+        .map_err(|e| Failure::Usage(format!("--model {spec}: {e}")))?
+        .policy;
+    if args.trace.is_none() && !G::ADVISE_BY_FLAGS {
+        let g = G::NAME;
+        return Err(Failure::Usage(format!(
+            "no position: {g} positions are given by --trace FILE (a JSON trace: sim {g} --trace --trace-format \
+             json), with --at LINE naming the decision (default: the trace's last)"
+        )));
+    }
     let trace = args
         .trace
         .as_ref()

@@ -462,3 +462,26 @@ pub fn fails_with(code: i32, args: &[&str], dir: &Path, fragments: &[&str]) -> S
     }
     err
 }
+
+/// Writes `text` to `name` in `dir` and returns its path as text.
+pub fn file(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// The JSON trace of `sim ARGS` as text (its CSV left in a folder that
+/// goes away).
+pub fn trace_text(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = args.to_vec();
+    all.extend([
+        "--trace",
+        "--trace-format",
+        "json",
+        "--no-report",
+        "--out",
+        "run.csv",
+    ]);
+    ok(&sim(&all, dir.path()))
+}

@@ -36,15 +36,11 @@ use super::rollout::{
 };
 use super::rules::{Chooser, EMPTY, End, Observer, Play, Rules, Start, Table, View};
 use super::trace::json_name;
-use crate::engine::advise::{Measure, Move, Position, TraceCut};
+use crate::engine::advise::{WIN_CHANCE, Measure, Move, Position, TraceCut};
 use crate::engine::rng::{Draw, SimRng};
 
 const MEASURES: &[Measure] = &[
-    Measure {
-        name: "win chance",
-        key: "win",
-        chance: true,
-    },
+    WIN_CHANCE,
     Measure {
         name: "round score",
         key: "round_score",

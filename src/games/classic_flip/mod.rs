@@ -415,17 +415,10 @@ impl Game for ClassicFlip {
 
     fn advise_position(
         _m: &clap::ArgMatches,
-        model: Option<Policy>,
+        model: Policy,
         trace: Option<&crate::engine::advise::TraceCut>,
     ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
-        let cut = trace.ok_or(
-            "classic-flip positions are given by --trace FILE: a JSON trace (sim classic-flip --trace \
-             --trace-format json), with --at LINE for the decision to advise on",
-        )?;
-        let model = match model {
-            Some(m) => m,
-            None => Policy::parse(Self::DEFAULT_POLICY)?,
-        };
+        let cut = trace.ok_or("no position: give --trace FILE")?;
         Ok(Box::new(advise::ClassicFlipPosition::from_trace(cut, model)?))
     }
 

@@ -17,7 +17,7 @@ use super::cards::{
 };
 use super::policies::{Policy, Seats, next_card_counts};
 use super::rules::{Answer, Arrangement, Aside, Hand, MAX_PLAYERS, Observer, Resume, Rules, Status, TARGET, Table};
-use crate::engine::advise::{Exact, Measure, Move, Position};
+use crate::engine::advise::{WIN_CHANCE, Exact, Measure, Move, Position};
 use crate::engine::rng::SimRng;
 
 /// The model every seat plays after the move when `--model` is not given:
@@ -82,11 +82,7 @@ pub struct Flip7Position {
 }
 
 const MEASURES: &[Measure] = &[
-    Measure {
-        name: "win chance",
-        key: "win",
-        chance: true,
-    },
+    WIN_CHANCE,
     Measure {
         name: "round score",
         key: "round_score",

@@ -166,6 +166,8 @@ impl Game for Flip7 {
     }
 
     const ADVISES: bool = true;
+    const ADVISE_BY_FLAGS: bool = true;
+    const ADVISE_MODEL: &'static str = advise::DEFAULT_MODEL;
 
     fn advise_flags(cmd: clap::Command) -> clap::Command {
         advise::AdviseFlags::augment_args(cmd)
@@ -173,7 +175,7 @@ impl Game for Flip7 {
 
     fn advise_position(
         m: &clap::ArgMatches,
-        model: Option<Policy>,
+        model: Policy,
         trace: Option<&crate::engine::advise::TraceCut>,
     ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
         let flags = advise::AdviseFlags::from_arg_matches(m).map_err(|e| e.to_string())?;
@@ -183,10 +185,6 @@ impl Game for Flip7 {
             }
             Some(cut) => advise_trace::parts(cut)?,
             None => flags.parts()?,
-        };
-        let model = match model {
-            Some(m) => m,
-            None => Policy::parse(advise::DEFAULT_MODEL)?,
         };
         Ok(Box::new(advise::Flip7Position::new(parts, model)?))
     }

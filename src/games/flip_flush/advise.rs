@@ -26,7 +26,7 @@ use super::cards::{CELLS, Card, CardSet, SUITS, name, suit, suit_set};
 use super::policies::{Model, Policy, Seats};
 use super::rules::{Chooser, End, MEMORY_ONE, Move as Play, Rules, Silent, Table, View};
 use super::worlds::Problem;
-use crate::engine::advise::{Measure, Move, Position};
+use crate::engine::advise::{WIN_CHANCE, Measure, Move, Position};
 use crate::engine::rng::{Draw, SimRng};
 
 /// Uniform worlds drawn in each playout, of which one is kept in
@@ -34,16 +34,10 @@ use crate::engine::rng::{Draw, SimRng};
 /// history holds evidence (sampling-importance-resampling).
 pub const RESAMPLED: usize = 16;
 
-const WIN: Measure = Measure {
-    name: "win chance",
-    key: "win",
-    chance: true,
-};
-
-const PLAIN: &[Measure] = &[WIN];
+const PLAIN: &[Measure] = &[WIN_CHANCE];
 
 const GAMBLING: &[Measure] = &[
-    WIN,
+    WIN_CHANCE,
     Measure {
         name: "net stakes",
         key: "net_stakes",

@@ -287,14 +287,11 @@ impl Game for FlipFlush {
     /// seat playing `model` (the default policy) after the move.
     fn advise_position(
         _m: &clap::ArgMatches,
-        model: Option<Policy>,
+        model: Policy,
         trace: Option<&crate::engine::advise::TraceCut>,
     ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
-        let Some(cut) = trace else {
-            return Err("no position: flip-flush positions are given by --trace FILE (a JSON trace: sim flip-flush --trace --trace-format json), with --at LINE for the decision at that line".into());
-        };
+        let cut = trace.ok_or("no position: give --trace FILE")?;
         let read = advise_trace::read(cut)?;
-        let model = model.unwrap_or_else(Policy::default_policy);
         Ok(Box::new(advise::FlipFlushPosition::new(read, model)))
     }
 }

@@ -53,7 +53,7 @@ use super::rules::{
     AddOnAsked, Action, CHAIN, Chooser, End, Event, GHOST, ONE, Out, Rules, Silent, Table, UNPLAYED, View, Zone,
 };
 use super::trace::{Trace, out_key, target_name};
-use crate::engine::advise::{Measure, Move, Position, TraceCut};
+use crate::engine::advise::{WIN_CHANCE, Measure, Move, Position, TraceCut};
 use crate::engine::observe::{Observer, TraceFormat, TraceWriter};
 use crate::engine::rng::{Draw, SimRng};
 
@@ -625,11 +625,7 @@ pub struct IbFlipPosition {
 }
 
 const MEASURES: &[Measure] = &[
-    Measure {
-        name: "win chance",
-        key: "win",
-        chance: true,
-    },
+    WIN_CHANCE,
     Measure {
         name: "players beaten",
         key: "beaten",

@@ -285,17 +285,10 @@ impl Game for IbFlip {
     /// rules engine replays it up to the decision.
     fn advise_position(
         _m: &clap::ArgMatches,
-        model: Option<Policy>,
+        model: Policy,
         trace: Option<&crate::engine::advise::TraceCut>,
     ) -> Result<Box<dyn crate::engine::advise::Position>, String> {
-        let cut = trace.ok_or(
-            "ib-flip positions are given by --trace FILE (a JSON trace: sim ib-flip --trace --trace-format json), \
-             with --at LINE naming the decision (default: the trace's last)",
-        )?;
-        let model = match model {
-            Some(m) => m,
-            None => Policy::parse(Self::DEFAULT_POLICY)?,
-        };
+        let cut = trace.ok_or("no position: give --trace FILE")?;
         Ok(Box::new(advise::IbFlipPosition::from_trace(cut, model)?))
     }
 }
