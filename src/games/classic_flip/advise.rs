@@ -30,14 +30,14 @@ use serde_json::{Value, json};
 use super::advise_trace::{self, Answer, Ask, Replayed};
 use super::cards::{ACTION_CARDS, ANY, Card, CardSet, Func, action, cards_of, count};
 use super::policies::{Policy, Wants, start_options, steal_slots, steal_victims};
-use super::rollout::{
+use super::rollout::{Scripted, 
     Fixed, block_options, challenge_options, collector_rule, discard_options, first_then, penalty_options,
     pick_options,
 };
 use super::rules::{Chooser, EMPTY, End, Observer, Play, Rules, Start, Table, View};
 use super::trace::json_name;
 use crate::engine::advise::{WIN_CHANCE, Measure, Move, Position, TraceCut};
-use crate::engine::rng::{Draw, SimRng};
+use crate::engine::rng::SimRng;
 
 const MEASURES: &[Measure] = &[
     WIN_CHANCE,
@@ -236,57 +236,6 @@ impl ClassicFlipPosition {
     }
 }
 
-/// Plays every seat with the model; the mover's first decision of the
-/// kind fixed is the move.
-struct Fixing {
-    me: usize,
-    model: Policy,
-    fixed: Option<Fixed>,
-}
-
-impl Fixing {
-    fn take<T>(&mut self, seat: usize, pick: impl Fn(Fixed) -> Option<T>) -> Option<T> {
-        if seat != self.me {
-            return None;
-        }
-        let answer = self.fixed.and_then(pick);
-        if answer.is_some() {
-            self.fixed = None;
-        }
-        answer
-    }
-}
-
-impl Chooser for Fixing {
-    fn start<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Start {
-        let f = self.take(v.seat(), |f| if let Fixed::Start(s) = f { Some(s) } else { None });
-        f.unwrap_or_else(|| self.model.start(v, d))
-    }
-    fn take_pick<D: Draw>(&mut self, v: &View<'_>, target: usize, d: &mut D) -> Card {
-        let f = self.take(v.seat(), |f| if let Fixed::Pick(c) = f { Some(c) } else { None });
-        f.unwrap_or_else(|| self.model.take_pick(v, target, d))
-    }
-    fn block<D: Draw>(&mut self, v: &View<'_>, by: usize, func: Func, d: &mut D) -> Option<Card> {
-        let f = self.take(v.seat(), |f| if let Fixed::Block(b) = f { Some(b) } else { None });
-        f.unwrap_or_else(|| self.model.block(v, by, func, d))
-    }
-    fn challenge<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Option<usize> {
-        let f = self.take(v.seat(), |f| if let Fixed::Challenge(c) = f { Some(c) } else { None });
-        f.unwrap_or_else(|| self.model.challenge(v, d))
-    }
-    fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
-        let f = self.take(v.seat(), |f| match f {
-            Fixed::Discard(c) if !forced => Some(c),
-            _ => None,
-        });
-        f.unwrap_or_else(|| self.model.discard(v, limit, forced, d))
-    }
-    fn take_penalty<D: Draw>(&mut self, v: &View<'_>, pile: CardSet, d: &mut D) -> CardSet {
-        let f = self.take(v.seat(), |f| if let Fixed::Penalty(c) = f { Some(c) } else { None });
-        f.unwrap_or_else(|| self.model.take_penalty(v, pile, d))
-    }
-}
-
 /// Hears the end of the decision's round: the mover's points in it.
 struct FirstRound {
     seat: usize,
@@ -452,9 +401,10 @@ impl Position for ClassicFlipPosition {
         let r = &self.replayed;
         let me = r.mover;
         let mut w = View::new(&r.resume, me).sample_world(rng);
-        let mut ch = Fixing {
+        let mut ch = Scripted {
             me,
-            model: self.model,
+            mine: self.model,
+            others: self.model,
             fixed: Some(self.moves[mv].0),
         };
         let mut first = FirstRound { seat: me, points: None };

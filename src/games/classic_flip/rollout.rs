@@ -37,16 +37,17 @@ pub(super) enum Fixed {
 
 /// The chooser of every playout: the player `me`'s next decision of the
 /// kind fixed is the one fixed, then `mine` decides for that player and
-/// `collector` for everybody else.
+/// `others` for everybody else (`collector` in `rollout:K`).
 pub(super) struct Scripted {
     pub(super) me: usize,
     pub(super) mine: Policy,
+    pub(super) others: Policy,
     pub(super) fixed: Option<Fixed>,
 }
 
 impl Scripted {
     fn policy(&self, seat: usize) -> Policy {
-        if seat == self.me { self.mine } else { Policy::default() }
+        if seat == self.me { self.mine } else { self.others }
     }
 
     /// The fixed decision, once, if it is `me` deciding and `pick` finds
@@ -152,6 +153,7 @@ fn mean_margin(worlds: &[World], me: usize, mine: Policy, actor: usize, at: Resu
         let mut ch = Scripted {
             me,
             mine,
+            others: Policy::default(),
             fixed: Some(fixed),
         };
         w.play_on_from(actor, at, &mut ch, &mut Silent, &mut rng);
