@@ -21,6 +21,7 @@ fn kind(v: &Value, opens: bool) -> Option<&'static str> {
         "discard" => "discard",
         "block" => "block",
         "take" if v["index"].is_null() => "pick",
+        "penalty_discard" => "forced",
         "penalty_take" => "penalty",
         _ => return None,
     })
@@ -43,8 +44,9 @@ fn bare(v: &Value) -> Value {
     v
 }
 
-/// Every `stride`-th start and discard, every fourth challenge and
-/// penalty pick, and every Block and Take pick of every game of the trace
+/// Every `stride`-th start and discard, every fourth challenge, penalty
+/// pick and discard down to six inside a challenge, and every Block and
+/// Take pick of every game of the trace
 /// of `args`: the position read from the trace cut
 /// there, played on with the trace's hidden cards and later decisions,
 /// must end every round and the game as the trace did. Returns the
@@ -70,7 +72,7 @@ fn resume_every_decision(args: &[&str], stride: usize) -> std::collections::BTre
                 continue;
             }
         }
-        if matches!(k, "challenge" | "penalty") {
+        if matches!(k, "challenge" | "penalty" | "forced") {
             rarer += 1;
             if rarer % 4 != 0 {
                 continue;
@@ -180,7 +182,15 @@ fn every_traced_decision_resumes_as_the_game_went_on() {
             *all.entry(k).or_insert(0) += n;
         }
     }
-    for k in ["start", "challenge", "discard", "block", "pick", "penalty"] {
+    for k in [
+        "start",
+        "challenge",
+        "discard",
+        "block",
+        "pick",
+        "penalty",
+        "forced",
+    ] {
         assert!(
             all.get(k).copied().unwrap_or(0) > 0,
             "no {k} decision checked: {all:?}"
@@ -261,8 +271,11 @@ fn advice_depends_only_on_what_the_mover_can_see() {
         }
         opens = v["event"] == "turn" || (opens && v["event"] == "reshuffle");
     }
-    let (mut same, mut differ) = (0, 0);
-    for &(at, k) in decisions.iter().skip(12).step_by(37) {
+    let (mut same, mut differ, mut forced) = (0, 0, 0);
+    // Every 37th decision, and the first discards down to six inside a
+    // challenge.
+    let forced_ones = decisions.iter().filter(|d| d.1 == "forced").take(2);
+    for &(at, k) in decisions.iter().skip(12).step_by(37).chain(forced_ones) {
         let p = read(&text, at).unwrap();
         let r = p.replayed();
         let me = r.mover;
@@ -296,6 +309,7 @@ fn advice_depends_only_on_what_the_mover_can_see() {
                 "line {at} ({k}): {x} <-> {y}"
             );
             same += 1;
+            forced += usize::from(k == "forced");
             break;
         }
         // A card of the mover's hand.
@@ -320,11 +334,13 @@ fn advice_depends_only_on_what_the_mover_can_see() {
             break;
         }
     }
-    assert!(same >= 3 && differ >= 3, "{same} unchanged, {differ} changed");
+    assert!(
+        same >= 3 && differ >= 3 && forced >= 1,
+        "{same} unchanged ({forced} discards to six), {differ} changed"
+    );
 }
 
-/// A line that is no decision, the discard down to six inside a
-/// challenge, a trace that breaks the rules, no trace at all and a
+/// A line that is no decision, a trace that breaks the rules, no trace at all and a
 /// trace of another game are refused, each with a message naming what is
 /// wrong.
 #[test]
@@ -362,10 +378,6 @@ fn refusals_name_what_is_wrong() {
     run(
         advise(&t, line_of("action_discard")),
         &["an 'action_discard' event, not a decision"],
-    );
-    run(
-        advise(&t, line_of("penalty_discard")),
-        &["penalty_discard", "cannot resume"],
     );
     // An action's draw is no start option.
     let draw3 = events
@@ -477,6 +489,64 @@ fn json_answer_has_the_position_the_moves_and_the_advice() {
             .any(|l| l == "the trace's move: take community 2X (slot 0)"),
         "{words:?}"
     );
+}
+
+/// C25, C27: the discard down to six inside a hand challenge is advised,
+/// by the player caught and by a challenger that failed: every move
+/// discards exactly the cards over six, no move comes twice, and the
+/// trace's own discard is among them (the moves themselves are checked
+/// in `rollout`'s unit test).
+#[test]
+fn discard_down_to_six_inside_a_challenge_is_advised() {
+    let text = trace_text(&[
+        "classic-flip",
+        "--players",
+        "4",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--policy",
+        "thief+bluffer:9,sheriff:0.3+bluffer:8,thief+sheriff:0.5,counter+bluffer:10",
+    ]);
+    let events = parse(&text);
+    let (mut caught, mut failed) = (0, 0);
+    for (i, v) in events.iter().enumerate() {
+        if v["event"] != "penalty_discard" {
+            continue;
+        }
+        let at = i + 1;
+        let challenge = events[..i]
+            .iter()
+            .rev()
+            .find(|e| e["event"] == "challenge")
+            .unwrap();
+        let p = read(&text, at).unwrap();
+        let r = p.replayed();
+        let hand = View::new(&r.view, r.mover).hand();
+        let need = hand.count_ones() - 6;
+        let (words, position) = p.read_back();
+        assert_eq!(position["decision"], "forced", "line {at}");
+        if challenge["won"] == true {
+            assert_eq!(challenge["target"], v["seat"], "line {at}");
+            assert!(words[0].contains("caught over the limit"), "{words:?}");
+            caught += 1;
+        } else {
+            assert_eq!(challenge["seat"], v["seat"], "line {at}");
+            assert!(words[0].contains("failed hand challenge"), "{words:?}");
+            failed += 1;
+        }
+        let moves = p.moves();
+        let traced = position["traced"].as_str().unwrap().to_string();
+        assert!(moves.iter().any(|m| m.key == traced), "line {at}: {traced}");
+        for m in &moves {
+            let cards: Vec<&str> = m.key.trim_start_matches("discard:").split(',').collect();
+            assert_eq!(cards.len() as u32, need, "line {at}: {}", m.key);
+        }
+        let keys: std::collections::BTreeSet<&str> = moves.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!(keys.len(), moves.len(), "line {at}: a move twice");
+    }
+    assert!(caught > 0 && failed > 0, "{caught} caught, {failed} failed");
 }
 
 /// The same seed gives the same answer, to the byte, on one thread and

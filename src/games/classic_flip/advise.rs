@@ -21,7 +21,10 @@
 //! or each player a challenge could win against; the discard of the model
 //! and the discards keeping seven to ten cards; no Block or a Block with
 //! each kind of Block card held; every card of the hand a Take sees; every
-//! pair of the penalty discards. The model's own answer comes first, and
+//! pair of the penalty discards; at the discard down to six inside a hand
+//! challenge, every card when one goes, else the model's discard and
+//! every discard that swaps one of its cards for a kept one. The model's
+//! own answer comes first, and
 //! the move the trace records is added when it is none of these.
 
 use rand::SeedableRng;
@@ -30,11 +33,11 @@ use serde_json::{Value, json};
 use super::advise_trace::{self, Answer, Ask, Replayed};
 use super::cards::{ACTION_CARDS, ANY, Card, CardSet, Func, action, cards_of, count};
 use super::policies::{Policy, Wants, start_options, steal_slots, steal_victims};
-use super::rollout::{Scripted, 
-    Fixed, block_options, challenge_options, collector_rule, discard_options, first_then, penalty_options,
-    pick_options,
+use super::rollout::{
+    Fixed, Scripted, block_options, challenge_options, collector_rule, discard_options, first_then, forced_options,
+    penalty_options, pick_options,
 };
-use super::rules::{Chooser, EMPTY, End, Observer, Play, Rules, Start, Table, View};
+use super::rules::{Chooser, EMPTY, End, LIMIT_6, Observer, Play, Rules, Start, Table, View};
 use super::trace::json_name;
 use crate::engine::advise::{WIN_CHANCE, Measure, Move, Position, TraceCut};
 use crate::engine::rng::SimRng;
@@ -56,16 +59,16 @@ pub struct ClassicFlipPosition {
 }
 
 /// The decision a traced answer makes, as a move of the search.
-fn fixed_of(a: Answer) -> Option<Fixed> {
-    Some(match a {
+fn fixed_of(a: Answer) -> Fixed {
+    match a {
         Answer::Start(s) => Fixed::Start(s),
         Answer::Challenge(q) => Fixed::Challenge(Some(q)),
         Answer::Discard(c) => Fixed::Discard(c),
         Answer::Block(c) => Fixed::Block(Some(c)),
         Answer::Pick(c) => Fixed::Pick(c),
         Answer::Penalty(c) => Fixed::Penalty(c),
-        Answer::Forced(_) => return None,
-    })
+        Answer::Forced(c) => Fixed::Forced(c),
+    }
 }
 
 /// Card names as the trace writes them (decks), and the community
@@ -115,6 +118,10 @@ fn describe(f: Fixed, cards: &Cards) -> Move {
         Fixed::Penalty(c) => (
             format!("take {}", cards.words(c)),
             format!("penalty:{}", cards.list(c).join(",")),
+        ),
+        Fixed::Forced(c) => (
+            format!("discard {}", cards.words(c)),
+            format!("discard:{}", cards.list(c).join(",")),
         ),
     };
     Move {
@@ -204,8 +211,15 @@ fn moves_of(r: &Replayed, model: Policy) -> Vec<Fixed> {
             .into_iter()
             .map(Fixed::Penalty)
             .collect(),
+        Ask::Forced { .. } => {
+            let need = v.hand_size(r.mover).saturating_sub(LIMIT_6);
+            forced_options(m.discard(&v, LIMIT_6, true, &mut d), &v, need)
+                .into_iter()
+                .map(Fixed::Forced)
+                .collect()
+        }
     };
-    if let Some(f) = r.traced.and_then(fixed_of)
+    if let Some(f) = r.traced.map(fixed_of)
         && !moves.contains(&f)
     {
         moves.push(f);
@@ -253,7 +267,7 @@ impl Observer<Table> for FirstRound {
 }
 
 /// The decision in words and as a JSON key.
-fn decision_words(ask: Ask, cards: &Cards) -> (String, String) {
+fn decision_words(ask: Ask, me: usize, cards: &Cards) -> (String, String) {
     match ask {
         Ask::Start => ("the start of its turn".into(), "start".into()),
         Ask::Challenge => ("whether to challenge a hand".into(), "challenge".into()),
@@ -266,6 +280,14 @@ fn decision_words(ask: Ask, cards: &Cards) -> (String, String) {
         Ask::Penalty { pile } => (
             format!("what to take of the penalty discards {}", cards.words(pile)),
             "penalty".into(),
+        ),
+        Ask::Forced { challenger, challenged } if me == challenged => (
+            format!("its discard down to six, caught over the limit by seat {challenger}'s hand challenge"),
+            "forced".into(),
+        ),
+        Ask::Forced { challenged, .. } => (
+            format!("its discard down to six after its failed hand challenge of seat {challenged}"),
+            "forced".into(),
         ),
     }
 }
@@ -305,7 +327,7 @@ impl Position for ClassicFlipPosition {
         let v = View::new(t, r.mover);
         let cards = Cards::of(r);
         let n = r.rules.players;
-        let (what, key) = decision_words(r.ask, &cards);
+        let (what, key) = decision_words(r.ask, r.mover, &cards);
         let mut lines = vec![format!(
             "round {}, seat {} deals, turn {}; seat {} to decide {what} (trace line {})",
             t.round() + 1,
@@ -373,7 +395,7 @@ impl Position for ClassicFlipPosition {
         if let Some(c) = t.caller() {
             lines.push(format!("seat {c} has called Flip!: these are the final turns"));
         }
-        let traced = r.traced.and_then(fixed_of).map(|f| describe(f, &cards));
+        let traced = r.traced.map(fixed_of).map(|f| describe(f, &cards));
         if let Some(m) = &traced {
             lines.push(format!("the trace's move: {}", m.name));
         }

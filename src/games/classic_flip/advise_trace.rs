@@ -63,6 +63,15 @@ pub enum Ask {
         /// The cards the caught player discarded.
         pile: CardSet,
     },
+    /// The discard down to six inside `challenger`'s hand challenge of
+    /// `challenged`: by the challenged player when the challenge was won,
+    /// by the challenger when it failed.
+    Forced {
+        /// The player whose turn it is, who challenged.
+        challenger: usize,
+        /// The player challenged.
+        challenged: usize,
+    },
 }
 
 impl Ask {
@@ -75,6 +84,13 @@ impl Ask {
             Ask::Block { by, .. } => (by, Resume::Block { victim: me }),
             Ask::Pick { from } => (me, Resume::TakePick { from }),
             Ask::Penalty { pile } => (me, Resume::PenaltyPick { pile }),
+            Ask::Forced { challenger, challenged } => (
+                challenger,
+                Resume::PenaltyDiscard {
+                    challenged,
+                    won: me == challenged,
+                },
+            ),
         }
     }
 }
@@ -92,8 +108,7 @@ pub enum Answer {
     Block(Card),
     /// The card a Take picked.
     Pick(Card),
-    /// The discard down to six after a challenge (no decision `sim advise`
-    /// can resume at).
+    /// The discard down to six inside a hand challenge.
     Forced(CardSet),
     /// The cards taken from the penalty discards.
     Penalty(CardSet),
@@ -379,6 +394,9 @@ struct Scripted<'s> {
     kept: Option<Kept>,
     /// The table as a kept start option is asked.
     start_view: Option<Table>,
+    /// The last hand challenge answered (challenger, challenged): who
+    /// discards to six next is one of them.
+    challenge: Option<(usize, usize)>,
     fallback: Policy,
 }
 
@@ -520,6 +538,7 @@ impl Chooser for Scripted<'_> {
             if let Answer::Challenge(q) = e.answer
                 && q != v.seat()
             {
+                self.challenge = Some((v.seat(), q));
                 return Some(q);
             }
             self.illegal(&e, "challenges itself");
@@ -529,7 +548,15 @@ impl Chooser for Scripted<'_> {
 
     fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
         let kind = if forced { "forced" } else { "discard" };
-        if let Some(e) = self.next(v, kind, false, || Ask::Discard { limit }) {
+        let (challenger, challenged) = self.challenge.unwrap_or((v.seat(), v.seat()));
+        let ask = move || {
+            if forced {
+                Ask::Forced { challenger, challenged }
+            } else {
+                Ask::Discard { limit }
+            }
+        };
+        if let Some(e) = self.next(v, kind, false, ask) {
             let out = match e.answer {
                 Answer::Discard(c) | Answer::Forced(c) => c,
                 _ => 0,
@@ -762,7 +789,8 @@ fn decisions(events: &[(usize, Value)]) -> Vec<Found> {
 
 /// The decisions of a trace `sim advise` asks about, for messages.
 const DECISIONS: &str = "a turn (its 'turn' line or the draw, community, play or flip that starts it), a challenge, \
-     an end-of-turn discard, a block, a Take's pick (a 'take' with a null index) or a penalty_take";
+     an end-of-turn discard, a penalty_discard (down to six inside a challenge), a block, a Take's pick (a 'take' with \
+     a null index) or a penalty_take";
 
 /// A traced decision, replayed: the table as the engine asks it, and the
 /// table the engine resumes from.
@@ -807,12 +835,6 @@ pub fn read(cut: &TraceCut) -> Result<Replayed, String> {
         Some(at) => {
             let last = &events[events.len() - 1].1;
             match found.last().filter(|f| f.line == at) {
-                Some(f) if f.kind == "forced" => {
-                    return Err(format!(
-                        "--at {at}: line {at} is a penalty_discard, the discard down to six inside a hand challenge: \
-                         the rules engine cannot resume a game there, so it cannot be advised"
-                    ));
-                }
                 Some(f) => *f,
                 None => {
                     let what = last["event"].as_str().unwrap_or("?");
@@ -829,9 +851,7 @@ pub fn read(cut: &TraceCut) -> Result<Replayed, String> {
             }
         }
         None => *found
-            .iter()
-            .rev()
-            .find(|f| f.kind != "forced")
+            .last()
             .ok_or_else(|| format!("the trace has no decision to advise on ({DECISIONS})"))?,
     };
     let v = &events[target.index].1;
@@ -879,6 +899,7 @@ pub fn read(cut: &TraceCut) -> Result<Replayed, String> {
         target: Some((target.line, target.kind, mover)),
         kept: None,
         start_view: None,
+        challenge: None,
         fallback: Policy::default(),
     };
     let mut dealer = Dealer {
@@ -971,6 +992,7 @@ impl Replayed {
             target: None,
             kept: None,
             start_view: None,
+            challenge: None,
             fallback: Policy::default(),
         };
         let mut dealer = Dealer {

@@ -33,6 +33,10 @@ pub(super) enum Fixed {
     Block(Option<Card>),
     Pick(Card),
     Penalty(CardSet),
+    /// The discard down to six inside a hand challenge (asked by `sim
+    /// advise`; `rollout:K` and `ismcts:N` discard there as their policy
+    /// does).
+    Forced(CardSet),
 }
 
 /// The chooser of every playout: the player `me`'s next decision of the
@@ -84,6 +88,7 @@ impl Chooser for Scripted {
     fn discard<D: Draw>(&mut self, v: &View<'_>, limit: u32, forced: bool, d: &mut D) -> CardSet {
         let fixed = self.take(v.seat(), |f| match f {
             Fixed::Discard(c) if !forced => Some(c),
+            Fixed::Forced(c) if forced => Some(c),
             _ => None,
         });
         fixed.unwrap_or_else(|| self.policy(v.seat()).discard(v, limit, forced, d))
@@ -237,6 +242,25 @@ pub(super) fn discard_options<D: Draw>(first: CardSet, plain: &Policy, v: &View<
     first_then(first, bluffs)
 }
 
+/// The discards down to six to consider, `first` first: every discard of
+/// `need` cards when `need` is one, else `first` and every discard that
+/// swaps one of its cards for one `first` keeps.
+pub(super) fn forced_options(first: CardSet, v: &View<'_>, need: u32) -> Vec<CardSet> {
+    let hand = v.hand();
+    let rest: Vec<CardSet> = if need == 1 {
+        cards_of(hand).map(bit).collect()
+    } else {
+        let mut swaps = Vec::new();
+        for out in cards_of(first) {
+            for keep in cards_of(hand & !first) {
+                swaps.push(first & !bit(out) | bit(keep));
+            }
+        }
+        swaps
+    };
+    first_then(first, rest)
+}
+
 /// The Block reactions to consider: `first`, then no Block, a Draw/Block
 /// card and an Any.
 pub(super) fn block_options(first: Option<Card>, v: &View<'_>) -> Vec<Option<Card>> {
@@ -311,4 +335,59 @@ pub fn take_penalty<D: Draw>(policy: &Policy, k: u16, v: &View<'_>, pile: CardSe
     let first = collector_rule(policy).take_penalty(v, pile, d);
     let cands = penalty_options(first, pile);
     best_by_playouts(policy, k, v, v.seat(), Resume::PenaltyPick { pile }, &cands, Fixed::Penalty, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::classic_flip::rules::{EMPTY, Position, Rules};
+
+    /// A two-player table where seat 0 holds `names`, every other card in
+    /// the draw pile.
+    fn holding(names: &[&str]) -> Table {
+        let hand = names.iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+        let deck = Rules::standard(2).deck.all;
+        let mut t = Table::new(Rules::standard(2));
+        t.set_position(&Position {
+            hands: vec![hand, 0],
+            community: [EMPTY; 3],
+            draw: cards_of(deck & !hand).collect(),
+            totals: vec![0, 0],
+            ..Default::default()
+        });
+        t
+    }
+
+    /// C25: with one card to go, every card of the hand is a discard to
+    /// consider, the first given first.
+    #[test]
+    fn forced_discard_of_one_card_considers_every_card() {
+        let t = holding(&["R2", "R3", "B4", "B5", "P6", "P7", "GK"]);
+        let v = View::new(&t, 0);
+        let first = bit(parse("GK").unwrap());
+        let all = forced_options(first, &v, 1);
+        assert_eq!(all.len(), 7);
+        assert_eq!(all[0], first);
+        assert_eq!(all.iter().fold(0, |m, &c| m | c), v.hand());
+        assert!(all.iter().all(|c| c.count_ones() == 1));
+    }
+
+    /// With more to go: the first discard, then every discard that swaps
+    /// one of its cards for a card it keeps, each of the same size and
+    /// each once.
+    #[test]
+    fn forced_discard_of_more_considers_the_one_card_swaps() {
+        let t = holding(&["R2", "R3", "B4", "B5", "P6", "P7", "GK", "GQ", "GJ"]);
+        let v = View::new(&t, 0);
+        let first = ["R2", "R3", "B4"].iter().fold(0, |m, c| m | bit(parse(c).unwrap()));
+        let all = forced_options(first, &v, 3);
+        assert_eq!(all.len(), 1 + 3 * 6);
+        assert_eq!(all[0], first);
+        for (i, &c) in all.iter().enumerate() {
+            assert_eq!(c.count_ones(), 3);
+            assert_eq!(c & !v.hand(), 0);
+            assert!(i == 0 || (c & first).count_ones() == 2);
+            assert!(!all[..i].contains(&c));
+        }
+    }
 }

@@ -101,6 +101,11 @@ pub enum Resume {
     /// `p`'s pick from the penalty discards `pile` after winning a
     /// challenge (then E2 and E3).
     PenaltyPick { pile: CardSet },
+    /// The discard down to six inside `p`'s hand challenge of
+    /// `challenged` (C25): by `challenged` when the challenge was `won`
+    /// (then `p`'s pick from the discards), else by `p` (then its
+    /// six-card limit, C27); then E2 and E3.
+    PenaltyDiscard { challenged: usize, won: bool },
     /// `p`'s start option: its whole turn (and its +Turn extra turns).
     Turn,
     /// E1, `p`'s hand challenge.
@@ -1011,6 +1016,10 @@ impl Table {
                 self.take_from_penalty(p, pile, ch, obs, d);
                 Some(EndStep::ActionCard)
             }
+            Resume::PenaltyDiscard { challenged, won } => {
+                self.settle_challenge(p, challenged, won, ch, obs, d);
+                Some(EndStep::ActionCard)
+            }
             Resume::Challenge => Some(EndStep::Challenge),
             Resume::Discard => Some(EndStep::Discard),
         };
@@ -1388,9 +1397,25 @@ impl Table {
         if won {
             self.counts[p].challenges_won += 1;
             self.counts[q].caught += 1;
-            // C25: the loser is penalised (limit six) from now on, then
-            // discards to six; the challenger takes from those discards.
+            // C25: the loser is penalised (limit six) from now on.
             self.penalised |= 1 << q;
+        }
+        self.settle_challenge(p, q, won, ch, obs, d);
+    }
+
+    /// What follows `p`'s hand challenge of `q` once it is decided: won,
+    /// `q` discards to six and `p` takes from those discards (C25); lost,
+    /// `p` discards to six and keeps six until its next turn (C27).
+    fn settle_challenge<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        q: usize,
+        won: bool,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
+        if won {
             let pile = self.forced_discard(q, ch, obs, d);
             self.take_from_penalty(p, pile, ch, obs, d);
         } else {

@@ -35,10 +35,11 @@
 //! kind, its parameters, who decides).
 //!
 //! Every kind of decision of the `ismcts` seat is a root: the rules
-//! engine resumes a turn at each of them ([`Resume`]). The one it cannot
-//! resume at is the discard down to six after a hand challenge (inside
-//! the challenge); there the `ismcts` seat discards as its playout policy
-//! does, at the table and in the search.
+//! engine resumes a turn at each of them ([`Resume`]). The discard down
+//! to six inside a hand challenge is not searched (the engine resumes
+//! there for `sim advise`, but the search keeps the results it had): the
+//! `ismcts` seat discards there as its playout policy does, at the table
+//! and in the search.
 
 use std::cell::RefCell;
 
