@@ -361,7 +361,8 @@ impl Visitor for Build {
         }
         self.games.push(play);
         if G::ADVISES {
-            let advise = crate::studies::advise::AdviseArgs::augment_args(Command::new(name));
+            let advise = crate::studies::advise::AdviseArgs::augment_args(Command::new(name))
+                .mut_arg("budget", |a| a.default_value(G::ADVISE_BUDGET));
             self.advisers.push(
                 G::advise_flags(advise)
                     .about(format!("Advice on one position of {name}: every legal move's chance to win."))

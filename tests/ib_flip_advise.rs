@@ -468,3 +468,17 @@ fn the_same_answer_on_one_thread_and_two() {
         assert_eq!(one, two, "line {at}");
     }
 }
+
+/// IB-Flip's advice plays up to 1M playouts a move unless told otherwise
+/// (its playouts are cheap, its close moves many); the other games 100K.
+#[test]
+fn the_default_budget_is_the_games_own() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, budget) in [("ib-flip", "1M"), ("flip7", "100K"), ("classic-flip", "100K")] {
+        let help = ok(&sim(&["advise", game, "--help"], dir.path()));
+        let from = help.find("--budget").unwrap();
+        let to = from + help[from..].find("--time").unwrap();
+        let flag = &help[from..to];
+        assert!(flag.contains(&format!("[default: {budget}]")), "{game}: {flag}");
+    }
+}

@@ -188,6 +188,10 @@ pub trait Game: Send + Sync + 'static {
     /// own flags ([`Game::advise_flags`]); otherwise only by `--trace`.
     const ADVISE_BY_FLAGS: bool = false;
 
+    /// The most playouts of each move `sim advise GAME` plays when
+    /// `--budget` is not given (as the flag is written: `100K`, `1M`).
+    const ADVISE_BUDGET: &'static str = "100K";
+
     /// The model every seat plays after the move in `sim advise GAME` when
     /// `--model` is not given.
     const ADVISE_MODEL: &'static str = Self::DEFAULT_POLICY;

@@ -281,6 +281,12 @@ impl Game for IbFlip {
 
     const ADVISES: bool = true;
 
+    /// Ten times the engine's default: IB-Flip's playouts are cheap (about
+    /// a million a second on two cores), and its turns often offer moves
+    /// within half a point of each other (one card of a rank or two), which
+    /// 100K playouts cannot tell apart where a longer search can.
+    const ADVISE_BUDGET: &'static str = "1M";
+
     /// IB-Flip positions are read from a JSON trace only: the game's own
     /// rules engine replays it up to the decision.
     fn advise_position(
