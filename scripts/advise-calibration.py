@@ -121,7 +121,13 @@ def main():
             tasks = [(game, p, n, tried + k, long_budget if len(rows) + k < long_positions else None)
                      for k, (p, n) in enumerate(batch)]
             tried += len(batch)
-            rows += [r for r in pool.map(position, tasks) if r is not None]
+            for r in pool.map(position, tasks):
+                if r is not None:
+                    rows.append(r)
+                    if sys.stderr.isatty() and len(rows) % 10 == 0:
+                        print(f"\r{len(rows)} of {want} positions", end="", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
     rows = rows[:want]
     if len(rows) < want:
         print(f"only {len(rows)} decisions in the traces; raise GAMES", file=sys.stderr)
