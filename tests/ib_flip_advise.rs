@@ -23,18 +23,20 @@ fn games_of(events: &[Value]) -> Vec<Vec<(usize, Value)>> {
 }
 
 /// Decisions checked, by kind: turns, face-down cards, add-ons (at their
-/// `add_on` line), add-ons offered (at their `draw` line).
+/// `add_on` line), add-ons offered (at their `draw` line), fixing steps
+/// (the first of a seat's, and the later ones after drawing).
 #[derive(Debug, Default)]
 struct Checked {
     turns: usize,
     face_down: usize,
     add_ons: usize,
     offered: usize,
+    fixes: usize,
+    later_fixes: usize,
 }
 
 /// From every line of every game of the trace of `args`: a position read
-/// from the trace cut there is either refused as no decision (or as
-/// fixing), or, continued with the trace's real hidden cards, the trace's
+/// from the trace cut there is either refused as no decision, or, continued with the trace's real hidden cards, the trace's
 /// answer and every later decision and random outcome of the trace, gives
 /// exactly the trace's later events to the game's end.
 fn resume_every_decision(args: &[&str], checked: &mut Checked) {
@@ -51,10 +53,7 @@ fn resume_every_decision(args: &[&str], checked: &mut Checked) {
             let p = match IbFlipPosition::from_trace(&cut, model) {
                 Ok(p) => p,
                 Err(e) => {
-                    assert!(
-                        e.contains("not a decision") || e.contains("fixing step"),
-                        "line {line}: {e}"
-                    );
+                    assert!(e.contains("not a decision"), "line {line}: {e}");
                     continue;
                 }
             };
@@ -65,6 +64,17 @@ fn resume_every_decision(args: &[&str], checked: &mut Checked) {
                 (Decision::FaceDown, "face_down") => checked.face_down += 1,
                 (Decision::AddOn(_), "add_on") => checked.add_ons += 1,
                 (Decision::AddOn(_), "draw") => checked.offered += 1,
+                (Decision::Fix(asked), "fix") => {
+                    assert_eq!(
+                        u64::from(asked.steps) + 1,
+                        game[i].1["step"].as_u64().unwrap(),
+                        "line {line}"
+                    );
+                    checked.fixes += 1;
+                    if asked.steps > 0 {
+                        checked.later_fixes += 1;
+                    }
+                }
                 (d, k) => panic!("line {line}: a '{k}' line read as {d:?}"),
             }
             // The trace's own answer is one of the moves (past the draw
@@ -79,10 +89,11 @@ fn resume_every_decision(args: &[&str], checked: &mut Checked) {
 }
 
 /// The reading of a trace and the rules engine's resumption together: from
-/// every decision of 32 games (turns from the hand and face up, reveals,
-/// face-down cards, add-ons taken and declined, 2 to 5 players, a random
-/// policy among them, powers switched off), the game goes on exactly as
-/// traced, event for event, to its end.
+/// every decision of 32 games (every fixing step, stacks drawn after
+/// among them, turns from the hand and face up, reveals, face-down cards,
+/// add-ons taken and declined, 2 to 5 players, a random policy among them,
+/// powers switched off), the game goes on exactly as traced, event for
+/// event, to its end.
 #[test]
 fn every_traced_decision_resumes_as_the_game_went_on() {
     let mut c = Checked::default();
@@ -146,7 +157,12 @@ fn every_traced_decision_resumes_as_the_game_went_on() {
     );
     eprintln!("decisions checked: {c:?}");
     assert!(
-        c.turns > 1_000 && c.face_down > 50 && c.add_ons > 10 && c.offered > c.add_ons,
+        c.turns > 1_000
+            && c.face_down > 50
+            && c.add_ons > 10
+            && c.offered > c.add_ons
+            && c.fixes > 100
+            && c.later_fixes > 2,
         "{c:?}"
     );
 }
@@ -295,7 +311,7 @@ fn advice_depends_only_on_what_the_mover_can_see() {
     );
 }
 
-/// A line that is no decision, a fixing step, a trace that does not follow
+/// A line that is no decision, a trace that does not follow
 /// the rules, a missing --trace and another game's trace are refused
 /// (exit 2) with a message naming what is wrong.
 #[test]
@@ -324,13 +340,6 @@ fn refusals_name_what_is_wrong() {
         &["advise", "ib-flip", "--trace", &t, "--at", &end],
         dir.path(),
         &["'game_end' event, not a decision"],
-    );
-    let fix = line_of("fix").to_string();
-    fails_with(
-        2,
-        &["advise", "ib-flip", "--trace", &t, "--at", &fix],
-        dir.path(),
-        &["fixing step of seat 0", "does not advise fixing"],
     );
     // A play changed: the trace no longer follows the rules.
     let i = lines
@@ -481,4 +490,202 @@ fn the_default_budget_is_the_games_own() {
         let flag = &help[from..to];
         assert!(flag.contains(&format!("[default: {budget}]")), "{game}: {flag}");
     }
+}
+
+/// The rank part of a card's name (`10H` → `10`).
+fn rank_of(card: &str) -> &str {
+    &card[..card.len() - 1]
+}
+
+/// The legal face-up sets from `pool` by the rule itself (I26): at least 3
+/// cards of at most 3 ranks, at most 3 left in hand.
+fn legal_fixes(pool: &[&str]) -> usize {
+    (0u32..1 << pool.len())
+        .filter(|bits| {
+            let up: Vec<&str> = (0..pool.len())
+                .filter(|i| bits >> i & 1 == 1)
+                .map(|i| pool[i])
+                .collect();
+            let ranks: std::collections::BTreeSet<&str> = up.iter().map(|c| rank_of(c)).collect();
+            up.len() >= 3 && ranks.len() <= 3 && pool.len() - up.len() <= 3
+        })
+        .count()
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect()
+}
+
+/// Fixing is advised: every legal face-up set of the hand and face-up
+/// cards is a move (the cards up now first, the trace's among them), and
+/// the mover sees of the seats that fixed before it their face-up cards and
+/// the cards they took back into hand, nothing more.
+#[test]
+fn fixing_is_advised_with_every_legal_face_up_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = trace_text(&["ib-flip", "--players", "4", "--games", "1", "--seed", "1"]);
+    let t = file(dir.path(), "t.jsonl", &text);
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let deal = &lines[1];
+    let fixes: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i]["event"] == "fix")
+        .map(|i| i + 1)
+        .collect();
+    assert_eq!(fixes.len(), 4, "one step each");
+    for (seat, &at) in fixes.iter().enumerate() {
+        let a: Value = serde_json::from_str(&ask(dir.path(), &t, at, &[]).unwrap()).unwrap();
+        let pos = &a["position"];
+        assert_eq!(pos["decision"], "fix");
+        assert_eq!(a["mover"], seat as u64);
+        assert_eq!(pos["fix"]["step"], 1);
+        let dealt = &deal["seats"][seat];
+        let mut pool = strings(&dealt["hand"]);
+        pool.extend(strings(&dealt["up"]));
+        let moves = a["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), legal_fixes(&pool), "line {at}: {pool:?}");
+        let keys: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+        assert!(keys.iter().all(|k| k.starts_with("up:")));
+        let first: std::collections::BTreeSet<&str> = keys[0][3..].split(',').collect();
+        assert_eq!(
+            first,
+            strings(&dealt["up"]).into_iter().collect(),
+            "the cards up now first"
+        );
+        let traced: std::collections::BTreeSet<&str> = strings(&lines[at - 1]["up"]).into_iter().collect();
+        assert!(
+            keys.iter()
+                .any(|k| k[3..].split(',').collect::<std::collections::BTreeSet<_>>() == traced),
+            "line {at}: the trace's {traced:?} among {keys:?}"
+        );
+        assert!(keys.contains(&a["advice"].as_str().unwrap()));
+        // The seats before: face up as fixed, and in hand only the cards
+        // they took back from face up.
+        for q in 0..seat {
+            let fixed = &lines[fixes[q] - 1];
+            let s = &pos["seats"][q];
+            assert_eq!(strings(&s["face_up"]).len(), strings(&fixed["up"]).len());
+            let taken: Vec<&str> = strings(&deal["seats"][q]["up"])
+                .into_iter()
+                .filter(|c| strings(&fixed["hand"]).contains(c))
+                .collect();
+            let mut known = strings(&s["known_hand"]);
+            known.sort();
+            let mut want = taken.clone();
+            want.sort();
+            assert_eq!(known, want, "line {at}: seat {q}");
+            assert!(s["hand"].is_null());
+        }
+    }
+}
+
+/// A later fixing step, after stacking drew new cards, is advised there:
+/// the step and the cards drawn so far are read back, and the moves are
+/// the legal sets of the bigger pool.
+#[test]
+fn a_later_fixing_step_is_advised_after_the_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = trace_text(&[
+        "ib-flip",
+        "--players",
+        "3",
+        "--games",
+        "6",
+        "--seed",
+        "5",
+        "--policy",
+        "lowest+fix:stack",
+    ]);
+    let t = file(dir.path(), "t.jsonl", &text);
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let at = (0..lines.len())
+        .find(|&i| lines[i]["event"] == "fix" && lines[i]["step"] == 2)
+        .expect("a second fixing step in 6 games of stackers")
+        + 1;
+    let before = &lines[at - 2];
+    assert_eq!(before["event"], "fix");
+    let a: Value = serde_json::from_str(&ask(dir.path(), &t, at, &[]).unwrap()).unwrap();
+    let pos = &a["position"];
+    assert_eq!(pos["decision"], "fix");
+    assert_eq!(pos["fix"]["step"], 2);
+    let mut drew = strings(&pos["fix"]["drew"]);
+    let mut want = strings(&before["drew"]);
+    drew.sort();
+    want.sort();
+    assert_eq!(drew, want);
+    let mut pool = strings(&before["up"]);
+    pool.extend(strings(&before["hand"]));
+    assert_eq!(
+        a["moves"].as_array().unwrap().len(),
+        legal_fixes(&pool),
+        "{pool:?}"
+    );
+    let m = a["mover"].as_u64().unwrap() as usize;
+    let mut hand = strings(&pos["seats"][m]["hand"]);
+    let mut fixed_hand = strings(&before["hand"]);
+    hand.sort();
+    fixed_hand.sort();
+    assert_eq!(hand, fixed_hand);
+}
+
+/// At a fixing step, the dealt hands of the seats still to fix, the
+/// face-down cards and the draw pile are hidden from the mover: swapping
+/// two such cards gives the same answer to the byte; swapping a card of
+/// the mover's own hand with one of them does not.
+#[test]
+fn fixing_advice_depends_only_on_what_the_mover_can_see() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = trace_text(&["ib-flip", "--players", "4", "--games", "1", "--seed", "7"]);
+    let raw: Vec<String> = text.lines().map(String::from).collect();
+    let lines: Vec<Value> = raw.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let t = file(dir.path(), "t.jsonl", &text);
+    let deal = &lines[1];
+    // Seat 1's first fixing step.
+    let at = (0..lines.len())
+        .find(|&i| lines[i]["event"] == "fix" && lines[i]["seat"] == 1)
+        .unwrap()
+        + 1;
+    let want = ask(dir.path(), &t, at, &[]).unwrap();
+    // Cards named by no line up to the decision but the deal.
+    let only_dealt = |c: &str| {
+        let q = format!("\"{c}\"");
+        raw[2..at].iter().all(|l| !l.contains(&q))
+    };
+    let mut hidden: Vec<(&str, &str)> = Vec::new();
+    for q in 2..4 {
+        hidden.extend(
+            strings(&deal["seats"][q]["hand"])
+                .into_iter()
+                .map(|c| ("hand", c)),
+        );
+    }
+    for q in 0..4 {
+        hidden.extend(
+            strings(&deal["seats"][q]["down"])
+                .into_iter()
+                .map(|c| ("down", c)),
+        );
+    }
+    hidden.extend(strings(&deal["draw"]).into_iter().map(|c| ("draw", c)));
+    hidden.retain(|(_, c)| only_dealt(c));
+    let mut same = std::collections::BTreeSet::new();
+    for (kind, x) in &hidden {
+        if same.contains(kind) {
+            continue;
+        }
+        let y = hidden.iter().find(|(k, _)| k != kind).unwrap().1;
+        let b = file(dir.path(), "b.jsonl", &swapped(&raw, at, x, y));
+        let got = ask(dir.path(), &b, at, &[]).unwrap_or_else(|| panic!("{x} and {y} swapped: refused"));
+        assert_eq!(got, want, "line {at}: {x} ({kind}) and {y} swapped");
+        same.insert(*kind);
+    }
+    assert_eq!(same.len(), 3, "{same:?}");
+    let mine = strings(&deal["seats"][1]["hand"])[0];
+    let y = hidden.iter().find(|(k, _)| *k == "draw").unwrap().1;
+    let b = file(dir.path(), "b.jsonl", &swapped(&raw, at, mine, y));
+    let got = ask(dir.path(), &b, at, &[]).unwrap();
+    assert_ne!(got, want, "the mover's own {mine} changed");
 }

@@ -22,10 +22,12 @@
 //! - a face-down card (its `face_down` line): which slot to turn;
 //! - an add-on (its `add_on` line, or the `draw` line after which the
 //!   player was offered drawn cards of the rank just played, also when it
-//!   added none): how many to add.
-//!
-//! Fixing (the `fix` lines) is refused: the rules engine resumes a game at a
-//! turn or inside a play, not in the middle of the setup.
+//!   added none): how many to add;
+//! - a step of fixing (its `fix` line): which cards to have face up, every
+//!   legal set of the hand and face-up cards (at least 3 cards of at most 3
+//!   ranks, at most 3 left in hand), the cards up now first. A game resumes
+//!   there through [`Table::resume_fixing`]: the step, the rest of the
+//!   fixing, the start and the play.
 //!
 //! # Playouts
 //!
@@ -50,7 +52,8 @@ use serde_json::{Value, json};
 use super::cards::*;
 use super::policies::{Policy, Seats};
 use super::rules::{
-    AddOnAsked, Action, CHAIN, Chooser, End, Event, GHOST, ONE, Out, Rules, Silent, Table, UNPLAYED, View, Zone,
+    AddOnAsked, Action, CHAIN, Chooser, End, Event, FixAsked, GHOST, ONE, Out, Rules, Silent, Table, UNPLAYED, View,
+    Zone, fix_is_legal,
 };
 use super::trace::{Trace, out_key, target_name};
 use crate::engine::advise::{WIN_CHANCE, Measure, Move, Position, TraceCut};
@@ -66,8 +69,8 @@ pub enum Decision {
     FaceDown,
     /// How many drawn cards to add to the play in progress.
     AddOn(AddOnAsked),
-    /// A step of fixing (not advised).
-    Fix,
+    /// A step of fixing: which cards to have face up.
+    Fix(FixAsked),
 }
 
 /// An answer to a decision, as the rules engine takes it.
@@ -113,6 +116,8 @@ struct Shared {
     written: usize,
     /// The cards of the last `draw` event.
     drew: CardSet,
+    /// Where the fixing stands (the seat fixing, its steps so far).
+    fixing: FixAsked,
 }
 
 impl Shared {
@@ -203,8 +208,22 @@ impl Observer<Table> for Checked<'_, '_> {
     const EVENTS: bool = true;
 
     fn event(&mut self, t: &Table, e: Event) {
-        if let Event::Drew { cards, .. } = e {
-            self.link.borrow_mut().drew = cards;
+        match e {
+            Event::Drew { cards, .. } => self.link.borrow_mut().drew = cards,
+            Event::FixStep { seat, drew, .. } => {
+                let f = &mut self.link.borrow_mut().fixing;
+                f.seat = seat;
+                f.steps += 1;
+                f.drew |= drew;
+            }
+            Event::Fixed { seat, .. } => {
+                self.link.borrow_mut().fixing = FixAsked {
+                    seat: seat + 1,
+                    steps: 0,
+                    drew: 0,
+                }
+            }
+            _ => {}
         }
         let reading = !self.link.borrow().done;
         if reading {
@@ -357,20 +376,10 @@ impl Script {
                     Err(wrong("how many drawn cards to add"))
                 }
             }
-            Decision::Fix => {
+            Decision::Fix(_) => {
                 let pool = v.hand() | v.up(p);
-                let up = cards_in(&e["up"]).map(|c| set_of(&c));
-                match up {
-                    Some(up)
-                        if kind == "fix"
-                            && seat_ok
-                            && up & !pool == 0
-                            && up.count_ones() >= 3
-                            && ranks_of(up).count_ones() <= 3
-                            && (pool & !up).count_ones() <= 3 =>
-                    {
-                        Ok(Some(Answer::Fix(up)))
-                    }
+                match cards_in(&e["up"]).map(|c| set_of(&c)) {
+                    Some(up) if kind == "fix" && seat_ok && fix_is_legal(pool, up) => Ok(Some(Answer::Fix(up))),
                     _ => Err(wrong("to fix its face-up cards")),
                 }
             }
@@ -445,7 +454,8 @@ impl Script {
 impl Chooser for Script {
     fn fix<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> CardSet {
         let fallback = self.fallback.fix(v, d);
-        match self.ask(v, Decision::Fix, Answer::Fix(fallback)) {
+        let asked = self.link.borrow().fixing;
+        match self.ask(v, Decision::Fix(asked), Answer::Fix(fallback)) {
             Answer::Fix(up) => up,
             _ => fallback,
         }
@@ -563,6 +573,11 @@ fn replay(run: &Value, events: &[(usize, Value)], at: Option<usize>) -> Result<(
         buf: Vec::new(),
         written: 0,
         drew: 0,
+        fixing: FixAsked {
+            seat: 0,
+            steps: 0,
+            drew: 0,
+        },
     }));
     let deterministic = run["repetition_detector"]["runs"].as_bool().unwrap_or(false);
     let mut script = Script {
@@ -596,19 +611,13 @@ fn replay(run: &Value, events: &[(usize, Value)], at: Option<usize>) -> Result<(
     }
     let what = |v: &Value| v["event"].as_str().unwrap_or("?").to_string();
     match (script.kept, at) {
-        (Some(k), _) if k.decision == Decision::Fix => Err(format!(
-            "--at {}: line {} is a fixing step of seat {}: sim advise ib-flip does not advise fixing (the rules \
-             engine resumes a game at a turn or inside a play, not in the middle of the setup); ask at a turn, \
-             a face_down or an add-on",
-            k.line, k.line, k.mover
-        )),
         (Some(k), _) => Ok((rules, k)),
         (None, Some(at)) => {
             let e = events.iter().find(|(l, _)| *l == at).map(|(_, v)| v);
             Err(format!(
-                "--at {at}: line {at} is a '{}' event, not a decision (a turn's play from the hand or face up, \
-                 a reveal, a pickup chosen while stuck, a face_down, an add_on, or a draw that offers drawn \
-                 cards of the rank just played)",
+                "--at {at}: line {at} is a '{}' event, not a decision (a fix, a turn's play from the hand or \
+                 face up, a reveal, a pickup chosen while stuck, a face_down, an add_on, or a draw that offers \
+                 drawn cards of the rank just played)",
                 e.map(what).unwrap_or_else(|| "?".into())
             ))
         }
@@ -682,7 +691,32 @@ fn moves_of(t: &Table, mover: usize, decision: Decision) -> Vec<(Answer, Move)> 
                 out.push(mv(Answer::AddOn(k as u8), name, format!("add:{k}")));
             }
         }
-        Decision::Fix => {}
+        Decision::Fix(_) => {
+            // Every legal face-up set: the cards up now first, then by how
+            // many cards change place, then by the cards.
+            let up_now = v.up(mover);
+            let pool = v.hand() | up_now;
+            let cards: Vec<Card> = cards_of(pool).collect();
+            let mut sets: Vec<CardSet> = (0u32..1 << cards.len())
+                .map(|bits| {
+                    cards
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| bits >> i & 1 == 1)
+                        .fold(0, |m, (_, &c)| m | 1 << c)
+                })
+                .filter(|&up| fix_is_legal(pool, up))
+                .collect();
+            sets.sort_by_key(|&up| ((up ^ up_now).count_ones(), up));
+            for up in sets {
+                let key = format!("up:{}", cards_of(up).map(name).collect::<Vec<_>>().join(","));
+                out.push(mv(
+                    Answer::Fix(up),
+                    format!("face up {}, hand {}", names(up), words(pool & !up)),
+                    key,
+                ));
+            }
+        }
     }
     out
 }
@@ -695,7 +729,10 @@ struct Then {
 
 impl Chooser for Then {
     fn fix<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> CardSet {
-        self.seats.fix(v, d)
+        match self.first.take() {
+            Some(Answer::Fix(up)) => up,
+            _ => self.seats.fix(v, d),
+        }
     }
     fn act<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Action {
         match self.first.take() {
@@ -805,6 +842,14 @@ impl IbFlipPosition {
             buf: Vec::new(),
             written: 0,
             drew: 0,
+            fixing: match self.kept.decision {
+                Decision::Fix(asked) => asked,
+                _ => FixAsked {
+                    seat: 0,
+                    steps: 0,
+                    drew: 0,
+                },
+            },
         }));
         let mut script = Script {
             link: link.clone(),
@@ -821,8 +866,12 @@ impl IbFlipPosition {
         let mut sink = Sink(link.clone());
         let mut w = TraceWriter::with_format(&mut sink, TraceFormat::Json, game);
         let begun = matches!(self.kept.decision, Decision::AddOn(_));
+        let steps = match self.kept.decision {
+            Decision::Fix(asked) => asked.steps,
+            _ => 0,
+        };
         let mut obs = Checked {
-            trace: Trace::resume(&mut w, &t, begun),
+            trace: Trace::resume(&mut w, &t, begun, steps),
             link: link.clone(),
         };
         let mut d = Scripted {
@@ -840,6 +889,9 @@ impl IbFlipPosition {
                 };
                 script.played = asked.played + u32::from(k);
                 t.resume_add_on(asked, k, &mut script, &mut obs, &mut d);
+            }
+            Decision::Fix(asked) => {
+                t.resume_fixing(asked, &mut script, &mut obs, &mut d);
             }
             _ => {
                 t.resume_turn(&mut script, &mut obs, &mut d);
@@ -924,9 +976,18 @@ impl Position for IbFlipPosition {
                 RANK_NAMES[usize::from(a.rank)],
                 a.played
             ),
-            Decision::Fix => "to fix".into(),
+            Decision::Fix(a) => format!(
+                "to choose its face-up cards from {} (fixing, step {}{})",
+                names(v.hand() | v.up(m)),
+                a.steps + 1,
+                if a.drew == 0 { String::new() } else { format!(", having drawn {}", names(a.drew)) }
+            ),
         };
-        let mut lines = vec![format!("line {}, move {}: seat {m} {decision}", self.kept.line, v.moves())];
+        let when = match self.kept.decision {
+            Decision::Fix(_) => "before the first move".to_string(),
+            _ => format!("move {}", v.moves()),
+        };
+        let mut lines = vec![format!("line {}, {when}: seat {m} {decision}", self.kept.line)];
         let mut seats = Vec::new();
         for q in 0..n {
             let state = if v.is_active(q) {
@@ -990,7 +1051,7 @@ impl Position for IbFlipPosition {
                 Decision::Turn => "turn",
                 Decision::FaceDown => "face_down",
                 Decision::AddOn(_) => "add_on",
-                Decision::Fix => "fix",
+                Decision::Fix(_) => "fix",
             },
             "seats": seats,
             "live": v.live().map(|(c, f)| json!({ "card": name(c), "ghost": f & GHOST != 0, "chain": f & CHAIN != 0,
@@ -1006,6 +1067,10 @@ impl Position for IbFlipPosition {
                     "drawn": list(a.drawn & rank_set(a.rank)) }),
                 _ => Value::Null,
             },
+            "fix": match self.kept.decision {
+                Decision::Fix(a) => json!({ "step": a.steps + 1, "drew": list(a.drew) }),
+                _ => Value::Null,
+            },
         });
         (lines, json)
     }
@@ -1018,6 +1083,9 @@ impl Position for IbFlipPosition {
         match (self.kept.decision, answer) {
             (Decision::AddOn(asked), Answer::AddOn(k)) => {
                 w.resume_add_on(asked, k, &mut seats, &mut Silent, rng);
+            }
+            (Decision::Fix(asked), _) => {
+                w.resume_fixing(asked, &mut Then { first: Some(answer), seats }, &mut Silent, rng);
             }
             (Decision::FaceDown, Answer::Slot(j)) => {
                 // Every slot meets the card the world dealt to the first.

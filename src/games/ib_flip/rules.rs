@@ -352,6 +352,26 @@ pub struct AddOnAsked {
     pub drawn: CardSet,
 }
 
+/// A fixing step a player is asked ([`Chooser::fix`]), as
+/// [`Table::resume_fixing`] resumes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixAsked {
+    /// The player fixing (seats fix in order, 0 first).
+    pub seat: usize,
+    /// Steps of this player's fixing already taken.
+    pub steps: u32,
+    /// Cards drawn in those steps.
+    pub drew: CardSet,
+}
+
+/// Whether `up` is a legal fixing step from the cards `pool` (hand and
+/// face up): at least 3 cards of at most 3 ranks (one rank a slot, I26),
+/// taken from the pool, leaving at most 3 in hand.
+#[inline]
+pub fn fix_is_legal(pool: CardSet, up: CardSet) -> bool {
+    up & !pool == 0 && up.count_ones() >= 3 && ranks_of(up).count_ones() <= 3 && (pool & !up).count_ones() <= HAND
+}
+
 /// Makes every decision of every seat. Every method gets the [`View`] of
 /// the player `v.seat()` deciding.
 pub trait Chooser {
@@ -917,24 +937,53 @@ impl Table {
         if O::EVENTS {
             obs.event(self, Event::Dealt);
         }
-        for p in 0..self.players() {
-            self.fix(p, ch, obs, d);
-            self.counts[p].max_hand = self.hand[p].count_ones();
-        }
-        self.choose_starter(obs);
+        self.setup_from(FixAsked { seat: 0, steps: 0, drew: 0 }, ch, obs, d);
         self.play_on(ch, obs, d)
     }
 
-    fn fix<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, p: usize, ch: &mut C, obs: &mut O, d: &mut D) {
-        let mut drew_all = 0;
+    /// Resumes a game in its fixing: `self` is the table as it was when
+    /// `asked.seat` was asked [`Chooser::fix`] after `asked.steps` steps;
+    /// the step is asked of `ch` again, and the fixing, the start and the
+    /// game are played to the end (`sim advise`).
+    pub fn resume_fixing<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        asked: FixAsked,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) -> End {
+        self.setup_from(asked, ch, obs, d);
+        self.play_on(ch, obs, d)
+    }
+
+    /// Fixing from where `asked` stands to the last seat's, then the start.
+    #[inline(always)]
+    fn setup_from<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, asked: FixAsked, ch: &mut C, obs: &mut O, d: &mut D) {
+        let mut drew = asked.drew;
+        for p in asked.seat..self.players() {
+            self.fix(p, drew, ch, obs, d);
+            self.counts[p].max_hand = self.hand[p].count_ones();
+            drew = 0;
+        }
+        self.choose_starter(obs);
+    }
+
+    /// `p`'s fixing, steps until one draws nothing; `drew_before` are the
+    /// cards drawn in the steps already taken (a resumed fixing).
+    fn fix<C: Chooser, O: Observer<Table>, D: Draw>(
+        &mut self,
+        p: usize,
+        drew_before: CardSet,
+        ch: &mut C,
+        obs: &mut O,
+        d: &mut D,
+    ) {
+        let mut drew_all = drew_before;
         for _ in 0..DECK {
             let pool = self.hand[p] | self.up[p];
             let up = ch.fix(&View { t: self, seat: p }, d);
             assert!(
-                up & !pool == 0
-                    && up.count_ones() >= 3
-                    && ranks_of(up).count_ones() <= 3
-                    && (pool & !up).count_ones() <= HAND,
+                fix_is_legal(pool, up),
                 "seat {p}: fixing to face-up {} from {} breaks the rules",
                 names(up),
                 names(pool)

@@ -27,8 +27,8 @@
 //!   none of its face-down cards, and a determinization deals them at
 //!   random, so every slot is the same information set: the first is
 //!   turned (as every policy but `random` does);
-//! - fixing: before the first turn, which the rules engine cannot resume
-//!   from (see below).
+//! - fixing: not searched (see below); `sim advise` compares every legal
+//!   face-up set by playouts instead.
 //!
 //! What the searching player sees at each decision (its hand, every
 //! face-up card and hand size, the hand cards it knows of, face-down and

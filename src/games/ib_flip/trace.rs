@@ -47,14 +47,15 @@ impl<'a, 'w> Trace<'a, 'w> {
     /// A trace of the game on `t` taken up in its middle (`sim advise`
     /// checks a resumed game against its trace): the draw and live piles
     /// as they are; `turn_begun` when the current turn's first event is
-    /// already written.
-    pub fn resume(w: &'a mut TraceWriter<'w>, t: &Table, turn_begun: bool) -> Trace<'a, 'w> {
+    /// already written; `fix_steps` the fixing steps the seat fixing has
+    /// taken (0 once play has begun).
+    pub fn resume(w: &'a mut TraceWriter<'w>, t: &Table, turn_begun: bool, fix_steps: u32) -> Trace<'a, 'w> {
         Trace {
             w,
             draw: t.draw_pile().collect(),
             live: t.live().map(|(c, _)| c).collect(),
             move_seen: if turn_begun { t.moves() } else { t.moves().saturating_sub(1) },
-            fix_steps: 0,
+            fix_steps,
         }
     }
 }
