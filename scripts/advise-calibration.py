@@ -20,7 +20,8 @@ picked its best move is given.
 Environment: SIM (the binary, default target/release/sim), LINEUPS
 (`PLAYERS:POLICY,...;PLAYERS:POLICY,...`), GAMES (games traced per
 line-up, default 40), JOBS (processes at once, default the cores; each
-runs on one thread). Writes results/advise-calibration/GAME-positions.csv
+runs on one thread), ONLY (event kinds to draw positions from, such as
+`fix`; default every line). Writes results/advise-calibration/GAME-positions.csv
 (one row a position) and GAME.csv (the table), and prints the table in
 Markdown.
 """
@@ -113,6 +114,10 @@ def main():
     # Every event line of every trace, in a random order; the decisions
     # among them are kept until there are enough.
     lines = [(p, n) for p, count in made for n in range(3, count + 1)]
+    only = {e for e in os.environ.get("ONLY", "").split(",") if e}
+    if only:
+        kinds = {p: [json.loads(l).get("event") for l in open(p)] for p, _ in made}
+        lines = [(p, n) for p, n in lines if kinds[p][n - 1] in only]
     rng.shuffle(lines)
     rows, tried = [], 0
     with ThreadPoolExecutor(jobs) as pool:

@@ -180,6 +180,15 @@ fn ask(dir: &std::path::Path, path: &str, at: usize, extra: &[&str]) -> Option<S
     o.status.success().then(|| String::from_utf8(o.stdout).unwrap())
 }
 
+/// The JSON trace of `sim ARGS` in `dir` (as `t.jsonl`): its path, and its
+/// lines as text and as JSON.
+fn trace_in(dir: &std::path::Path, args: &[&str]) -> (String, Vec<String>, Vec<Value>) {
+    let text = trace_text(args);
+    let raw: Vec<String> = text.lines().map(String::from).collect();
+    let values = raw.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    (file(dir, "t.jsonl", &text), raw, values)
+}
+
 /// Swaps the cards `a` and `b` everywhere in `lines[..upto]` (0-based).
 fn swapped(lines: &[String], upto: usize, a: &str, b: &str) -> String {
     let (qa, qb) = (format!("\"{a}\""), format!("\"{b}\""));
@@ -236,10 +245,10 @@ fn hidden_place(lines: &[Value], at: usize, m: u64, card: &str) -> Option<&'stat
 #[test]
 fn advice_depends_only_on_what_the_mover_can_see() {
     let dir = tempfile::tempdir().unwrap();
-    let text = trace_text(&["ib-flip", "--players", "3", "--games", "1", "--seed", "21"]);
-    let lines: Vec<String> = text.lines().map(String::from).collect();
-    let values: Vec<Value> = lines.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let a = file(dir.path(), "a.jsonl", &text);
+    let (a, lines, values) = trace_in(
+        dir.path(),
+        &["ib-flip", "--players", "3", "--games", "1", "--seed", "21"],
+    );
     let names: Vec<String> = values[1]["draw"]
         .as_array()
         .unwrap()
@@ -527,9 +536,10 @@ fn strings(v: &Value) -> Vec<&str> {
 #[test]
 fn fixing_is_advised_with_every_legal_face_up_set() {
     let dir = tempfile::tempdir().unwrap();
-    let text = trace_text(&["ib-flip", "--players", "4", "--games", "1", "--seed", "1"]);
-    let t = file(dir.path(), "t.jsonl", &text);
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (t, _, lines) = trace_in(
+        dir.path(),
+        &["ib-flip", "--players", "4", "--games", "1", "--seed", "1"],
+    );
     let deal = &lines[1];
     let fixes: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i]["event"] == "fix")
@@ -588,7 +598,7 @@ fn fixing_is_advised_with_every_legal_face_up_set() {
 #[test]
 fn a_later_fixing_step_is_advised_after_the_draw() {
     let dir = tempfile::tempdir().unwrap();
-    let text = trace_text(&[
+    let args = [
         "ib-flip",
         "--players",
         "3",
@@ -598,9 +608,8 @@ fn a_later_fixing_step_is_advised_after_the_draw() {
         "5",
         "--policy",
         "lowest+fix:stack",
-    ]);
-    let t = file(dir.path(), "t.jsonl", &text);
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    ];
+    let (t, _, lines) = trace_in(dir.path(), &args);
     let at = (0..lines.len())
         .find(|&i| lines[i]["event"] == "fix" && lines[i]["step"] == 2)
         .expect("a second fixing step in 6 games of stackers")
@@ -638,10 +647,10 @@ fn a_later_fixing_step_is_advised_after_the_draw() {
 #[test]
 fn fixing_advice_depends_only_on_what_the_mover_can_see() {
     let dir = tempfile::tempdir().unwrap();
-    let text = trace_text(&["ib-flip", "--players", "4", "--games", "1", "--seed", "7"]);
-    let raw: Vec<String> = text.lines().map(String::from).collect();
-    let lines: Vec<Value> = raw.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let t = file(dir.path(), "t.jsonl", &text);
+    let (t, raw, lines) = trace_in(
+        dir.path(),
+        &["ib-flip", "--players", "4", "--games", "1", "--seed", "7"],
+    );
     let deal = &lines[1];
     // Seat 1's first fixing step.
     let at = (0..lines.len())
