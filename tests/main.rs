@@ -14,6 +14,7 @@ mod cli;
 mod console;
 mod docs;
 mod flip7_advise;
+mod flip7_game_solve;
 mod flip7_invariants;
 mod flip7_max_win;
 mod flip7_optimal;

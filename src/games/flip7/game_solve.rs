@@ -263,30 +263,37 @@ impl Field {
         &self.rounds[self.pick[own.min(self.target - 1) * self.target + other.min(self.target - 1)] as usize]
     }
 
+    /// Whether the model can play `policy`: `Ok(true)` when its rounds
+    /// change with the totals (one question per score and cell), `Ok(false)`
+    /// when they do not, and the reason when the model cannot play it.
+    pub fn solvable(policy: &Policy) -> Result<bool, String> {
+    Ok(match policy.rule {
+        Rule::StayAt(_)
+        | Rule::Cards(_)
+        | Rule::BustProb(_)
+        | Rule::Ev
+        | Rule::StayAtNumbers(_)
+        | Rule::OptimalRound => false,
+        Rule::Endgame(_) | Rule::Chase { .. } => true,
+        _ => {
+            return Err(
+                "its rounds depend on what the model's rounds hide (the others' cards) or on its own random \
+                 numbers or search; the model plays rules that decide from the player's own cards and the totals: \
+                 stay-at-N, stay-at-numbers-N, cards-N, bust-prob:P, ev, optimal-round, endgame:N, chase:BASE/SLOPE \
+                 (and the strategies made of them)"
+                    .into(),
+            );
+        }
+    })
+    }
+
     /// The field playing `policy` in the model: its Hit or Stay asked of
     /// a table where it holds each set of numbers at the pair of totals,
     /// alone in the round, the other player's round unseen. A policy whose
     /// rounds depend on more than its cards and the totals (the others'
     /// cards, its own random numbers, a search) is refused with a reason.
     pub fn of(policy: &Policy, deck: &NumberDeck, composition: &[u8; KINDS], target: usize) -> Result<Field, String> {
-        let per_cell = match policy.rule {
-            Rule::StayAt(_)
-            | Rule::Cards(_)
-            | Rule::BustProb(_)
-            | Rule::Ev
-            | Rule::StayAtNumbers(_)
-            | Rule::OptimalRound => false,
-            Rule::Endgame(_) | Rule::Chase { .. } => true,
-            _ => {
-                return Err(
-                    "its rounds depend on what the model's rounds hide (the others' cards) or on its own random \
-                     numbers or search; the model plays rules that decide from the player's own cards and the totals: \
-                     stay-at-N, stay-at-numbers-N, cards-N, bust-prob:P, ev, optimal-round, endgame:N, chase:BASE/SLOPE \
-                     (and the strategies made of them)"
-                        .into(),
-                );
-            }
-        };
+        let per_cell = Field::solvable(policy)?;
         let ask = |mask: u16, own: usize, other: usize| -> bool {
             let numbers: Vec<u8> = (0..NUMBERS as u8).filter(|n| mask & (1 << n) != 0).collect();
             let mine = Hand::holding(&numbers, 0, 0, false).in_front(Status::Active, numbers.len() as u8);

@@ -204,7 +204,7 @@ impl Game for Flip7 {
             "solve" => {
                 let args = solve_command::SolveArgs::from_arg_matches(args)
                     .map_err(|e| Failure::Usage(e.to_string()))?;
-                Ok(solve_command::run(&args)?)
+                solve_command::run(&args)
             }
             _ => Err(format!("internal: flip7 has no action '{name}'").into()),
         }

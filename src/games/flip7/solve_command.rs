@@ -4,9 +4,11 @@
 use clap::Args;
 
 use super::cards::{Without, composition};
+use super::game_solve::Ties;
 use super::rules::FLIP7_CARDS;
 use super::solve;
 use crate::engine::columns::{RUN_COLUMNS, csv_bytes};
+use crate::engine::failure::Failure;
 use crate::engine::version::SIM_VERSION;
 
 /// `sim flip7 solve`: exact expected score of a solo round from a fresh
@@ -19,9 +21,27 @@ pub struct SolveArgs {
     pub without: Option<Without>,
 
     /// Folder for thresholds.csv and decisions.csv (default:
-    /// results/flip7-solve[_without-KINDS]/).
+    /// results/flip7-solve[_without-KINDS]/); with --game, for game.csv
+    /// (default: results/flip7-game_FIELD_TIES/).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
+
+    /// Solve the whole two-player game in the independent-rounds model
+    /// (number cards only: give --without actions,modifiers): the exact
+    /// chance to win from every pair of totals, field against field and
+    /// for the best response to the field.
+    #[arg(long)]
+    pub game: bool,
+
+    /// With --game: the opponent's strategy (a spec or strategy name whose
+    /// rounds decide from its own cards and the totals).
+    #[arg(long, value_name = "SPEC", default_value = "optimal-round", requires = "game")]
+    pub field: String,
+
+    /// With --game: a tie for the lead at 200 or more: play-on (sim's
+    /// rules) or split (half a win each, as the published analysis).
+    #[arg(long, value_name = "RULE", default_value = "play-on", value_parser = Ties::parse, requires = "game")]
+    pub ties: Ties,
 }
 
 /// CSV bytes of `header` and `rows`, every row ending with the
@@ -38,7 +58,12 @@ fn exact_csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<Vec<u8>, String>
 }
 
 /// Runs `sim flip7 solve`.
-pub fn run(args: &SolveArgs) -> Result<(), String> {
+pub fn run(args: &SolveArgs) -> Result<(), Failure> {
+    if args.game { run_game(args) } else { Ok(run_round(args)?) }
+}
+
+/// Runs `sim flip7 solve` without `--game`: the solo round.
+fn run_round(args: &SolveArgs) -> Result<(), String> {
     use crate::engine::output::Output;
     let without = args.without.unwrap_or_default();
     let deck = if without == Without::default() {
@@ -114,4 +139,83 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         dir.join("decisions.csv").display()
     );
     crate::engine::show::print(text.as_bytes())
+}
+
+/// Runs `sim flip7 solve --game`: the two grids of the model, as one CSV
+/// row per pair of totals, and the figures from 0-0.
+fn run_game(args: &SolveArgs) -> Result<(), Failure> {
+    use super::game_solve::{Field, NumberDeck, best_response, duel, rounds_to_target};
+    use crate::engine::output::Output;
+    use crate::engine::strategies::{Library, cwd};
+    const TARGET: usize = super::rules::TARGET as usize;
+    let without = args.without.unwrap_or_default();
+    let comp = composition(1, without);
+    let deck = NumberDeck::new(&comp).map_err(|_| {
+        let given = if without == Without::default() { "the full deck".to_string() } else { format!("--without {}", without.label()) };
+        Failure::Usage(format!(
+            "--game with {given}: the game is solved for the number cards only so far; give --without actions,modifiers"
+        ))
+    })?;
+    let library = Library::new(&cwd()?, None)?;
+    let field_spec = args.field.trim();
+    let usage = |e: String| Failure::Usage(format!("--field {field_spec}: {e}"));
+    let policy = library.resolve_policy::<super::Flip7>(field_spec).map_err(usage)?.policy;
+    Field::solvable(&policy).map_err(usage)?;
+    let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
+    let dir = args.out.clone().unwrap_or_else(|| {
+        let field: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+        std::path::PathBuf::from("results").join(format!("flip7-game_{field}_{ties_word}"))
+    });
+    if dir.as_os_str() == "-" || dir.is_file() {
+        return Err(Failure::Usage(format!(
+            "--out '{}' must be a folder (solve --game writes game.csv into it)",
+            dir.display()
+        )));
+    }
+    let out = Output::prepare(&dir.join("game.csv"), "--out")?;
+    let started = std::time::Instant::now();
+    let field = Field::of(&policy, &deck, &comp, TARGET).map_err(usage)?;
+    let pick = |own: usize, other: usize| field.at(own, other);
+    let fair = duel(TARGET, args.ties, &pick, &pick);
+    let br = best_response(&deck, TARGET, args.ties, &pick);
+    let mut rows = Vec::with_capacity(TARGET * TARGET);
+    for a in 0..TARGET {
+        for b in 0..TARGET {
+            let (bust, mean) = br.cells[a * TARGET + b];
+            rows.push(vec![
+                a.to_string(),
+                b.to_string(),
+                format!("{:.10}", fair.at(a, b)),
+                format!("{:.10}", br.grid.at(a, b)),
+                format!("{bust:.10}"),
+                format!("{mean:.6}"),
+                format!("{:.6}", field.at(a, b).mean()),
+            ]);
+        }
+    }
+    let header = [
+        "own_total",
+        "opponent_total",
+        "field_win",
+        "best_response_win",
+        "best_response_bust",
+        "best_response_round_score",
+        "field_round_score",
+    ];
+    let bytes = exact_csv(&header, rows)?;
+    crate::engine::output::commit_all(vec![(out, &bytes)])?;
+    let (w0, b0) = (fair.at(0, 0), br.grid.at(0, 0));
+    let text = format!(
+        "exact two-player game, independent rounds from a fresh deck of number cards, ties at the top {}; field {field_spec}\n\
+         from 0-0: the field against itself wins {w0:.4}; the best response to it wins {b0:.4} ({:+.2} points)\n\
+         alone, the field needs {:.4} rounds on average to reach {TARGET}\n\
+         ({} pairs of totals, {:.1} s)\nwrote {}\n",
+        if args.ties == Ties::PlayOn { "played on" } else { "split" },
+        100.0 * (b0 - w0),
+        rounds_to_target(TARGET, field.at(0, 0)),
+        TARGET * TARGET,
+        started.elapsed().as_secs_f64(),
+        dir.join("game.csv").display()
+    );
+    Ok(crate::engine::show::print(text.as_bytes())?)
 }

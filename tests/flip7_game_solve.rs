@@ -1,0 +1,130 @@
+//! `sim flip7 solve --game`: Flip 7 as a whole game in the
+//! independent-rounds model, its CSV and its refusals.
+
+use crate::common::{csv_rows, ok, refused, sim};
+
+/// The published figures of the model (number cards, ties split): the
+/// field against itself shares the game out, and the best response to the
+/// score maximiser wins 0.5593 from 0-0.
+#[test]
+fn solve_game_reproduces_the_published_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "flip7",
+        "solve",
+        "--game",
+        "--without",
+        "actions,modifiers",
+        "--ties",
+        "split",
+        "--out",
+        "g",
+    ];
+    let out = ok(&sim(&args, dir.path()));
+    assert!(
+        out.contains("the best response to it wins 0.5593 (+5.93 points)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("needs 11.5134 rounds on average to reach 200"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("g/game.csv")).unwrap();
+    let rows = csv_rows(&text);
+    assert_eq!(rows.len(), 200 * 200);
+    let cell = |a: usize, b: usize, col: &str| -> f64 { rows[a * 200 + b][col].parse().unwrap() };
+    assert_eq!(rows[18 * 200]["own_total"], "18");
+    assert_eq!(rows[18 * 200]["seed"], "");
+    assert!((cell(18, 0, "field_win") - 0.6258608530).abs() < 1e-10);
+    assert!((cell(0, 0, "best_response_win") - 0.5593448823).abs() < 1e-10);
+    assert!((cell(110, 160, "best_response_win") - 0.1083074736).abs() < 1e-10);
+    assert!((cell(0, 0, "field_round_score") - 18.565218).abs() < 1e-6);
+    for a in 0..200 {
+        for b in 0..200 {
+            let sum = cell(a, b, "field_win") + cell(b, a, "field_win");
+            assert!((sum - 1.0).abs() < 2e-10, "W({a}, {b}) + W({b}, {a}) = {sum}");
+            // The best response never does worse than playing as the field.
+            assert!(cell(a, b, "best_response_win") >= cell(a, b, "field_win") - 1e-10);
+        }
+    }
+    // Behind, the best response takes more risk than ahead.
+    assert!(cell(110, 160, "best_response_bust") > 0.5 && cell(110, 60, "best_response_bust") < 0.25);
+}
+
+#[test]
+fn solve_game_refuses_what_it_cannot_solve() {
+    refused(
+        &["flip7", "solve", "--game"],
+        &["--game with the full deck", "--without actions,modifiers"],
+    );
+    refused(
+        &["flip7", "solve", "--game", "--without", "actions", "--out", "g"],
+        &["--game with --without actions", "number cards only"],
+    );
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--field",
+            "max-win",
+            "--out",
+            "g",
+        ],
+        &["--field max-win", "the others' cards", "stay-at-N"],
+    );
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--field",
+            "nonsense",
+            "--out",
+            "g",
+        ],
+        &["--field nonsense", "unknown policy"],
+    );
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--ties",
+            "coin",
+            "--out",
+            "g",
+        ],
+        &["--ties", "'coin'", "play-on", "split"],
+    );
+    refused(&["flip7", "solve", "--field", "ev"], &["--game"]);
+}
+
+/// Every output is checked before anything is solved: a file where the
+/// folder should be is refused at once and left as it was.
+#[test]
+fn solve_game_checks_its_folder_first() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g"), "mine").unwrap();
+    let o = sim(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--out",
+            "g",
+        ],
+        dir.path(),
+    );
+    assert!(!o.status.success());
+    assert!(crate::common::stderr(&o).contains("--out 'g' must be a folder"));
+    assert_eq!(std::fs::read_to_string(dir.path().join("g")).unwrap(), "mine");
+}
