@@ -21,6 +21,7 @@ fn rules(players: usize) -> Rules {
         players,
         composition: composition(1, Without::default()),
         single_round: false,
+        fresh_deck: false,
     }
 }
 

@@ -132,12 +132,17 @@ fn replay_every_decision(args: &[&str]) -> (usize, usize) {
         };
         let parts = advise_trace::parts(&cut).unwrap_or_else(|e| panic!("line {line}: {e}"));
         let position = Flip7Position::new(parts, model).unwrap_or_else(|e| panic!("line {line}: {e}"));
-        // The draw pile in the trace's order: the last list dealt, less the
-        // cards flipped since.
+        // The draw pile in the trace's order: the last list dealt (a
+        // game's, a fresh round's or a reshuffle's), less the cards flipped
+        // since.
         let (mut order, mut flipped) = (Vec::new(), 0);
         for (_, e) in &lines[game_start..i] {
             match e["event"].as_str().unwrap() {
                 "game" => (order, flipped) = (e["deck"].as_array().unwrap().clone(), 0),
+                // --fresh-deck: each round its own deck.
+                "round" if e.get("deck").is_some() => {
+                    (order, flipped) = (e["deck"].as_array().unwrap().clone(), 0)
+                }
                 "reshuffle" => (order, flipped) = (e["draw_pile"].as_array().unwrap().clone(), 0),
                 "flip" => flipped += 1,
                 _ => {}
@@ -226,6 +231,18 @@ fn every_traced_decision_resumes_as_the_game_went_on() {
         "ev",
     ]);
     assert!(checked > 1_000, "{checked}");
+    // A fresh deck every round: nothing of an earlier round is seen.
+    let (checked, _) = replay_every_decision(&[
+        "flip7",
+        "--players",
+        "3",
+        "--fresh-deck",
+        "--games",
+        "30",
+        "--seed",
+        "9",
+    ]);
+    assert!(checked > 500, "{checked}");
 }
 
 /// The JSON answer of `args`.

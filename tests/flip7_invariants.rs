@@ -90,6 +90,7 @@ fn play_many(players: usize, policies: &[Policy], without: Without, single_round
         players,
         composition: composition(decks_for(players), without),
         single_round,
+        fresh_deck: false,
     };
     let mut table = Table::new(rules);
     let seat_policies: Vec<Policy> = (0..players).map(|s| policies[s % policies.len()]).collect();
@@ -207,6 +208,7 @@ fn finishing_a_game_from_any_decision_replays_it_exactly() {
             players,
             composition: composition(1, Without::default()),
             single_round,
+            fresh_deck: false,
         };
         let policies = Policy::parse_list("stay-at-20,ev,stay-at-30,cards-3").unwrap();
         let seat_policies: Vec<Policy> = (0..players).map(|s| policies[s % 4]).collect();

@@ -84,6 +84,7 @@ fn solo_rules(comp: [u8; KINDS]) -> Rules {
         players: 1,
         composition: comp,
         single_round: true,
+        fresh_deck: false,
     }
 }
 
@@ -468,6 +469,7 @@ fn shuffling_the_unseen_pile_never_changes_a_decision() {
         players: 3,
         composition: full_deck(),
         single_round: false,
+        fresh_deck: false,
     };
     let mut table = Table::new(rules);
     let mut check = ShuffleCheck {
@@ -581,6 +583,7 @@ fn timing_of_typical_decisions() {
         players: 4,
         composition: full_deck(),
         single_round: false,
+        fresh_deck: false,
     };
     let mut table = Table::new(rules);
     let mut rec = SeatZero {
@@ -646,6 +649,7 @@ fn timing_of_typical_decisions() {
             players,
             composition: full_deck(),
             single_round: false,
+            fresh_deck: false,
         };
         let mut table = Table::new(rules);
         let mut mixed = SeatZero {

@@ -97,6 +97,7 @@ fn probe_games(specs: &str, games: u64) -> u64 {
         players: 4,
         composition: composition(1, Without::default()),
         single_round: false,
+        fresh_deck: false,
     };
     let mut table = Table::new(rules);
     for g in 0..games {
@@ -140,6 +141,7 @@ fn table_with_hand(top: &[Card], players: usize) -> Table {
         players,
         composition: comp,
         single_round: false,
+        fresh_deck: false,
     });
     t.set_deck(Deck::stacked(comp, top));
     t

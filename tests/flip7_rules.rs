@@ -321,6 +321,7 @@ fn table_with(players: usize, comp: [u8; KINDS], top: &[Card]) -> Table {
         players,
         composition: comp,
         single_round: false,
+        fresh_deck: false,
     });
     t.set_deck(Deck::stacked(comp, top));
     t
@@ -1916,6 +1917,7 @@ fn reshuffle_mid_round_takes_only_discard_pile_cards_in_front_stay() {
         players: 3,
         composition: comp,
         single_round: false,
+        fresh_deck: false,
     });
     t.set_deck(deck_with_short_pile(comp, &[5, 9, 4, 5, 8]));
     let rec = round(&mut t, &[Hit(1), Hit(2), Hit(0), Stay(2), Stay(0)]);

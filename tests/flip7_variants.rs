@@ -20,6 +20,7 @@ fn table(top: &[Card], players: usize) -> Table {
         players,
         composition: comp,
         single_round: false,
+        fresh_deck: false,
     });
     t.set_deck(Deck::stacked(comp, top));
     t
@@ -400,4 +401,101 @@ fn peek_is_marked_as_cheating_in_every_output() {
     let list = ok(&sim(&["flip7", "--list-policies"], dir.path()));
     let line = list.lines().find(|l| l.trim_start().starts_with("peek")).unwrap();
     assert!(line.contains("CHEATS"), "{line}");
+}
+
+/// `--fresh-deck` plays the model of the exact game solver: a solo player
+/// of `stay-at-25` on the number cards needs, on average, the exact number
+/// of rounds to reach 200 that the model gives (within four standard
+/// errors of 100K games; the real deck, carrying its discard pile, needs
+/// other rounds).
+#[test]
+fn fresh_deck_plays_the_exact_models_rounds() {
+    use sim::games::flip7::game_solve::{NumberDeck, rounds_to_target};
+    let deck = NumberDeck::new(&composition(1, Without::parse("actions,modifiers").unwrap())).unwrap();
+    let exact = rounds_to_target(200, &deck.round(|m| deck.sum(m) < 25));
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| -> f64 {
+        let args = [
+            &[
+                "flip7",
+                "--players",
+                "1",
+                "--without",
+                "actions,modifiers",
+                "--policy",
+                "stay-at-25",
+            ][..],
+            &["--games", "100K", "--seed", "4", "--no-report", "--out", "r.csv"],
+            extra,
+        ]
+        .concat();
+        let out = ok(&sim(&args, dir.path()));
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("mean rounds per game: "))
+            .unwrap();
+        line["mean rounds per game: ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // Rounds per game spread by about 2.3 (10th to 90th percentile 9 to 15).
+    let se = 2.3 / (100_000f64).sqrt();
+    let fresh = run(&["--fresh-deck"]);
+    assert!(
+        (fresh - exact).abs() < 4.0 * se,
+        "{fresh} against the exact {exact}"
+    );
+    assert!((exact - 11.5672).abs() < 1e-4, "{exact}");
+}
+
+/// The same seed gives the same bytes on one thread and on two, with a
+/// fresh deck every round; and the run says which rule it played.
+#[test]
+fn fresh_deck_is_the_same_on_any_threads_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = |threads: &str| {
+        let name = format!("t{threads}.csv");
+        let out = ok(&sim(
+            &[
+                "flip7",
+                "--players",
+                "3",
+                "--fresh-deck",
+                "--games",
+                "3K",
+                "--seed",
+                "9",
+                "--threads",
+                threads,
+                "--no-report",
+                "--out",
+                &name,
+            ],
+            dir.path(),
+        ));
+        assert!(out.contains("a fresh deck every round"), "{out}");
+        std::fs::read_to_string(dir.path().join(&name)).unwrap()
+    };
+    let (one, two) = (csv("1"), csv("2"));
+    assert_eq!(one, two);
+    let plain = ok(&sim(
+        &[
+            "flip7",
+            "--players",
+            "3",
+            "--games",
+            "3K",
+            "--seed",
+            "9",
+            "--no-report",
+            "--out",
+            "p.csv",
+        ],
+        dir.path(),
+    ));
+    assert!(!plain.contains("fresh deck"));
+    assert_ne!(std::fs::read_to_string(dir.path().join("p.csv")).unwrap(), one);
 }

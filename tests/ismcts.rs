@@ -153,6 +153,7 @@ fn flip7_shuffling_the_unseen_deck_never_changes_a_search() {
         players: 3,
         composition: composition(1, Without::default()),
         single_round: false,
+        fresh_deck: false,
     });
     for g in 0..6 {
         let mut rng = batch_rng(31, g);
@@ -207,6 +208,7 @@ fn flip7_decision(top: &[Card], hits1: u8, before: u8, single_round: bool, spec:
         players: 2,
         composition: comp,
         single_round,
+        fresh_deck: false,
     });
     t.set_deck(Deck::stacked(comp, top));
     let mut asked = Seats::new(vec![Policy::parse(spec).unwrap(); 2]);

@@ -387,6 +387,7 @@ fn the_flip7_view_shows_the_totals_of_the_table_from_the_deciding_seat() {
         players: 4,
         composition: composition(decks_for(4), Without::default()),
         single_round: false,
+        fresh_deck: false,
     };
     let mut t = Table::new(rules);
     t.set_totals(&[150, 120, 180, 90]);

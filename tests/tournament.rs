@@ -84,6 +84,7 @@ fn flip7_table(players: u16) -> Flip7Options {
     Flip7Options {
         players,
         single_round: false,
+        fresh_deck: false,
         without: None,
     }
 }

@@ -207,6 +207,7 @@ fn replay_flip7(t: &Traced) {
     let table = &t.head["table"];
     let players = num(table, "players") as usize;
     let single_round = table["single_round"].as_bool().unwrap();
+    let fresh_deck = table["fresh_deck"].as_bool().unwrap();
     let deck = flip7_deck(table);
     let mut pile: Vec<usize> = Vec::new(); // the top card last
     let mut pile_kinds: Kinds = [0; 22];
@@ -241,6 +242,22 @@ fn replay_flip7(t: &Traced) {
                 game_rounds += 1;
                 assert_eq!(num(e, "round"), game_rounds, "{at}");
                 assert_eq!(num(e, "dealer"), (game_rounds - 1) % players as u64, "{at}");
+                assert_eq!(
+                    e.get("deck").is_some(),
+                    fresh_deck,
+                    "a deck with each round iff --fresh-deck: {at}"
+                );
+                if let Some(d) = e.get("deck") {
+                    // Every card back in the deck, shuffled afresh.
+                    let order: Vec<usize> = d.as_array().unwrap().iter().rev().map(kind).collect();
+                    if game_rounds == 1 {
+                        assert_eq!(order, pile, "the first round's deck is the game's: {at}");
+                    }
+                    pile_kinds = kinds_of(d);
+                    assert_eq!(pile_kinds, deck, "a fresh round holds the whole deck: {at}");
+                    pile = order;
+                    discard = [0; 22];
+                }
                 assert_eq!(num(e, "draw_pile") as usize, pile.len(), "{at}");
                 assert!(fronts.iter().all(|f| f.iter().all(|&c| c == 0)), "{at}");
                 stand = vec![Stand::In; players];
@@ -511,6 +528,7 @@ fn flip7_json_trace_replays_every_card_scores_and_csv() {
             "7",
         ],
         &["--players", "5", "--single-round", "--games", "50", "--seed", "8"],
+        &["--players", "3", "--fresh-deck", "--games", "40", "--seed", "10"],
         &[
             "--players",
             "1",
@@ -1113,7 +1131,7 @@ fn every_game_traces_its_table_options_and_each_games_seed() {
     ]);
     assert_eq!(
         h["table"],
-        serde_json::json!({"players": 3, "single_round": true, "without": ["freeze", "flip-three", "second-chance"]})
+        serde_json::json!({"players": 3, "single_round": true, "fresh_deck": false, "without": ["freeze", "flip-three", "second-chance"]})
     );
     let h = head(&["flip-flush", "--players", "2", "--gambling", "--memory", "0.25"]);
     assert_eq!(

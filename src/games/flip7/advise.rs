@@ -56,6 +56,8 @@ pub struct Parts {
     pub without: Without,
     /// Every game is a single round.
     pub single_round: bool,
+    /// Every round is dealt from the whole deck, shuffled afresh.
+    pub fresh_deck: bool,
     /// 0-based round; its dealer is `round mod players`.
     pub round: u32,
     /// Every player, in seat order.
@@ -320,6 +322,9 @@ impl Parts {
         if self.single_round {
             f.push("--single-round".into());
         }
+        if self.fresh_deck {
+            f.push("--fresh-deck".into());
+        }
         f.join(" ")
     }
 }
@@ -368,6 +373,7 @@ impl Flip7Position {
             players: n,
             composition: composition(decks_for(n), parts.without),
             single_round: parts.single_round,
+            fresh_deck: parts.fresh_deck,
         };
         let fronts = parts.fronts();
         let hands: Vec<Hand> = (0..n).map(|s| parts.hand(s, fronts[s].len())).collect();
@@ -828,6 +834,10 @@ pub struct AdviseFlags {
     /// Every game is a single round (as sim flip7 --single-round).
     #[arg(long)]
     pub single_round: bool,
+
+    /// Every round is dealt from the whole deck (as sim flip7 --fresh-deck).
+    #[arg(long)]
+    pub fresh_deck: bool,
 }
 
 /// A comma-separated list of cards (`flag` names it in errors).
@@ -919,6 +929,7 @@ impl AdviseFlags {
         let mut parts = Parts {
             without: self.without.unwrap_or_default(),
             single_round: self.single_round,
+            fresh_deck: self.fresh_deck,
             round,
             seats,
             discard: [0; KINDS],

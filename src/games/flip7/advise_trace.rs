@@ -126,6 +126,10 @@ impl Follow {
                 self.pending.clear();
                 self.flip_three = None;
                 (self.in_deal, self.deal_next) = (true, 0);
+                if v.get("deck").is_some() {
+                    // A fresh deck (--fresh-deck): nothing is out of it.
+                    self.discard = [0; KINDS];
+                }
             }
             "reshuffle" => self.discard = [0; KINDS],
             "hit" | "stay" => {
@@ -298,6 +302,7 @@ impl Follow {
         Ok(Parts {
             without,
             single_round: table["single_round"].as_bool().unwrap_or(false),
+            fresh_deck: table["fresh_deck"].as_bool().unwrap_or(false),
             round: self.round,
             seats,
             discard: self.discard,

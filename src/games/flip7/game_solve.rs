@@ -306,6 +306,7 @@ impl Field {
                 players: 2,
                 composition: *composition,
                 single_round: false,
+                fresh_deck: false,
             };
             let arrangement = Arrangement {
                 round: 1,

@@ -768,6 +768,7 @@ mod tests {
             players,
             composition: composition(1, Without::default()),
             single_round: false,
+            fresh_deck: false,
         }
     }
 

@@ -58,6 +58,12 @@ pub struct Flip7Options {
     #[arg(long)]
     pub single_round: bool,
 
+    /// Every round is dealt from the whole deck, shuffled afresh (as the
+    /// published analyses and several simulators play): no discard pile
+    /// carries over from round to round.
+    #[arg(long)]
+    pub fresh_deck: bool,
+
     /// House rule: remove card kinds from the deck. Comma-separated:
     /// freeze, flip-three, second-chance, actions (all three), modifiers.
     #[arg(long, value_name = "KINDS", value_parser = Without::parse)]
@@ -120,6 +126,12 @@ impl Game for Flip7 {
                 words: "single rounds".into(),
             });
         }
+        if opts.fresh_deck {
+            v.push(Variant {
+                file: "fresh-deck".into(),
+                words: "a fresh deck every round".into(),
+            });
+        }
         if let Some(w) = opts.without.filter(|w| *w != Without::default()) {
             v.push(Variant {
                 file: format!("without-{}", w.label()),
@@ -131,7 +143,9 @@ impl Game for Flip7 {
 
     fn simulation(opts: &Flip7Options, seats: &[Policy]) -> Result<Flip7Sim, String> {
         let without = opts.without.unwrap_or_default();
-        Flip7Sim::new(Self::players(opts), seats, opts.single_round, without)
+        let mut sim = Flip7Sim::new(Self::players(opts), seats, opts.single_round, without)?;
+        sim.rules.fresh_deck = opts.fresh_deck;
+        Ok(sim)
     }
 
     fn score_name(_: &Flip7Options) -> Option<&'static str> {
@@ -242,6 +256,7 @@ impl Flip7Sim {
             players,
             composition: composition(decks_for(players), without),
             single_round,
+            fresh_deck: false,
         };
         Ok(Flip7Sim { rules, policies })
     }
@@ -342,6 +357,7 @@ mod tests {
             players,
             composition: cards::composition(1, cards::Without::default()),
             single_round: false,
+            fresh_deck: false,
         };
         let mut table = Table::new(rules);
         let mut acc = Flip7Stats::new(players);

@@ -575,6 +575,10 @@ pub struct Rules {
     pub composition: [u8; KINDS],
     /// Each game is a single round from a fresh deck.
     pub single_round: bool,
+    /// Every round is dealt from the whole deck, shuffled afresh (the
+    /// cards of the round before are not left out, and no discard pile
+    /// carries over).
+    pub fresh_deck: bool,
 }
 
 /// A Flip 7 table: the players' hands and totals, the piles, and the round.
@@ -984,6 +988,9 @@ impl Table {
         self.pending.clear();
         self.reshuffles = 0;
         self.in_round = true;
+        if self.rules.fresh_deck && self.round > 0 {
+            self.deck.reset(d);
+        }
         if O::EVENTS {
             obs.event(
                 self,
