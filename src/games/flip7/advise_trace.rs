@@ -126,7 +126,7 @@ impl Follow {
                 self.pending.clear();
                 self.flip_three = None;
                 (self.in_deal, self.deal_next) = (true, 0);
-                if v.get("deck").is_some() {
+                if v.get("deck").is_some_and(Value::is_array) {
                     // A fresh deck (--fresh-deck): nothing is out of it.
                     self.discard = [0; KINDS];
                 }

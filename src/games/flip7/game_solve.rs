@@ -100,6 +100,12 @@ pub struct NumberDeck {
     total: u32,
     /// `inv_left[k]`: 1 / the cards left after `k` numbers are drawn.
     inv_left: Vec<f64>,
+    /// The draws from each set: `next[first[m]..first[m + 1]]`, each a
+    /// new number's set and its chance (the solver's inner loop).
+    first: Vec<u32>,
+    next: Vec<(u16, f64)>,
+    /// The chance that the next card busts each set.
+    busts: Vec<f64>,
     /// Sets of at most [`FLIP7_CARDS`] numbers the deck holds, by size.
     order: Vec<u16>,
     /// The score of each set when the round ends with it.
@@ -129,13 +135,34 @@ impl NumberDeck {
             })
             .collect();
         let inv_left = (0..=FLIP7_CARDS).map(|k| 1.0 / f64::from(total.saturating_sub(k).max(1))).collect();
-        Ok(NumberDeck {
+        let mut deck = NumberDeck {
             counts,
             total,
             inv_left,
+            first: Vec::new(),
+            next: Vec::new(),
+            busts: Vec::new(),
             order,
             score,
-        })
+        };
+        let (mut first, mut next, mut busts) = (vec![0u32; MASKS + 1], Vec::new(), vec![0.0; MASKS]);
+        for m in 0..MASKS as u16 {
+            first[usize::from(m)] = next.len() as u32;
+            if m.count_ones() < FLIP7_CARDS && deck.total > m.count_ones() {
+                deck.each_draw(m, |n, q| next.push((m | (1 << n), q)));
+                busts[usize::from(m)] = deck.bust_chance(m);
+            }
+        }
+        first[MASKS] = next.len() as u32;
+        (deck.first, deck.next, deck.busts) = (first, next, busts);
+        Ok(deck)
+    }
+
+    /// The draws from `mask` that add a number: each new set and its chance.
+    #[inline]
+    fn draws_from(&self, mask: u16) -> &[(u16, f64)] {
+        let m = usize::from(mask);
+        &self.next[self.first[m] as usize..self.first[m + 1] as usize]
     }
 
     /// The highest score a round can make.
@@ -151,9 +178,8 @@ impl NumberDeck {
 
     /// Calls `f(number, chance)` for each number the next card can be
     /// that `mask` does not hold; the rest of the chance busts
-    /// ([`NumberDeck::bust_chance`]).
-    #[inline]
-    fn draws(&self, mask: u16, mut f: impl FnMut(usize, f64)) {
+    /// ([`NumberDeck::bust_chance`]). Made once, into `next`.
+    fn each_draw(&self, mask: u16, mut f: impl FnMut(usize, f64)) {
         let inv = self.inv_left[mask.count_ones() as usize];
         let mut free = !mask & ((1 << NUMBERS) - 1);
         while free != 0 {
@@ -199,8 +225,10 @@ impl NumberDeck {
                 pmf[usize::from(self.sum(mask))] += p;
                 continue;
             }
-            bust += p * self.bust_chance(mask);
-            self.draws(mask, |n, q| prob[usize::from(mask | (1 << n))] += p * q);
+            bust += p * self.busts[usize::from(mask)];
+            for &(to, q) in self.draws_from(mask) {
+                prob[usize::from(to)] += p * q;
+            }
         }
         pmf[0] += bust;
         RoundScores { pmf, bust }
@@ -219,8 +247,10 @@ impl NumberDeck {
                 hit[m] = false;
                 continue;
             }
-            let mut h = u[0] * self.bust_chance(mask);
-            self.draws(mask, |n, q| h += q * value[m | (1 << n)]);
+            let mut h = u[0] * self.busts[m];
+            for &(to, q) in self.draws_from(mask) {
+                h += q * value[usize::from(to)];
+            }
             hit[m] = mask == 0 || h > stay + TIE;
             value[m] = if hit[m] { h } else { stay };
         }
@@ -343,9 +373,18 @@ impl Field {
         let mut known: std::collections::HashMap<Vec<bool>, u32> = std::collections::HashMap::new();
         let mut rounds = Vec::new();
         let mut pick = vec![0u32; target * target];
+        // The questions on two threads; the rounds in cell order.
+        use rayon::prelude::*;
+        let answers: Vec<Vec<bool>> = (0..target * target)
+            .into_par_iter()
+            .map(|cell| {
+                let (own, other) = (cell / target, cell % target);
+                first_of_sum.iter().map(|m| m.is_some_and(|m| ask(m, own, other))).collect()
+            })
+            .collect();
         for own in 0..target {
             for other in 0..target {
-                let by_sum: Vec<bool> = first_of_sum.iter().map(|m| m.is_some_and(|m| ask(m, own, other))).collect();
+                let by_sum = &answers[own * target + other];
                 let next = known.len() as u32;
                 let i = *known.entry(by_sum.clone()).or_insert_with(|| {
                     rounds.push(deck.round(|m| by_sum[usize::from(deck.sum(m))]));
