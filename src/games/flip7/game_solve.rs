@@ -431,6 +431,19 @@ fn after(target: usize, w: &[f64], a: usize, b: usize, tie: f64) -> f64 {
     }
 }
 
+/// What a round score of `x` for the player at totals `(a, b)` is worth,
+/// over the opponent's round `d2` (both scoring 0 left out: the cell's own
+/// value, which the caller solves for).
+#[inline]
+fn worth(target: usize, w: &[f64], (a, b): (usize, usize), x: usize, d2: &RoundScores, tie: f64) -> f64 {
+    d2.pmf
+        .iter()
+        .enumerate()
+        .filter(|&(y, _)| x + y > 0)
+        .map(|(y, &q)| q * after(target, w, a + x, b + y, tie))
+        .sum()
+}
+
 /// The chance to win a tie at the top (equal totals at the target or
 /// above) when the player's rounds score by `me` and the opponent's by
 /// `opp`.
@@ -467,14 +480,7 @@ pub fn duel<'a>(
                 if p == 0.0 {
                     continue;
                 }
-                let row: f64 = d2
-                    .pmf
-                    .iter()
-                    .enumerate()
-                    .filter(|&(y, _)| x + y > 0)
-                    .map(|(y, &q)| q * after(target, &w, a + x, b + y, tie))
-                    .sum();
-                num += p * row;
+                num += p * worth(target, &w, (a, b), x, d2, tie);
             }
             w[a * target + b] = num / (1.0 - d1.at(0) * d2.at(0));
         }
@@ -568,13 +574,7 @@ pub fn best_response<'a>(
                 let mut known = vec![0.0; xs];
                 let mut coef = vec![0.0; xs];
                 for (x, k) in known.iter_mut().enumerate() {
-                    *k = d2
-                        .pmf
-                        .iter()
-                        .enumerate()
-                        .filter(|&(y, _)| x + y > 0)
-                        .map(|(y, &q)| q * after(target, &w, a + x, b + y, tie))
-                        .sum();
+                    *k = worth(target, &w, (a, b), x, d2, tie);
                 }
                 coef[0] = d2.at(0);
                 let guess = if a + 1 < target { w[(a + 1) * target + b] } else { 0.5 };
