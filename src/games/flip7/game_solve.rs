@@ -593,6 +593,59 @@ pub fn best_response<'a>(
     }
 }
 
+/// `W(a, b, c)` at three players: the chance that the player at `a` wins
+/// against two opponents at `b` and `c`, all three playing rounds scored
+/// by `d`, a tie for the lead at the target or above shared out equally
+/// (`1 / k` to each of `k` leaders; [`Ties::Split`]). Indexed
+/// `(a * target + b) * target + c`.
+///
+/// The three sums over the round scores are taken one at a time over
+/// totals that run past the target by a round's largest score: `A` sums
+/// over the second opponent's score, `B` over the first's, `W` over the
+/// player's, each cell needing only cells further on, but for the round
+/// where all three score 0, solved in closed form.
+pub fn trio(target: usize, d: &RoundScores) -> Vec<f64> {
+    let t = target;
+    let xs = d.pmf.len();
+    let e = t + xs;
+    let d0 = d.at(0);
+    let end = |a: usize, b: usize, c: usize| -> f64 {
+        let top = a.max(b).max(c);
+        if a < top { 0.0 } else { 1.0 / f64::from(1 + u8::from(b == top) + u8::from(c == top)) }
+    };
+    let mut w = vec![0.0f64; t * t * t];
+    let mut sum_c = vec![0.0f64; e * e * t];
+    let mut sum_bc = vec![0.0f64; e * t * t];
+    for a in (0..e).rev() {
+        for b in (0..e).rev() {
+            for c in (0..t).rev() {
+                let mut rest_c = 0.0;
+                for z in 1..xs {
+                    let cz = c + z;
+                    let v = if a < t && b < t && cz < t { w[(a * t + b) * t + cz] } else { end(a, b, cz) };
+                    rest_c += d.pmf[z] * v;
+                }
+                let live = a < t && b < t;
+                let rest_b = if b < t { (1..xs).map(|y| d.pmf[y] * sum_c[(a * e + b + y) * t + c]).sum() } else { 0.0 };
+                let here = if live {
+                    let rest_a: f64 = (1..xs).map(|x| d.pmf[x] * sum_bc[((a + x) * t + b) * t + c]).sum();
+                    let v = (rest_a + d0 * rest_b + d0 * d0 * rest_c) / (1.0 - d0 * d0 * d0);
+                    w[(a * t + b) * t + c] = v;
+                    v
+                } else {
+                    end(a, b, c)
+                };
+                let ac = d0 * here + rest_c;
+                sum_c[(a * e + b) * t + c] = ac;
+                if b < t {
+                    sum_bc[(a * t + b) * t + c] = d0 * ac + rest_b;
+                }
+            }
+        }
+    }
+    w
+}
+
 /// The expected number of rounds a solo player whose rounds score by `d`
 /// needs to reach `target`.
 pub fn rounds_to_target(target: usize, d: &RoundScores) -> f64 {
@@ -709,6 +762,24 @@ mod tests {
         assert!(e.at(100, 190).mean() < e.at(100, 100).mean());
         let err = Field::of(&Policy::parse("max-win").unwrap(), &d, &numbers_only(), 200).unwrap_err();
         assert!(err.contains("the others' cards"), "{err}");
+    }
+
+    /// Three players of one rule share every game out (the three chances
+    /// to win add up to 1 from any totals), so W(0, 0, 0) = 1/3.
+    #[test]
+    fn three_players_of_one_rule_share_the_game_out() {
+        let (_, r) = greedy_round();
+        let t = 60;
+        let w = trio(t, &r);
+        let at = |a: usize, b: usize, c: usize| w[(a * t + b) * t + c];
+        assert!((at(0, 0, 0) - 1.0 / 3.0).abs() < 1e-12, "{}", at(0, 0, 0));
+        for (a, b, c) in [(0, 10, 20), (59, 0, 30), (25, 25, 50), (40, 41, 3)] {
+            let sum = at(a, b, c) + at(b, a, c) + at(c, a, b);
+            assert!((sum - 1.0).abs() < 1e-12, "({a}, {b}, {c}): {sum}");
+            assert!((at(a, b, c) - at(a, c, b)).abs() < 1e-12);
+        }
+        // Ahead of both, more than a third; behind both, less.
+        assert!(at(30, 0, 0) > 0.5 && at(0, 30, 30) < 0.2);
     }
 
     #[test]
