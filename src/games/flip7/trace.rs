@@ -78,19 +78,13 @@ impl Trace<'_, '_> {
                     let deck: Vec<String> = t.draw_order().into_iter().map(name).collect();
                     w.event("game", json!({ "players": t.players(), "deck": deck }));
                 }
+                let mut fields = json!({ "round": round + 1, "dealer": dealer, "draw_pile": t.pile_len() });
                 if t.rules().fresh_deck {
                     // Every round's deck, shuffled afresh, in draw order.
                     let deck: Vec<String> = t.draw_order().into_iter().map(name).collect();
-                    w.event(
-                        "round",
-                        json!({ "round": round + 1, "dealer": dealer, "draw_pile": t.pile_len(), "deck": deck }),
-                    );
-                } else {
-                    w.event(
-                        "round",
-                        json!({ "round": round + 1, "dealer": dealer, "draw_pile": t.pile_len() }),
-                    );
+                    fields["deck"] = json!(deck);
                 }
+                w.event("round", fields);
             }
             Event::Reshuffle { .. } => {
                 // The discard pile shuffled, in the order it will be drawn
