@@ -128,3 +128,82 @@ fn solve_game_checks_its_folder_first() {
     assert!(crate::common::stderr(&o).contains("--out 'g' must be a folder"));
     assert_eq!(std::fs::read_to_string(dir.path().join("g")).unwrap(), "mine");
 }
+
+/// `--equilibrium STEPS`: fictitious play from the score maximiser. The
+/// first line is the published best response (0.5593); one step of
+/// averaging lowers it; the last round of the game, both at 199, is solved
+/// exactly and mixes round rules; equilibrium.csv has a row per pair.
+#[test]
+fn solve_game_equilibrium_plays_fictitiously_and_solves_the_last_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "flip7",
+        "solve",
+        "--game",
+        "--without",
+        "actions,modifiers",
+        "--ties",
+        "split",
+        "--equilibrium",
+        "1",
+        "--out",
+        "e",
+    ];
+    let out = ok(&sim(&args, dir.path()));
+    assert!(
+        out.contains("step   0: the best response to the score maximiser wins 0.5593 from 0-0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("step   1: the best response to the average of 2 rounds wins 0.5386 from 0-0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("after 1 step the field gives away 3.86 points"),
+        "{out}"
+    );
+    assert!(
+        out.contains("both at 199: the exact equilibrium of that round mixes 17 round rules"),
+        "{out}"
+    );
+    assert!(
+        out.contains("guarantees 0.4989, 0.11 points below the round's value 0.5000"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("e/equilibrium.csv")).unwrap();
+    let rows = csv_rows(&text);
+    assert_eq!(rows.len(), 200 * 200);
+    let cell = |a: usize, b: usize, col: &str| -> f64 { rows[a * 200 + b][col].parse().unwrap() };
+    assert!((cell(0, 0, "field_win") - 0.5).abs() < 1e-10);
+    assert!((cell(0, 0, "best_response_win") - 0.5386).abs() < 5e-5);
+    for (a, b) in [(18, 0), (120, 150), (199, 3)] {
+        assert!((cell(a, b, "field_win") + cell(b, a, "field_win") - 1.0).abs() < 1e-9);
+        assert!(cell(a, b, "best_response_win") >= cell(a, b, "field_win") - 1e-9);
+    }
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--equilibrium",
+            "0",
+        ],
+        &["--equilibrium", "0", "1..=1000"],
+    );
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--equilibrium",
+            "2",
+            "--field",
+            "ev",
+        ],
+        &["--equilibrium", "--field"],
+    );
+}

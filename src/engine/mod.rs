@@ -11,6 +11,7 @@
 //! - [`advise`]: the moves of one position played out and compared
 //!   ([`advise::Position`]), for `sim advise`.
 //! - [`failure`]: why a command failed, and its exit code.
+//! - [`matrix_game`]: zero-sum matrix games solved exactly (simplex).
 //! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
 //! - [`table`]: console tables sized to their content.
@@ -29,6 +30,7 @@ pub mod failure;
 pub mod game;
 pub mod ismcts;
 pub mod job;
+pub mod matrix_game;
 pub mod observe;
 pub mod output;
 pub mod rng;

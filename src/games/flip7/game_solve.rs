@@ -41,7 +41,7 @@ use super::rules::{Arrangement, FLIP7_BONUS, FLIP7_CARDS, Hand, Rules, Status, T
 const NUMBERS: usize = MAX_NUMBER as usize + 1;
 
 /// Sets of numbers held.
-const MASKS: usize = 1 << NUMBERS;
+pub(super) const MASKS: usize = 1 << NUMBERS;
 
 /// Differences of chance to win below this count as ties (and a tie stays).
 const TIE: f64 = 1e-13;
@@ -424,7 +424,7 @@ impl Grid {
 /// `w` the grid so far (for totals below the target) and `tie` the value
 /// of a tie at the top.
 #[inline]
-fn after(target: usize, w: &[f64], a: usize, b: usize, tie: f64) -> f64 {
+pub(super) fn after(target: usize, w: &[f64], a: usize, b: usize, tie: f64) -> f64 {
     if a < target && b < target {
         w[a * target + b]
     } else if a > b {
@@ -535,12 +535,12 @@ pub fn best_cell(deck: &NumberDeck, known: &[f64], coef: &[f64], guess: f64) -> 
 }
 
 /// The best response's grid against `opp(b, a)`, with its round at every
-/// cell (`cells[a * target + b]`).
+/// cell (`rounds[a * target + b]`).
 pub struct BestResponse {
     /// Its chance to win.
     pub grid: Grid,
-    /// Its round's bust chance and expected score at each cell.
-    pub cells: Vec<(f64, f64)>,
+    /// Its round at each cell (`rounds[a * target + b]`).
+    pub rounds: Vec<RoundScores>,
 }
 
 /// The exact best response against an opponent whose rounds score by
@@ -566,7 +566,7 @@ pub fn best_response<'a>(
         }
     };
     let mut w = vec![0.0f64; target * target];
-    let mut cells = vec![(0.0, 0.0); target * target];
+    let mut rounds = vec![RoundScores { pmf: Vec::new(), bust: 0.0 }; target * target];
     for s in (0..=2 * (target - 1)).rev() {
         let lo = s.saturating_sub(target - 1);
         let hi = s.min(target - 1);
@@ -589,12 +589,12 @@ pub fn best_response<'a>(
         for (a, cell) in solved {
             let i = a * target + (s - a);
             w[i] = cell.win;
-            cells[i] = (cell.round.bust, cell.round.mean());
+            rounds[i] = cell.round;
         }
     }
     BestResponse {
         grid: Grid { target, win: w },
-        cells,
+        rounds,
     }
 }
 
@@ -732,8 +732,8 @@ mod tests {
             assert!((w - exact).abs() < 1e-9, "W_br({a}, {b}) = {w}");
         }
         // Behind at 110 against 160 it busts far more than when ahead.
-        let (bust_behind, _) = br.cells[110 * 200 + 160];
-        let (bust_ahead, _) = br.cells[110 * 200 + 60];
+        let bust_behind = br.rounds[110 * 200 + 160].bust;
+        let bust_ahead = br.rounds[110 * 200 + 60].bust;
         assert!((bust_behind - 0.567).abs() < 5e-4 && (bust_ahead - 0.211).abs() < 5e-4);
     }
 

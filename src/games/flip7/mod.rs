@@ -17,6 +17,7 @@
 pub mod advise;
 pub mod advise_trace;
 pub mod cards;
+pub mod game_equilibrium;
 pub mod game_solve;
 pub mod max_win;
 pub mod optimal;

@@ -42,6 +42,14 @@ pub struct SolveArgs {
     /// rules) or split (half a win each, as the published analysis).
     #[arg(long, value_name = "RULE", default_value = "play-on", value_parser = Ties::parse, requires = "game")]
     pub ties: Ties,
+
+    /// With --game: look for the equilibrium by fictitious play, STEPS
+    /// exact best responses averaged into the field (1 to 1000; about 9 s
+    /// a step), from the score maximiser; writes equilibrium.csv (default
+    /// folder results/flip7-equilibrium_TIES/).
+    #[arg(long, value_name = "STEPS", requires = "game", conflicts_with = "field",
+          value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub equilibrium: Option<u16>,
 }
 
 /// CSV bytes of `header` and `rows`, every row ending with the
@@ -141,37 +149,50 @@ fn run_round(args: &SolveArgs) -> Result<(), String> {
     crate::engine::show::print(text.as_bytes())
 }
 
-/// Runs `sim flip7 solve --game`: the two grids of the model, as one CSV
-/// row per pair of totals, and the figures from 0-0.
-fn run_game(args: &SolveArgs) -> Result<(), Failure> {
-    use super::game_solve::{Field, NumberDeck, best_response, duel, rounds_to_target};
-    use crate::engine::output::Output;
-    use crate::engine::strategies::{Library, cwd};
-    const TARGET: usize = super::rules::TARGET as usize;
-    let without = args.without.unwrap_or_default();
+/// The number cards of `--without`, or the usage error of a deck with
+/// more.
+fn number_deck(without: Without) -> Result<(super::game_solve::NumberDeck, [u8; super::cards::KINDS]), Failure> {
     let comp = composition(1, without);
-    let deck = NumberDeck::new(&comp).map_err(|_| {
+    let deck = super::game_solve::NumberDeck::new(&comp).map_err(|_| {
         let given = if without == Without::default() { "the full deck".to_string() } else { format!("--without {}", without.label()) };
         Failure::Usage(format!(
             "--game with {given}: the game is solved for the number cards only so far; give --without actions,modifiers"
         ))
     })?;
+    Ok((deck, comp))
+}
+
+/// The folder `--out` names, or `results/NAME`; refused when it is a file.
+fn game_dir(args: &SolveArgs, name: String, file: &str) -> Result<std::path::PathBuf, Failure> {
+    let dir = args.out.clone().unwrap_or_else(|| std::path::PathBuf::from("results").join(name));
+    if dir.as_os_str() == "-" || dir.is_file() {
+        return Err(Failure::Usage(format!(
+            "--out '{}' must be a folder (solve --game writes {file} into it)",
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// Runs `sim flip7 solve --game`: the two grids of the model, as one CSV
+/// row per pair of totals, and the figures from 0-0.
+fn run_game(args: &SolveArgs) -> Result<(), Failure> {
+    use super::game_solve::{Field, best_response, duel, rounds_to_target};
+    use crate::engine::output::Output;
+    use crate::engine::strategies::{Library, cwd};
+    const TARGET: usize = super::rules::TARGET as usize;
+    if let Some(steps) = args.equilibrium {
+        return run_equilibrium(args, usize::from(steps));
+    }
+    let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
     let library = Library::new(&cwd()?, None)?;
     let field_spec = args.field.trim();
     let usage = |e: String| Failure::Usage(format!("--field {field_spec}: {e}"));
     let policy = library.resolve_policy::<super::Flip7>(field_spec).map_err(usage)?.policy;
     Field::solvable(&policy).map_err(usage)?;
     let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
-    let dir = args.out.clone().unwrap_or_else(|| {
-        let field: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
-        std::path::PathBuf::from("results").join(format!("flip7-game_{field}_{ties_word}"))
-    });
-    if dir.as_os_str() == "-" || dir.is_file() {
-        return Err(Failure::Usage(format!(
-            "--out '{}' must be a folder (solve --game writes game.csv into it)",
-            dir.display()
-        )));
-    }
+    let field_name: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    let dir = game_dir(args, format!("flip7-game_{field_name}_{ties_word}"), "game.csv")?;
     let out = Output::prepare(&dir.join("game.csv"), "--out")?;
     let started = std::time::Instant::now();
     let field = Field::of(&policy, &deck, &comp, TARGET).map_err(usage)?;
@@ -181,7 +202,8 @@ fn run_game(args: &SolveArgs) -> Result<(), Failure> {
     let mut rows = Vec::with_capacity(TARGET * TARGET);
     for a in 0..TARGET {
         for b in 0..TARGET {
-            let (bust, mean) = br.cells[a * TARGET + b];
+            let round = &br.rounds[a * TARGET + b];
+            let (bust, mean) = (round.bust, round.mean());
             rows.push(vec![
                 a.to_string(),
                 b.to_string(),
@@ -218,4 +240,85 @@ fn run_game(args: &SolveArgs) -> Result<(), Failure> {
         dir.join("game.csv").display()
     );
     Ok(crate::engine::show::print(text.as_bytes())?)
+}
+
+/// Runs `sim flip7 solve --game --equilibrium STEPS`: fictitious play in
+/// the two-player model, step by step, the last pair's exact equilibrium,
+/// and equilibrium.csv.
+fn run_equilibrium(args: &SolveArgs, steps: usize) -> Result<(), Failure> {
+    use super::game_equilibrium::{fictitious_play, pair_equilibrium};
+    use super::game_solve::duel;
+    use crate::engine::output::Output;
+    use crate::engine::show::print;
+    const TARGET: usize = super::rules::TARGET as usize;
+    let (deck, _) = number_deck(args.without.unwrap_or_default())?;
+    let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
+    let dir = game_dir(args, format!("flip7-equilibrium_{ties_word}"), "equilibrium.csv")?;
+    let out = Output::prepare(&dir.join("equilibrium.csv"), "--out")?;
+    let started = std::time::Instant::now();
+    print(
+        format!(
+            "fictitious play in the two-player model (independent rounds, number cards, ties at the top {}), \
+             {steps} steps from the score maximiser, each adding the best response to the field:\n",
+            if args.ties == Ties::PlayOn { "played on" } else { "split" }
+        )
+        .as_bytes(),
+    )?;
+    let mut shown = Ok(());
+    let played = fictitious_play(&deck, TARGET, args.ties, steps, |k, w| {
+        if shown.is_ok() {
+            let field = if k == 0 { "the score maximiser".to_string() } else { format!("the average of {} rounds", k + 1) };
+            shown = print(format!("  step {k:>3}: the best response to {field} wins {w:.4} from 0-0\n").as_bytes());
+        }
+    });
+    shown?;
+    let pick = |own: usize, other: usize| &played.field[own * TARGET + other];
+    let fair = duel(TARGET, args.ties, &pick, &pick);
+    let last = pair_equilibrium(&deck, TARGET, &fair.win, (TARGET - 1, TARGET - 1));
+    let mut rows = Vec::with_capacity(TARGET * TARGET);
+    for a in 0..TARGET {
+        for b in 0..TARGET {
+            let (f, r) = (&played.field[a * TARGET + b], &played.best.rounds[a * TARGET + b]);
+            rows.push(vec![
+                a.to_string(),
+                b.to_string(),
+                format!("{:.10}", fair.at(a, b)),
+                format!("{:.10}", f.bust),
+                format!("{:.6}", f.mean()),
+                format!("{:.10}", played.best.grid.at(a, b)),
+                format!("{:.10}", r.bust),
+                format!("{:.6}", r.mean()),
+            ]);
+        }
+    }
+    let header = [
+        "own_total",
+        "opponent_total",
+        "field_win",
+        "field_bust",
+        "field_round_score",
+        "best_response_win",
+        "best_response_bust",
+        "best_response_round_score",
+    ];
+    let bytes = exact_csv(&header, rows)?;
+    crate::engine::output::commit_all(vec![(out, &bytes)])?;
+    let last_word = played.worth.last().copied().unwrap_or(0.5);
+    let text = format!(
+        "at an equilibrium the best response wins 0.5; after {} the field gives away {:.2} points\n\
+         both at {}: the exact equilibrium of that round mixes {} round rules (certified within {:.0e}); \
+         the best of them played alone guarantees {:.4}, {:.2} points below the round's value {:.4}\n\
+         ({:.1} s)\nwrote {}\n",
+        crate::engine::show::plural(steps as u64, "step"),
+        100.0 * (last_word - 0.5),
+        TARGET - 1,
+        last.mine.parts.len(),
+        last.gap.max(1e-15),
+        last.best_pure,
+        100.0 * (last.value - last.best_pure),
+        last.value,
+        started.elapsed().as_secs_f64(),
+        dir.join("equilibrium.csv").display()
+    );
+    Ok(print(text.as_bytes())?)
 }
