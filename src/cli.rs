@@ -450,7 +450,10 @@ impl Visitor for Dispatch<'_> {
         let parsed = |e: clap::Error| Failure::Usage(e.to_string());
         self.result = Some(match self.kind {
             Kind::Play => match m.subcommand() {
-                Some((action, args)) => G::run_action(action, args),
+                Some((action, args)) => G::run_action(action, args).and_then(|done| match done {
+                    Some(exhibit) => crate::report::exhibit::publish(exhibit),
+                    None => Ok(()),
+                }),
                 None => PlayArgs::<G::Options>::from_arg_matches(m)
                     .map_err(parsed)
                     .and_then(|a| play_run::<G>(&a)),

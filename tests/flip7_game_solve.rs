@@ -32,6 +32,21 @@ fn solve_game_reproduces_the_published_model() {
     let text = std::fs::read_to_string(dir.path().join("g/game.csv")).unwrap();
     let rows = csv_rows(&text);
     assert_eq!(rows.len(), 200 * 200);
+    // The page: the figures from 0-0 and the stance map, inline and beside it.
+    let page = std::fs::read_to_string(dir.path().join("g/report.html")).unwrap();
+    assert!(
+        page.contains("Flip 7 solved: the best response to optimal-round"),
+        "{page}"
+    );
+    assert!(page.contains("the best response to it wins 0.5593 (+5.93 points)"));
+    assert!(page.contains("<svg") && page.contains("riskier") && page.contains("stance.png"));
+    let png = std::fs::read(dir.path().join("g/stance.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    let svg = std::fs::read_to_string(dir.path().join("g/stance.svg")).unwrap();
+    assert!(
+        svg.contains("own total") && svg.contains("opponent&apos;s total")
+            || svg.contains("opponent's total")
+    );
     let cell = |a: usize, b: usize, col: &str| -> f64 { rows[a * 200 + b][col].parse().unwrap() };
     assert_eq!(rows[18 * 200]["own_total"], "18");
     assert_eq!(rows[18 * 200]["seed"], "");
@@ -127,6 +142,28 @@ fn solve_game_checks_its_folder_first() {
     assert!(!o.status.success());
     assert!(crate::common::stderr(&o).contains("--out 'g' must be a folder"));
     assert_eq!(std::fs::read_to_string(dir.path().join("g")).unwrap(), "mine");
+    // A page that cannot be written (a folder in its place) is refused
+    // before solving, and nothing else is written beside it.
+    std::fs::create_dir_all(dir.path().join("h/report.html")).unwrap();
+    let o = sim(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--out",
+            "h",
+        ],
+        dir.path(),
+    );
+    assert!(!o.status.success());
+    assert!(
+        crate::common::stderr(&o).contains("report.html"),
+        "{}",
+        crate::common::stderr(&o)
+    );
+    assert!(!dir.path().join("h/game.csv").exists() && !dir.path().join("h/stance.png").exists());
 }
 
 /// `--equilibrium STEPS`: fictitious play from the score maximiser. The

@@ -222,11 +222,16 @@ pub trait Game: Send + Sync + 'static {
 
     /// Runs the action `name` of [`Game::actions`] with its arguments: a
     /// wrong argument is a [`Failure::Usage`] (exit 2), anything else that
-    /// fails a [`Failure::Run`] (exit 1).
+    /// fails a [`Failure::Run`] (exit 1). An action that has a page returns
+    /// its [`super::exhibit::Exhibit`], which the command line draws and
+    /// writes with its files; one without writes its own and returns `None`.
     ///
     /// [`Failure::Usage`]: super::failure::Failure::Usage
     /// [`Failure::Run`]: super::failure::Failure::Run
-    fn run_action(name: &str, _args: &clap::ArgMatches) -> Result<(), super::failure::Failure> {
+    fn run_action(
+        name: &str,
+        _args: &clap::ArgMatches,
+    ) -> Result<Option<super::exhibit::Exhibit>, super::failure::Failure> {
         Err(format!("internal: {} has no action '{name}'", Self::NAME).into())
     }
 }

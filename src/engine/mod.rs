@@ -11,6 +11,7 @@
 //! - [`advise`]: the moves of one position played out and compared
 //!   ([`advise::Position`]), for `sim advise`.
 //! - [`failure`]: why a command failed, and its exit code.
+//! - [`exhibit`]: a game command's files and maps, for its page.
 //! - [`matrix_game`]: zero-sum matrix games solved exactly (simplex).
 //! - [`design`]: standard errors over independent units (games, deals).
 //! - [`columns`]: the per-seat CSV's shared columns and CSV bytes.
@@ -26,6 +27,7 @@ pub mod bits;
 pub mod columns;
 pub mod custom;
 pub mod design;
+pub mod exhibit;
 pub mod failure;
 pub mod game;
 pub mod ismcts;

@@ -5,6 +5,7 @@
 
 use std::sync::Once;
 
+use crate::engine::exhibit::Surface;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -1265,6 +1266,120 @@ pub fn heatmap(title: &str, run: &str, heat: &Heat) -> Result<Chart, String> {
     let longest = heat.names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
     let w = (cell_size(n) as u32 * n as u32 + 80 + 8 * longest.min(40)).max(WIDTH);
     both(w, h, |canvas| on_canvas!(canvas, draw_heat(title, run, heat)))
+}
+
+/// A map of a value over two game totals ([`Surface`]): blocks coloured
+/// from the negative end (orange) through white (0) to the positive end
+/// (blue), the totals on both axes, and a colour scale with what its ends
+/// mean.
+pub fn surface(surface: &Surface) -> Result<Chart, String> {
+    let cells = surface.side.div_ceil(surface.block.max(1));
+    let c = (440 / cells.max(1)).max(2) as u32;
+    let h = 62 + 24 + c * cells as u32 + 40 + 70;
+    both(WIDTH, h, |canvas| {
+        on_canvas!(canvas, draw_surface(surface, c as i32))
+    })
+}
+
+/// The average of each block of `surface`, rows from total 0 up.
+fn surface_blocks(surface: &Surface) -> Vec<Vec<f64>> {
+    let (n, k) = (surface.side, surface.block.max(1));
+    (0..n.div_ceil(k))
+        .map(|br| {
+            (0..n.div_ceil(k))
+                .map(|bc| {
+                    let (mut sum, mut count) = (0.0, 0.0);
+                    for r in br * k..((br + 1) * k).min(n) {
+                        for c in bc * k..((bc + 1) * k).min(n) {
+                            sum += surface.values[r * n + c];
+                            count += 1.0;
+                        }
+                    }
+                    sum / count
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn draw_surface<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    surface: &Surface,
+    c: i32,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let top = draw_heading(root, &surface.title, &surface.run_line)? + 24;
+    let blocks = surface_blocks(surface);
+    let n = blocks.len() as i32;
+    let grid = c * n;
+    let (w, _) = root.dim_in_pixel();
+    let x0 = (w as i32 - grid) / 2;
+    let span = blocks
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, v| m.max(v.abs()))
+        .max(1e-9);
+    for (r, row) in blocks.iter().enumerate() {
+        for (col, &v) in row.iter().enumerate() {
+            let (x, y) = (x0 + col as i32 * c, top + grid - (r as i32 + 1) * c);
+            root.draw(&Rectangle::new(
+                [(x, y), (x + c, y + c)],
+                heat_colour(0.5 + v, span).filled(),
+            ))
+            .map_err(err)?;
+        }
+    }
+    root.draw(&Rectangle::new(
+        [(x0, top), (x0 + grid, top + grid)],
+        GREY.stroke_width(1),
+    ))
+    .map_err(err)?;
+    let ticks = style(11.0, HPos::Center, false, &GREY);
+    let right = style(11.0, HPos::Right, false, &GREY);
+    let per = surface.block.max(1) as i32;
+    for t in (0..surface.side).step_by(50) {
+        let at = t as i32 * c / per;
+        root.draw_text(&t.to_string(), &ticks, (x0 + at, top + grid + 14))
+            .map_err(err)?;
+        root.draw_text(&t.to_string(), &right, (x0 - 6, top + grid - at - 5))
+            .map_err(err)?;
+    }
+    let axis = style(13.0, HPos::Center, false, &INK);
+    root.draw_text(&surface.cols, &axis, (w as i32 / 2, top + grid + 32))
+        .map_err(err)?;
+    let left = style(13.0, HPos::Right, false, &INK);
+    root.draw_text(&surface.rows, &left, (x0 - 34, top + grid / 2))
+        .map_err(err)?;
+    let ly = top + grid + 46;
+    let lw = 240;
+    let lx = (w as i32 - lw) / 2;
+    for k in 0..lw {
+        let v = -span + 2.0 * span * k as f64 / (lw - 1) as f64;
+        root.draw(&Rectangle::new(
+            [(lx + k, ly), (lx + k + 1, ly + 12)],
+            heat_colour(0.5 + v, span).filled(),
+        ))
+        .map_err(err)?;
+    }
+    let small = style(11.0, HPos::Center, false, &GREY);
+    root.draw_text(&format!("{:+.3}", -span), &small, (lx, ly + 24))
+        .map_err(err)?;
+    root.draw_text("0", &small, (lx + lw / 2, ly + 24)).map_err(err)?;
+    root.draw_text(&format!("{span:+.3}"), &small, (lx + lw, ly + 24))
+        .map_err(err)?;
+    root.draw_text(&surface.legend[2], &right, (lx - 12, ly + 6))
+        .map_err(err)?;
+    let leftward = style(11.0, HPos::Left, false, &GREY);
+    root.draw_text(&surface.legend[1], &leftward, (lx + lw + 12, ly + 6))
+        .map_err(err)?;
+    let line = fit(root, &surface.legend[0], 12.0, w - 30, false);
+    root.draw_text(
+        &surface.legend[0],
+        &style(line, HPos::Center, false, &INK),
+        (w as i32 / 2, ly + 44),
+    )
+    .map_err(err)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! [`workbook`]).
 
 pub mod charts;
+pub mod exhibit;
 pub mod html;
 pub mod page;
 pub mod run_page;

@@ -432,13 +432,16 @@ impl Game for ClassicFlip {
         ]
     }
 
-    fn run_action(name: &str, args: &clap::ArgMatches) -> Result<(), crate::engine::failure::Failure> {
+    fn run_action(
+        name: &str,
+        args: &clap::ArgMatches,
+    ) -> Result<Option<crate::engine::exhibit::Exhibit>, crate::engine::failure::Failure> {
         use crate::engine::failure::Failure;
         match name {
             "score" => {
                 let a = score_command::ScoreArgs::from_arg_matches(args)
                     .map_err(|e| Failure::Usage(e.to_string()))?;
-                score_command::run(&a)
+                score_command::run(&a).map(|()| None)
             }
             _ => Err(format!("internal: classic-flip has no action '{name}'").into()),
         }

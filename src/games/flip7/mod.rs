@@ -213,7 +213,10 @@ impl Game for Flip7 {
         )]
     }
 
-    fn run_action(name: &str, args: &clap::ArgMatches) -> Result<(), crate::engine::failure::Failure> {
+    fn run_action(
+        name: &str,
+        args: &clap::ArgMatches,
+    ) -> Result<Option<crate::engine::exhibit::Exhibit>, crate::engine::failure::Failure> {
         use crate::engine::failure::Failure;
         match name {
             "solve" => {

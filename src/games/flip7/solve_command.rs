@@ -8,6 +8,7 @@ use super::game_solve::Ties;
 use super::rules::FLIP7_CARDS;
 use super::solve;
 use crate::engine::columns::{RUN_COLUMNS, csv_bytes};
+use crate::engine::exhibit::{Exhibit, Surface};
 use crate::engine::failure::Failure;
 use crate::engine::version::SIM_VERSION;
 
@@ -66,8 +67,14 @@ fn exact_csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<Vec<u8>, String>
 }
 
 /// Runs `sim flip7 solve`.
-pub fn run(args: &SolveArgs) -> Result<(), Failure> {
-    if args.game { run_game(args) } else { Ok(run_round(args)?) }
+pub fn run(args: &SolveArgs) -> Result<Option<Exhibit>, Failure> {
+    if args.equilibrium.is_some() {
+        run_equilibrium(args).map(|()| None)
+    } else if args.game {
+        run_game(args).map(Some)
+    } else {
+        run_round(args).map(|()| None).map_err(Failure::from)
+    }
 }
 
 /// Runs `sim flip7 solve` without `--game`: the solo round.
@@ -175,15 +182,13 @@ fn game_dir(args: &SolveArgs, name: String, file: &str) -> Result<std::path::Pat
 }
 
 /// Runs `sim flip7 solve --game`: the two grids of the model, as one CSV
-/// row per pair of totals, and the figures from 0-0.
-fn run_game(args: &SolveArgs) -> Result<(), Failure> {
+/// row per pair of totals, the figures from 0-0, and the page with the
+/// map of the best response's stance.
+fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     use super::game_solve::{Field, best_response, duel, rounds_to_target};
     use crate::engine::output::Output;
     use crate::engine::strategies::{Library, cwd};
     const TARGET: usize = super::rules::TARGET as usize;
-    if let Some(steps) = args.equilibrium {
-        return run_equilibrium(args, usize::from(steps));
-    }
     let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
     let library = Library::new(&cwd()?, None)?;
     let field_spec = args.field.trim();
@@ -194,6 +199,11 @@ fn run_game(args: &SolveArgs) -> Result<(), Failure> {
     let field_name: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
     let dir = game_dir(args, format!("flip7-game_{field_name}_{ties_word}"), "game.csv")?;
     let out = Output::prepare(&dir.join("game.csv"), "--out")?;
+    let page = Output::prepare(&dir.join("report.html"), "--out")?;
+    let chart_files = (
+        Output::prepare(&dir.join("stance.svg"), "--out")?,
+        Output::prepare(&dir.join("stance.png"), "--out")?,
+    );
     let started = std::time::Instant::now();
     let field = Field::of(&policy, &deck, &comp, TARGET).map_err(usage)?;
     let pick = |own: usize, other: usize| field.at(own, other);
@@ -225,27 +235,63 @@ fn run_game(args: &SolveArgs) -> Result<(), Failure> {
         "field_round_score",
     ];
     let bytes = exact_csv(&header, rows)?;
-    crate::engine::output::commit_all(vec![(out, &bytes)])?;
     let (w0, b0) = (fair.at(0, 0), br.grid.at(0, 0));
+    let ties_text = if args.ties == Ties::PlayOn { "played on" } else { "split" };
+    let model = format!("exact two-player game, independent rounds from a fresh deck of number cards, ties at the top {ties_text}");
+    let lines = [
+        format!("from 0-0: the field ({field_spec}) against itself wins {w0:.4}; the best response to it wins {b0:.4} ({:+.2} points)", 100.0 * (b0 - w0)),
+        format!("alone, the field needs {:.4} rounds on average to reach {TARGET}", rounds_to_target(TARGET, field.at(0, 0))),
+    ];
+    let stance: Vec<f64> = (0..TARGET * TARGET).map(|i| br.rounds[i].bust - field.at(i / TARGET, i % TARGET).bust).collect();
+    let files = ["game.csv", "report.html", "stance.svg", "stance.png"];
+    let wrote: String = files.iter().map(|f| format!("wrote {}\n", dir.join(f).display())).collect();
     let text = format!(
-        "exact two-player game, independent rounds from a fresh deck of number cards, ties at the top {}; field {field_spec}\n\
-         from 0-0: the field against itself wins {w0:.4}; the best response to it wins {b0:.4} ({:+.2} points)\n\
-         alone, the field needs {:.4} rounds on average to reach {TARGET}\n\
-         ({} pairs of totals, {:.1} s)\nwrote {}\n",
-        if args.ties == Ties::PlayOn { "played on" } else { "split" },
-        100.0 * (b0 - w0),
-        rounds_to_target(TARGET, field.at(0, 0)),
+        "{model}; field {field_spec}\n{}\n{}\n({} pairs of totals, {:.1} s)\n{wrote}",
+        lines[0].replacen(&format!(" ({field_spec})"), "", 1),
+        lines[1],
         TARGET * TARGET,
         started.elapsed().as_secs_f64(),
-        dir.join("game.csv").display()
     );
-    Ok(crate::engine::show::print(text.as_bytes())?)
+    Ok(Exhibit {
+        dir: dir.clone(),
+        files: vec![(out, bytes)],
+        title: format!("Flip 7 solved: the best response to {field_spec}"),
+        run_line: model.clone(),
+        summary: vec![
+            lines[0].clone(),
+            lines[1].clone(),
+            "The map: how much more often the best response's round busts than the field's, at each pair of \
+             totals (blue: it takes more risk, as when behind near the end; orange: less, as when ahead). \
+             game.csv has every value."
+                .to_string(),
+        ],
+        surfaces: vec![Surface {
+            title: "the best response's stance: its bust chance less the field's".into(),
+            run_line: format!("{model}; field {field_spec}"),
+            rows: "own total".into(),
+            cols: "opponent's total".into(),
+            side: TARGET,
+            block: 4,
+            values: stance,
+            legend: [
+                "each block: the best response's chance to bust in its round, less the field's, over 4 x 4 pairs of totals"
+                    .into(),
+                "riskier".into(),
+                "safer".into(),
+            ],
+            files: chart_files,
+        }],
+        page,
+        command: crate::engine::job::command_line(&std::env::args().skip(1).collect::<Vec<_>>()),
+        text,
+    })
 }
 
 /// Runs `sim flip7 solve --game --equilibrium STEPS`: fictitious play in
 /// the two-player model, step by step, the last pair's exact equilibrium,
 /// and equilibrium.csv.
-fn run_equilibrium(args: &SolveArgs, steps: usize) -> Result<(), Failure> {
+fn run_equilibrium(args: &SolveArgs) -> Result<(), Failure> {
+    let steps = usize::from(args.equilibrium.unwrap_or(1));
     use super::game_equilibrium::{fictitious_play, pair_equilibrium};
     use super::game_solve::duel;
     use crate::engine::output::Output;
