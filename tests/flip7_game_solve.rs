@@ -244,3 +244,86 @@ fn solve_game_equilibrium_plays_fictitiously_and_solves_the_last_round() {
         &["--equilibrium", "--field"],
     );
 }
+
+/// `--players 3`: three players of one rule share the game out, so each
+/// wins a third from 0-0-0 and the three chances of any totals add up to
+/// 1; the CSV has the opponents' totals in order, at every `--step`.
+#[test]
+fn solve_game_three_players_share_the_game_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "flip7",
+        "solve",
+        "--game",
+        "--without",
+        "actions,modifiers",
+        "--players",
+        "3",
+        "--ties",
+        "split",
+        "--step",
+        "10",
+        "--out",
+        "t",
+    ];
+    let out = ok(&sim(&args, dir.path()));
+    assert!(
+        out.contains("from 0-0-0: each wins 0.3333; a round's lead (18-0-0) wins 0.4755"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("t/game.csv")).unwrap();
+    let rows = csv_rows(&text);
+    assert_eq!(rows.len(), 20 * 20 * 21 / 2);
+    let win = |a: usize, b: usize, c: usize| -> f64 {
+        let (b, c) = (b.min(c), b.max(c));
+        let r = rows
+            .iter()
+            .find(|r| {
+                r["own_total"] == a.to_string()
+                    && r["first_opponent_total"] == b.to_string()
+                    && r["second_opponent_total"] == c.to_string()
+            })
+            .unwrap();
+        r["field_win"].parse().unwrap()
+    };
+    for (a, b, c) in [(0, 10, 20), (190, 0, 30), (100, 100, 50)] {
+        let sum = win(a, b, c) + win(b, a, c) + win(c, a, b);
+        assert!((sum - 1.0).abs() < 1e-9, "({a}, {b}, {c}): {sum}");
+    }
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--players",
+            "3",
+            "--out",
+            "t2",
+        ],
+        &["--players 3 with --ties play-on", "--ties split"],
+    );
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--players",
+            "3",
+            "--ties",
+            "split",
+            "--field",
+            "endgame",
+            "--out",
+            "t3",
+        ],
+        &["--field endgame", "one round at every total"],
+    );
+    refused(
+        &["flip7", "solve", "--game", "--players", "4"],
+        &["--players", "4", "2..=3"],
+    );
+}

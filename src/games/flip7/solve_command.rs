@@ -27,10 +27,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
 
-    /// Solve the whole two-player game in the independent-rounds model
-    /// (number cards only: give --without actions,modifiers): the exact
-    /// chance to win from every pair of totals, field against field and
-    /// for the best response to the field.
+    /// Solve the whole game in the independent-rounds model (number cards
+    /// only: give --without actions,modifiers): the exact chance to win
+    /// from every pair of totals, field against field and for the best
+    /// response to the field, with a page mapping the best response's
+    /// stance (or, with --players 3, every triple of totals).
     #[arg(long)]
     pub game: bool,
 
@@ -51,6 +52,21 @@ pub struct SolveArgs {
     #[arg(long, value_name = "STEPS", requires = "game", conflicts_with = "field",
           value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub equilibrium: Option<u16>,
+
+    /// With --game: players at the table, 2 or 3. At 3, the chance to win
+    /// of the field against two of itself, from every triple of totals
+    /// (ties at the top split; a field that plays one round at every
+    /// total), written for the totals of every --step.
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "game",
+          value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub players: u8,
+
+    /// With --game --players 3: write the totals 0, STEP, 2 STEP, ...
+    /// (1 to 50; 1 writes all 4 million triples with the opponents' totals
+    /// in order, about 150 MB).
+    #[arg(long, value_name = "STEP", default_value_t = 5, requires = "game",
+          value_parser = clap::value_parser!(u8).range(1..=50))]
+    pub step: u8,
 }
 
 /// CSV bytes of `header` and `rows`, every row ending with the
@@ -70,6 +86,8 @@ fn exact_csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<Vec<u8>, String>
 pub fn run(args: &SolveArgs) -> Result<Option<Exhibit>, Failure> {
     if args.equilibrium.is_some() {
         run_equilibrium(args).map(|()| None)
+    } else if args.game && args.players == 3 {
+        run_trio(args).map(|()| None)
     } else if args.game {
         run_game(args).map(Some)
     } else {
@@ -367,4 +385,68 @@ fn run_equilibrium(args: &SolveArgs) -> Result<(), Failure> {
         dir.join("equilibrium.csv").display()
     );
     Ok(print(text.as_bytes())?)
+}
+
+/// Runs `sim flip7 solve --game --players 3`: the field against two of
+/// itself, every triple of totals, written at every `--step`.
+fn run_trio(args: &SolveArgs) -> Result<(), Failure> {
+    use super::game_solve::{Field, rounds_to_target, trio};
+    use crate::engine::output::Output;
+    use crate::engine::strategies::{Library, cwd};
+    const TARGET: usize = super::rules::TARGET as usize;
+    let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
+    if args.ties == Ties::PlayOn {
+        return Err(Failure::Usage(
+            "--players 3 with --ties play-on: three players are solved with ties at the top split so far \
+             (give --ties split)"
+                .into(),
+        ));
+    }
+    if args.equilibrium.is_some() {
+        return Err(Failure::Usage("--equilibrium plays two players; leave out --players 3".into()));
+    }
+    let field_spec = args.field.trim();
+    let usage = |e: String| Failure::Usage(format!("--field {field_spec}: {e}"));
+    let library = Library::new(&cwd()?, None)?;
+    let policy = library.resolve_policy::<super::Flip7>(field_spec).map_err(usage)?.policy;
+    if Field::solvable(&policy).map_err(usage)? {
+        return Err(usage(
+            "at three players the field plays one round at every total (stay-at-N, stay-at-numbers-N, cards-N, \
+             bust-prob:P, ev, optimal-round); this one's rounds change with the totals"
+                .into(),
+        ));
+    }
+    let field_name: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    let dir = game_dir(args, format!("flip7-game3_{field_name}_split"), "game.csv")?;
+    let out = Output::prepare(&dir.join("game.csv"), "--out")?;
+    let started = std::time::Instant::now();
+    let field = Field::of(&policy, &deck, &comp, TARGET).map_err(usage)?;
+    let round = field.at(0, 0);
+    let w = trio(TARGET, round);
+    let at = |a: usize, b: usize, c: usize| w[(a * TARGET + b) * TARGET + c];
+    let step = usize::from(args.step);
+    let mut rows = Vec::new();
+    for a in (0..TARGET).step_by(step) {
+        for b in (0..TARGET).step_by(step) {
+            for c in (b..TARGET).step_by(step) {
+                rows.push(vec![a.to_string(), b.to_string(), c.to_string(), format!("{:.10}", at(a, b, c))]);
+            }
+        }
+    }
+    let bytes = exact_csv(&["own_total", "first_opponent_total", "second_opponent_total", "field_win"], rows)?;
+    crate::engine::output::commit_all(vec![(out, &bytes)])?;
+    let text = format!(
+        "exact three-player game, independent rounds from a fresh deck of number cards, ties at the top split; field {field_spec}\n\
+         from 0-0-0: each wins {:.4}; a round's lead (18-0-0) wins {:.4}; level at 100 with one player at 0 (100-100-0): {:.4}\n\
+         alone, the field needs {:.4} rounds on average to reach {TARGET}\n\
+         ({} triples of totals, {:.1} s; written every {step})\nwrote {}\n",
+        at(0, 0, 0),
+        at(18, 0, 0),
+        at(100, 100, 0),
+        rounds_to_target(TARGET, round),
+        TARGET * TARGET * TARGET,
+        started.elapsed().as_secs_f64(),
+        dir.join("game.csv").display()
+    );
+    Ok(crate::engine::show::print(text.as_bytes())?)
 }
