@@ -327,3 +327,91 @@ fn solve_game_three_players_share_the_game_out() {
         &["--players", "4", "2..=3"],
     );
 }
+
+/// `--target N` and `--best-response` at three players reproduce the
+/// published figures of shorter games: to 50, the best response to the
+/// score maximiser wins 0.5742 and a solo player needs 3.1716 rounds; to
+/// 40, the best response to two score maximisers wins 0.4368 from 0-0-0.
+#[test]
+fn solve_game_shorter_games_and_the_three_player_best_response() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = [
+        "flip7",
+        "solve",
+        "--game",
+        "--without",
+        "actions,modifiers",
+        "--ties",
+        "split",
+        "--target",
+        "50",
+        "--out",
+        "f",
+    ];
+    let out = ok(&sim(&two, dir.path()));
+    assert!(out.contains("the best response to it wins 0.5742"), "{out}");
+    assert!(
+        out.contains("needs 3.1716 rounds on average to reach 50"),
+        "{out}"
+    );
+    assert_eq!(
+        csv_rows(&std::fs::read_to_string(dir.path().join("f/game.csv")).unwrap()).len(),
+        50 * 50
+    );
+    let three = [
+        "flip7",
+        "solve",
+        "--game",
+        "--without",
+        "actions,modifiers",
+        "--players",
+        "3",
+        "--ties",
+        "split",
+        "--target",
+        "40",
+        "--best-response",
+        "--step",
+        "1",
+    ];
+    let out = ok(&sim(&three, dir.path()));
+    assert!(
+        out.contains("the best response to two of it wins 0.4368 from 0-0-0 (+10.34 points over a third)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("wrote results/flip7-game3_optimal-round_split_to-40/game.csv"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(
+        dir.path()
+            .join("results/flip7-game3_optimal-round_split_to-40/game.csv"),
+    )
+    .unwrap();
+    let rows = csv_rows(&text);
+    assert_eq!(rows.len(), 40 * 40 * 41 / 2);
+    for r in &rows {
+        let (br, field): (f64, f64) = (
+            r["best_response_win"].parse().unwrap(),
+            r["field_win"].parse().unwrap(),
+        );
+        assert!(br >= field - 1e-9, "{r:?}");
+    }
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--best-response",
+            "--out",
+            "g",
+        ],
+        &["--best-response goes with --players 3"],
+    );
+    refused(
+        &["flip7", "solve", "--game", "--target", "5"],
+        &["--target", "5", "10..=1000"],
+    );
+}

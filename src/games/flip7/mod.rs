@@ -19,6 +19,7 @@ pub mod advise_trace;
 pub mod cards;
 pub mod game_equilibrium;
 pub mod game_solve;
+pub mod game_trio;
 pub mod max_win;
 pub mod optimal;
 pub mod policies;

@@ -67,6 +67,17 @@ pub struct SolveArgs {
     #[arg(long, value_name = "STEP", default_value_t = 5, requires = "game",
           value_parser = clap::value_parser!(u8).range(1..=50))]
     pub step: u8,
+
+    /// With --game: the total that ends the game (10 to 1000; the rules'
+    /// 200), to study shorter or longer games.
+    #[arg(long, value_name = "N", default_value_t = 200, requires = "game",
+          value_parser = clap::value_parser!(u16).range(10..=1000))]
+    pub target: u16,
+
+    /// With --game --players 3: also the exact best response to two
+    /// players of the field (about 7 minutes on 2 cores).
+    #[arg(long, requires = "game")]
+    pub best_response: bool,
 }
 
 /// CSV bytes of `header` and `rows`, every row ending with the
@@ -84,6 +95,11 @@ fn exact_csv(header: &[&str], rows: Vec<Vec<String>>) -> Result<Vec<u8>, String>
 
 /// Runs `sim flip7 solve`.
 pub fn run(args: &SolveArgs) -> Result<Option<Exhibit>, Failure> {
+    if args.best_response && args.players != 3 {
+        return Err(Failure::Usage(
+            "--best-response goes with --players 3 (at two players the best response is always solved)".into(),
+        ));
+    }
     if args.equilibrium.is_some() {
         run_equilibrium(args).map(|()| None)
     } else if args.game && args.players == 3 {
@@ -187,6 +203,11 @@ fn number_deck(without: Without) -> Result<(super::game_solve::NumberDeck, [u8; 
     Ok((deck, comp))
 }
 
+/// The default folder's ending for a target other than the rules' 200.
+fn to_target(args: &SolveArgs) -> String {
+    if args.target == 200 { String::new() } else { format!("_to-{}", args.target) }
+}
+
 /// The folder `--out` names, or `results/NAME`; refused when it is a file.
 fn game_dir(args: &SolveArgs, name: String, file: &str) -> Result<std::path::PathBuf, Failure> {
     let dir = args.out.clone().unwrap_or_else(|| std::path::PathBuf::from("results").join(name));
@@ -206,7 +227,7 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     use super::game_solve::{Field, best_response, duel, rounds_to_target};
     use crate::engine::output::Output;
     use crate::engine::strategies::{Library, cwd};
-    const TARGET: usize = super::rules::TARGET as usize;
+    let target = usize::from(args.target);
     let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
     let library = Library::new(&cwd()?, None)?;
     let field_spec = args.field.trim();
@@ -215,7 +236,7 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     Field::solvable(&policy).map_err(usage)?;
     let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
     let field_name: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
-    let dir = game_dir(args, format!("flip7-game_{field_name}_{ties_word}"), "game.csv")?;
+    let dir = game_dir(args, format!("flip7-game_{field_name}_{ties_word}{}", to_target(args)), "game.csv")?;
     let out = Output::prepare(&dir.join("game.csv"), "--out")?;
     let page = Output::prepare(&dir.join("report.html"), "--out")?;
     let chart_files = (
@@ -223,14 +244,14 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
         Output::prepare(&dir.join("stance.png"), "--out")?,
     );
     let started = std::time::Instant::now();
-    let field = Field::of(&policy, &deck, &comp, TARGET).map_err(usage)?;
+    let field = Field::of(&policy, &deck, &comp, target).map_err(usage)?;
     let pick = |own: usize, other: usize| field.at(own, other);
-    let fair = duel(TARGET, args.ties, &pick, &pick);
-    let br = best_response(&deck, TARGET, args.ties, &pick);
-    let mut rows = Vec::with_capacity(TARGET * TARGET);
-    for a in 0..TARGET {
-        for b in 0..TARGET {
-            let round = &br.rounds[a * TARGET + b];
+    let fair = duel(target, args.ties, &pick, &pick);
+    let br = best_response(&deck, target, args.ties, &pick);
+    let mut rows = Vec::with_capacity(target * target);
+    for a in 0..target {
+        for b in 0..target {
+            let round = &br.rounds[a * target + b];
             let (bust, mean) = (round.bust, round.mean());
             rows.push(vec![
                 a.to_string(),
@@ -258,16 +279,16 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     let model = format!("exact two-player game, independent rounds from a fresh deck of number cards, ties at the top {ties_text}");
     let lines = [
         format!("from 0-0: the field ({field_spec}) against itself wins {w0:.4}; the best response to it wins {b0:.4} ({:+.2} points)", 100.0 * (b0 - w0)),
-        format!("alone, the field needs {:.4} rounds on average to reach {TARGET}", rounds_to_target(TARGET, field.at(0, 0))),
+        format!("alone, the field needs {:.4} rounds on average to reach {target}", rounds_to_target(target, field.at(0, 0))),
     ];
-    let stance: Vec<f64> = (0..TARGET * TARGET).map(|i| br.rounds[i].bust - field.at(i / TARGET, i % TARGET).bust).collect();
+    let stance: Vec<f64> = (0..target * target).map(|i| br.rounds[i].bust - field.at(i / target, i % target).bust).collect();
     let files = ["game.csv", "report.html", "stance.svg", "stance.png"];
     let wrote: String = files.iter().map(|f| format!("wrote {}\n", dir.join(f).display())).collect();
     let text = format!(
         "{model}; field {field_spec}\n{}\n{}\n({} pairs of totals, {:.1} s)\n{wrote}",
         lines[0].replacen(&format!(" ({field_spec})"), "", 1),
         lines[1],
-        TARGET * TARGET,
+        target * target,
         started.elapsed().as_secs_f64(),
     );
     Ok(Exhibit {
@@ -288,7 +309,7 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
             run_line: format!("{model}; field {field_spec}"),
             rows: "own total".into(),
             cols: "opponent's total".into(),
-            side: TARGET,
+            side: target,
             block: 4,
             values: stance,
             legend: [
@@ -314,10 +335,10 @@ fn run_equilibrium(args: &SolveArgs) -> Result<(), Failure> {
     use super::game_solve::duel;
     use crate::engine::output::Output;
     use crate::engine::show::print;
-    const TARGET: usize = super::rules::TARGET as usize;
+    let target = usize::from(args.target);
     let (deck, _) = number_deck(args.without.unwrap_or_default())?;
     let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
-    let dir = game_dir(args, format!("flip7-equilibrium_{ties_word}"), "equilibrium.csv")?;
+    let dir = game_dir(args, format!("flip7-equilibrium_{ties_word}{}", to_target(args)), "equilibrium.csv")?;
     let out = Output::prepare(&dir.join("equilibrium.csv"), "--out")?;
     let started = std::time::Instant::now();
     print(
@@ -329,20 +350,20 @@ fn run_equilibrium(args: &SolveArgs) -> Result<(), Failure> {
         .as_bytes(),
     )?;
     let mut shown = Ok(());
-    let played = fictitious_play(&deck, TARGET, args.ties, steps, |k, w| {
+    let played = fictitious_play(&deck, target, args.ties, steps, |k, w| {
         if shown.is_ok() {
             let field = if k == 0 { "the score maximiser".to_string() } else { format!("the average of {} rounds", k + 1) };
             shown = print(format!("  step {k:>3}: the best response to {field} wins {w:.4} from 0-0\n").as_bytes());
         }
     });
     shown?;
-    let pick = |own: usize, other: usize| &played.field[own * TARGET + other];
-    let fair = duel(TARGET, args.ties, &pick, &pick);
-    let last = pair_equilibrium(&deck, TARGET, &fair.win, (TARGET - 1, TARGET - 1));
-    let mut rows = Vec::with_capacity(TARGET * TARGET);
-    for a in 0..TARGET {
-        for b in 0..TARGET {
-            let (f, r) = (&played.field[a * TARGET + b], &played.best.rounds[a * TARGET + b]);
+    let pick = |own: usize, other: usize| &played.field[own * target + other];
+    let fair = duel(target, args.ties, &pick, &pick);
+    let last = pair_equilibrium(&deck, target, &fair.win, (target - 1, target - 1));
+    let mut rows = Vec::with_capacity(target * target);
+    for a in 0..target {
+        for b in 0..target {
+            let (f, r) = (&played.field[a * target + b], &played.best.rounds[a * target + b]);
             rows.push(vec![
                 a.to_string(),
                 b.to_string(),
@@ -375,7 +396,7 @@ fn run_equilibrium(args: &SolveArgs) -> Result<(), Failure> {
          ({:.1} s)\nwrote {}\n",
         crate::engine::show::plural(steps as u64, "step"),
         100.0 * (last_word - 0.5),
-        TARGET - 1,
+        target - 1,
         last.mine.parts.len(),
         last.gap.max(1e-15),
         last.best_pure,
@@ -393,7 +414,7 @@ fn run_trio(args: &SolveArgs) -> Result<(), Failure> {
     use super::game_solve::{Field, rounds_to_target, trio};
     use crate::engine::output::Output;
     use crate::engine::strategies::{Library, cwd};
-    const TARGET: usize = super::rules::TARGET as usize;
+    let target = usize::from(args.target);
     let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
     if args.ties == Ties::PlayOn {
         return Err(Failure::Usage(
@@ -417,34 +438,52 @@ fn run_trio(args: &SolveArgs) -> Result<(), Failure> {
         ));
     }
     let field_name: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
-    let dir = game_dir(args, format!("flip7-game3_{field_name}_split"), "game.csv")?;
+    let dir = game_dir(args, format!("flip7-game3_{field_name}_split{}", to_target(args)), "game.csv")?;
     let out = Output::prepare(&dir.join("game.csv"), "--out")?;
     let started = std::time::Instant::now();
-    let field = Field::of(&policy, &deck, &comp, TARGET).map_err(usage)?;
+    let field = Field::of(&policy, &deck, &comp, target).map_err(usage)?;
     let round = field.at(0, 0);
-    let w = trio(TARGET, round);
-    let at = |a: usize, b: usize, c: usize| w[(a * TARGET + b) * TARGET + c];
+    let w = trio(target, round);
+    let at = |a: usize, b: usize, c: usize| w[(a * target + b) * target + c];
+    let br = args.best_response.then(|| super::game_trio::best_response3(&deck, target, round));
     let step = usize::from(args.step);
     let mut rows = Vec::new();
-    for a in (0..TARGET).step_by(step) {
-        for b in (0..TARGET).step_by(step) {
-            for c in (b..TARGET).step_by(step) {
-                rows.push(vec![a.to_string(), b.to_string(), c.to_string(), format!("{:.10}", at(a, b, c))]);
+    for a in (0..target).step_by(step) {
+        for b in (0..target).step_by(step) {
+            for c in (b..target).step_by(step) {
+                let mut row = vec![a.to_string(), b.to_string(), c.to_string(), format!("{:.10}", at(a, b, c))];
+                if let Some(br) = &br {
+                    let i = (a * target + b) * target + c;
+                    row.extend([format!("{:.10}", br.win[i]), format!("{:.10}", br.bust[i])]);
+                }
+                rows.push(row);
             }
         }
     }
-    let bytes = exact_csv(&["own_total", "first_opponent_total", "second_opponent_total", "field_win"], rows)?;
+    let mut header = vec!["own_total", "first_opponent_total", "second_opponent_total", "field_win"];
+    if br.is_some() {
+        header.extend(["best_response_win", "best_response_bust"]);
+    }
+    let bytes = exact_csv(&header, rows)?;
+    let (lead, half) = (18.min(target - 1), target / 2);
+    let responded = br.as_ref().map_or(String::new(), |br| {
+        let w0 = br.at(0, 0, 0);
+        format!(
+            "the best response to two of it wins {w0:.4} from 0-0-0 ({:+.2} points over a third)\n",
+            100.0 * (w0 - 1.0 / 3.0)
+        )
+    });
     crate::engine::output::commit_all(vec![(out, &bytes)])?;
     let text = format!(
         "exact three-player game, independent rounds from a fresh deck of number cards, ties at the top split; field {field_spec}\n\
-         from 0-0-0: each wins {:.4}; a round's lead (18-0-0) wins {:.4}; level at 100 with one player at 0 (100-100-0): {:.4}\n\
-         alone, the field needs {:.4} rounds on average to reach {TARGET}\n\
+         from 0-0-0: each wins {:.4}; a round's lead ({lead}-0-0) wins {:.4}; level at {half} with one player at 0 ({half}-{half}-0): {:.4}\n\
+         {responded}alone, the field needs {:.4} rounds on average to reach {target}\n\
          ({} triples of totals, {:.1} s; written every {step})\nwrote {}\n",
         at(0, 0, 0),
-        at(18, 0, 0),
-        at(100, 100, 0),
-        rounds_to_target(TARGET, round),
-        TARGET * TARGET * TARGET,
+        at(lead, 0, 0),
+        at(half, half, 0),
+        rounds_to_target(target, round),
+        target * target * target,
         started.elapsed().as_secs_f64(),
         dir.join("game.csv").display()
     );
