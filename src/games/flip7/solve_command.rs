@@ -203,6 +203,20 @@ fn number_deck(without: Without) -> Result<(super::game_solve::NumberDeck, [u8; 
     Ok((deck, comp))
 }
 
+/// The field's policy (`--field`, checked that the model can play it),
+/// whether its rounds change with the totals, and its name for a folder.
+fn field_policy(args: &SolveArgs) -> Result<(super::policies::Policy, bool, String), Failure> {
+    use super::game_solve::Field;
+    use crate::engine::strategies::{Library, cwd};
+    let spec = args.field.trim();
+    let usage = |e: String| Failure::Usage(format!("--field {spec}: {e}"));
+    let library = Library::new(&cwd()?, None)?;
+    let policy = library.resolve_policy::<super::Flip7>(spec).map_err(usage)?.policy;
+    let per_cell = Field::solvable(&policy).map_err(usage)?;
+    let name = spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    Ok((policy, per_cell, name))
+}
+
 /// The default folder's ending for a target other than the rules' 200.
 fn to_target(args: &SolveArgs) -> String {
     if args.target == 200 { String::new() } else { format!("_to-{}", args.target) }
@@ -226,16 +240,12 @@ fn game_dir(args: &SolveArgs, name: String, file: &str) -> Result<std::path::Pat
 fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     use super::game_solve::{Field, best_response, duel, rounds_to_target};
     use crate::engine::output::Output;
-    use crate::engine::strategies::{Library, cwd};
     let target = usize::from(args.target);
     let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
-    let library = Library::new(&cwd()?, None)?;
     let field_spec = args.field.trim();
     let usage = |e: String| Failure::Usage(format!("--field {field_spec}: {e}"));
-    let policy = library.resolve_policy::<super::Flip7>(field_spec).map_err(usage)?.policy;
-    Field::solvable(&policy).map_err(usage)?;
+    let (policy, _, field_name) = field_policy(args)?;
     let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
-    let field_name: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
     let dir = game_dir(args, format!("flip7-game_{field_name}_{ties_word}{}", to_target(args)), "game.csv")?;
     let out = Output::prepare(&dir.join("game.csv"), "--out")?;
     let page = Output::prepare(&dir.join("report.html"), "--out")?;
@@ -413,7 +423,6 @@ fn run_equilibrium(args: &SolveArgs) -> Result<(), Failure> {
 fn run_trio(args: &SolveArgs) -> Result<(), Failure> {
     use super::game_solve::{Field, rounds_to_target, trio};
     use crate::engine::output::Output;
-    use crate::engine::strategies::{Library, cwd};
     let target = usize::from(args.target);
     let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
     if args.ties == Ties::PlayOn {
@@ -428,16 +437,14 @@ fn run_trio(args: &SolveArgs) -> Result<(), Failure> {
     }
     let field_spec = args.field.trim();
     let usage = |e: String| Failure::Usage(format!("--field {field_spec}: {e}"));
-    let library = Library::new(&cwd()?, None)?;
-    let policy = library.resolve_policy::<super::Flip7>(field_spec).map_err(usage)?.policy;
-    if Field::solvable(&policy).map_err(usage)? {
+    let (policy, per_cell, field_name) = field_policy(args)?;
+    if per_cell {
         return Err(usage(
             "at three players the field plays one round at every total (stay-at-N, stay-at-numbers-N, cards-N, \
              bust-prob:P, ev, optimal-round); this one's rounds change with the totals"
                 .into(),
         ));
     }
-    let field_name: String = field_spec.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
     let dir = game_dir(args, format!("flip7-game3_{field_name}_split{}", to_target(args)), "game.csv")?;
     let out = Output::prepare(&dir.join("game.csv"), "--out")?;
     let started = std::time::Instant::now();
