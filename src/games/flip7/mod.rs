@@ -210,7 +210,9 @@ impl Game for Flip7 {
         vec![solve_command::SolveArgs::augment_args(clap::Command::new("solve")).about(
             "Exact expected score of a solo round from a fresh deck: the optimal Hit/Stay rule, \
              every stay-at-N for N = 0..60, and the optimal decision for every set of numbers \
-             held. Any deck (--without).",
+             held. Any deck (--without). With --game, the whole game solved in the \
+             independent-rounds model (number cards): chances to win from every pair or triple \
+             of totals, the best response to a strategy, the equilibrium.",
         )]
     }
 

@@ -46,7 +46,7 @@ pub struct SolveArgs {
     pub ties: Ties,
 
     /// With --game: look for the equilibrium by fictitious play, STEPS
-    /// exact best responses averaged into the field (1 to 1000; about 9 s
+    /// exact best responses averaged into the field (1 to 1000; about 5 s
     /// a step), from the score maximiser; writes equilibrium.csv (default
     /// folder results/flip7-equilibrium_TIES/).
     #[arg(long, value_name = "STEPS", requires = "game", conflicts_with = "field",
@@ -75,7 +75,7 @@ pub struct SolveArgs {
     pub target: u16,
 
     /// With --game --players 3: also the exact best response to two
-    /// players of the field (about 7 minutes on 2 cores).
+    /// players of the field (about 8 minutes on 2 cores).
     #[arg(long, requires = "game")]
     pub best_response: bool,
 }
