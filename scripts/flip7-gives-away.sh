@@ -5,6 +5,7 @@
 #
 #   scripts/flip7-gives-away.sh [STRATEGY ...]
 #   MEASURE=20K scripts/flip7-gives-away.sh [STRATEGY ...]
+#   PLAYERS=3 scripts/flip7-gives-away.sh [STRATEGY ...]
 #
 # For each strategy (default: every shipped one the model can play), the
 # exact chance to win from 0-0 of the best response to it (number cards,
@@ -19,6 +20,12 @@
 # interval: first on the model's deal (number cards, a fresh deck every
 # round), then in the real game (full deck, the discard pile carried).
 # The tournaments go to results/gives-away/STRATEGY/{model,real}/.
+#
+# PLAYERS=3 prints instead the exact chance to win from 0-0-0 of the best
+# response to two players of each strategy (ties at the top split; about
+# 8 minutes a strategy on 2 cores; strategies whose rounds change with
+# the totals, such as endgame, are not solved at three players), and
+# TARGET=N solves a game to N rather than 200.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # SIM names the binary to use (the docs tests set it); else build it.
@@ -29,6 +36,21 @@ if [ $# -eq 0 ]; then
 fi
 out=results/gives-away
 seed=${SEED:-2}
+target=${TARGET:-200}
+
+if [ "${PLAYERS:-2}" = 3 ]; then
+    [ $# -gt 0 ] || set -- optimal counter expected-value balanced cautious aggressive
+    echo "| strategy | best response to two of it wins | gives away (over a third) |"
+    echo "|---|---|---|"
+    for s in "$@"; do
+        text=$("$sim" flip7 solve --game --without actions,modifiers --players 3 --ties split --best-response \
+            --step 50 --target "$target" --field "$s" --out "$out/three/$s")
+        row=$(sed -n 's/.*the best response to two of it wins \([0-9.]*\) from 0-0-0 (\([-+0-9.]*\) points.*/| `'"$s"'` | \1 | \2 points |/p' <<<"$text")
+        [ -n "$row" ] || { echo "no answer for $s" >&2; exit 1; }
+        echo "$row"
+    done
+    exit 0
+fi
 
 # The win rate [95% CI] of max-win:$1 against $1 in a tournament with the
 # extra flags given, written to folder $2.
