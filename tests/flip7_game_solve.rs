@@ -243,6 +243,20 @@ fn solve_game_equilibrium_plays_fictitiously_and_solves_the_last_round() {
         ],
         &["--equilibrium", "--field"],
     );
+    refused(
+        &[
+            "flip7",
+            "solve",
+            "--game",
+            "--without",
+            "actions,modifiers",
+            "--equilibrium",
+            "2",
+            "--players",
+            "3",
+        ],
+        &["--equilibrium plays two players", "--players 3"],
+    );
 }
 
 /// `--players 3`: three players of one rule share the game out, so each

@@ -2,8 +2,6 @@
 //! the page all at once, and maps of a value over two game totals, which
 //! the report floor draws as heatmaps.
 
-use std::path::PathBuf;
-
 use super::output::Output;
 
 /// A value over every pair of two totals (`values[row * side + col]`,
@@ -26,18 +24,16 @@ pub struct Surface {
     /// What a block's colour shows, and what its two ends mean (the
     /// positive end first).
     pub legend: [String; 3],
-    /// The file names of the chart beside the page (`stance` for
-    /// `stance.svg` and `stance.png`), prepared before anything runs.
+    /// The chart's files beside the page, SVG and PNG, prepared before
+    /// anything runs.
     pub files: (Output, Output),
 }
 
 /// A command's finished work: its files, its page and what it prints.
 pub struct Exhibit {
-    /// The folder of its files.
-    pub dir: PathBuf,
     /// Its data files and their bytes.
     pub files: Vec<(Output, Vec<u8>)>,
-    /// The page's title and the line under it.
+    /// The page's title.
     pub title: String,
     /// The line under the title.
     pub run_line: String,

@@ -1037,7 +1037,12 @@ fn draw_heat<DB: DrawingBackend>(
     }
     // The colour scale.
     let ly = layout.y0 + layout.grid + 22;
-    draw_heat_scale(root, layout.span, ly)?;
+    let span = layout.span;
+    let ends = [
+        format!("{:.1}%", (0.5 - span) * 100.0),
+        format!("{:.1}%", (0.5 + span) * 100.0),
+    ];
+    draw_heat_scale(root, span, ly, [&ends[0], "50%", &ends[1]])?;
     draw_heat_legend(root, heat, ly)
 }
 
@@ -1199,11 +1204,12 @@ fn draw_heat_cell<DB: DrawingBackend>(
 }
 
 /// Draws the colour scale at height `ly`, centred: a strip from 50% less
-/// `span` to 50% plus `span`, its ends and middle labelled.
+/// `span` to 50% plus `span`, its ends and middle labelled `labels`.
 fn draw_heat_scale<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     span: f64,
     ly: i32,
+    labels: [&str; 3],
 ) -> Result<(), String> {
     let (w, _) = root.dim_in_pixel();
     let lw = 240;
@@ -1217,11 +1223,9 @@ fn draw_heat_scale<DB: DrawingBackend>(
         .map_err(err)?;
     }
     let ts = style(11.0, HPos::Center, false, &GREY);
-    root.draw_text(&format!("{:.1}%", (0.5 - span) * 100.0), &ts, (lx, ly + 24))
-        .map_err(err)?;
-    root.draw_text("50%", &ts, (lx + lw / 2, ly + 24)).map_err(err)?;
-    root.draw_text(&format!("{:.1}%", (0.5 + span) * 100.0), &ts, (lx + lw, ly + 24))
-        .map_err(err)?;
+    for (label, x) in labels.iter().zip([lx, lx + lw / 2, lx + lw]) {
+        root.draw_text(label, &ts, (x, ly + 24)).map_err(err)?;
+    }
     Ok(())
 }
 
@@ -1351,22 +1355,9 @@ fn draw_surface<DB: DrawingBackend>(
     root.draw_text(&surface.rows, &left, (x0 - 34, top + grid / 2))
         .map_err(err)?;
     let ly = top + grid + 46;
-    let lw = 240;
-    let lx = (w as i32 - lw) / 2;
-    for k in 0..lw {
-        let v = -span + 2.0 * span * k as f64 / (lw - 1) as f64;
-        root.draw(&Rectangle::new(
-            [(lx + k, ly), (lx + k + 1, ly + 12)],
-            heat_colour(0.5 + v, span).filled(),
-        ))
-        .map_err(err)?;
-    }
-    let small = style(11.0, HPos::Center, false, &GREY);
-    root.draw_text(&format!("{:+.3}", -span), &small, (lx, ly + 24))
-        .map_err(err)?;
-    root.draw_text("0", &small, (lx + lw / 2, ly + 24)).map_err(err)?;
-    root.draw_text(&format!("{span:+.3}"), &small, (lx + lw, ly + 24))
-        .map_err(err)?;
+    let ends = [format!("{:+.3}", -span), format!("{span:+.3}")];
+    draw_heat_scale(root, span, ly, [&ends[0], "0", &ends[1]])?;
+    let (lw, lx) = (240, (w as i32 - 240) / 2);
     root.draw_text(&surface.legend[2], &right, (lx - 12, ly + 6))
         .map_err(err)?;
     let leftward = style(11.0, HPos::Left, false, &GREY);

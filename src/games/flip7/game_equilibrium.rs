@@ -218,7 +218,8 @@ pub fn fictitious_play(deck: &NumberDeck, target: usize, ties: Ties, steps: usiz
     let greedy = deck.greedy();
     let mut field = vec![deck.round(|m| greedy[usize::from(m)]); target * target];
     let mut worth = Vec::with_capacity(steps + 1);
-    for k in 0..=steps {
+    let mut k = 0;
+    loop {
         let br = best_response(deck, target, ties, &|own, other| &field[own * target + other]);
         worth.push(br.grid.at(0, 0));
         each(k, br.grid.at(0, 0));
@@ -232,8 +233,8 @@ pub fn fictitious_play(deck: &NumberDeck, target: usize, ties: Ties, steps: usiz
             }
             f.bust = keep * f.bust + (1.0 - keep) * r.bust;
         }
+        k += 1;
     }
-    unreachable!("the last step returns")
 }
 
 /// What [`fictitious_play`] ends with.
@@ -250,11 +251,7 @@ pub struct Played {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::flip7::cards::{Without, composition};
-
-    fn deck() -> NumberDeck {
-        NumberDeck::new(&composition(1, Without::parse("actions,modifiers").unwrap())).unwrap()
-    }
+    use crate::games::flip7::game_solve::fixtures::{deck, greedy_round};
 
     /// Both at 199: any points reach 200 and the higher total wins. The
     /// game is symmetric, so worth 0.5; its equilibrium mixes rules, and no
@@ -278,10 +275,8 @@ mod tests {
     /// to the other's mixture gets.
     #[test]
     fn a_pair_is_bracketed_by_its_best_replies() {
-        let d = deck();
+        let (d, r) = greedy_round();
         let t = 60;
-        let greedy = d.greedy();
-        let r = d.round(|m| greedy[usize::from(m)]);
         let g = super::super::game_solve::duel(t, Ties::Split, &|_, _| &r, &|_, _| &r);
         let e = pair_equilibrium(&d, t, &g.win, (50, 45));
         assert!(e.gap < 1e-7, "{}", e.gap);

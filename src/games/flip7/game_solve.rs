@@ -59,6 +59,22 @@ impl Ties {
     /// The flag value of each reading: `play-on`, `split`.
     pub const ACCEPTED: &'static str = "play-on (sim's rules: another round until one total leads) or split (a tie at the top counts as half a win)";
 
+    /// The flag's word: `play-on` or `split` (also in folder names).
+    pub fn word(self) -> &'static str {
+        match self {
+            Ties::PlayOn => "play-on",
+            Ties::Split => "split",
+        }
+    }
+
+    /// How a summary says it: a tie at the top is `played on` or `split`.
+    pub fn said(self) -> &'static str {
+        match self {
+            Ties::PlayOn => "played on",
+            Ties::Split => "split",
+        }
+    }
+
     /// Parses `play-on` or `split`.
     pub fn parse(text: &str) -> Result<Ties, String> {
         match text {
@@ -662,14 +678,32 @@ pub fn rounds_to_target(target: usize, d: &RoundScores) -> f64 {
     e[0]
 }
 
+/// The model's deck and the score maximiser's round, for the tests of the
+/// game solvers.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(super) mod fixtures {
+    use super::{NumberDeck, RoundScores};
     use crate::games::flip7::cards::{Without, composition};
 
-    fn deck() -> NumberDeck {
+    /// The number cards of the rules' deck.
+    pub fn deck() -> NumberDeck {
         NumberDeck::new(&composition(1, Without::parse("actions,modifiers").unwrap())).unwrap()
     }
+
+    /// That deck and the round of its score maximiser.
+    pub fn greedy_round() -> (NumberDeck, RoundScores) {
+        let d = deck();
+        let g = d.greedy();
+        let r = d.round(|m| g[usize::from(m)]);
+        (d, r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{deck, greedy_round};
+    use super::*;
+    use crate::games::flip7::cards::{Without, composition};
 
     #[test]
     fn the_score_maximiser_round_matches_the_solo_solver() {
@@ -677,13 +711,6 @@ mod tests {
         assert!((r.mean() - 18.5652176141).abs() < 1e-9, "{}", r.mean());
         assert!((r.pmf.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!((r.bust - 0.3134964608).abs() < 1e-9, "{}", r.bust);
-    }
-
-    fn greedy_round() -> (NumberDeck, RoundScores) {
-        let d = deck();
-        let g = d.greedy();
-        let r = d.round(|m| g[usize::from(m)]);
-        (d, r)
     }
 
     /// The published figures of the model (numbers only, ties split).

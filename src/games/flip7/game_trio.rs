@@ -55,7 +55,8 @@ pub fn best_response3(deck: &NumberDeck, target: usize, d: &RoundScores) -> Trio
     // G of every player's total the sums reach: g[a][b * t + c].
     let mut g: Vec<Vec<f64>> = vec![Vec::new(); t + xs];
     for a in (t..t + xs).rev() {
-        let h = slice_h(e, t, d, |b, c| end(a, b, c));
+        let mut h = vec![0.0f64; e * t];
+        fill_h(&mut h, 0..e, t, d, |b, c| end(a, b, c));
         g[a] = slice_g(t, e, d, &h);
     }
     for a in (0..t).rev() {
@@ -65,11 +66,7 @@ pub fn best_response3(deck: &NumberDeck, target: usize, d: &RoundScores) -> Trio
         let value = |win: &[f64], b: usize, c: usize| -> f64 {
             if b < t && c < t { win[(a * t + b) * t + c] } else { end(a, b, c) }
         };
-        for b in t..e {
-            for c in 0..t {
-                h[b * t + c] = (0..xs).map(|z| d.at(z) * end(a, b, c + z)).sum();
-            }
-        }
+        fill_h(&mut h, t..e, t, d, |b, c| end(a, b, c));
         for s in (0..=2 * (t - 1)).rev() {
             let lo = s.saturating_sub(t - 1);
             let hi = s / 2;
@@ -116,16 +113,14 @@ pub fn best_response3(deck: &NumberDeck, target: usize, d: &RoundScores) -> Trio
     TrioResponse { target, win, bust }
 }
 
-/// `H(b, c) = sum_z d(z) v(b, c + z)` for first totals `0..e` and second
-/// totals `0..t`.
-fn slice_h(e: usize, t: usize, d: &RoundScores, v: impl Fn(usize, usize) -> f64) -> Vec<f64> {
-    let mut h = vec![0.0f64; e * t];
-    for b in 0..e {
+/// `H(b, c) = sum_z d(z) v(b, c + z)` for the first totals `rows` and
+/// every second total below `t`, into `h[b * t + c]`.
+fn fill_h(h: &mut [f64], rows: std::ops::Range<usize>, t: usize, d: &RoundScores, v: impl Fn(usize, usize) -> f64) {
+    for b in rows {
         for c in 0..t {
             h[b * t + c] = d.pmf.iter().enumerate().map(|(z, p)| p * v(b, c + z)).sum();
         }
     }
-    h
 }
 
 /// `G(b, c) = sum_y d(y) H(b + y, c)` for both totals below `t`.
@@ -142,22 +137,15 @@ fn slice_g(t: usize, e: usize, d: &RoundScores, h: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::flip7::cards::{Without, composition};
+    use crate::games::flip7::game_solve::fixtures::greedy_round;
     use crate::games::flip7::game_solve::trio;
-
-    fn deck_and_greedy() -> (NumberDeck, RoundScores) {
-        let d = NumberDeck::new(&composition(1, Without::parse("actions,modifiers").unwrap())).unwrap();
-        let g = d.greedy();
-        let r = d.round(|m| g[usize::from(m)]);
-        (d, r)
-    }
 
     /// The published figure of the model at a target of 40: the best
     /// response to two score maximisers wins 0.4367747711 from 0-0-0, and
     /// never less than the score maximiser itself from any totals.
     #[test]
     fn published_three_player_best_response_at_forty() {
-        let (deck, r) = deck_and_greedy();
+        let (deck, r) = greedy_round();
         let t = 40;
         let br = best_response3(&deck, t, &r);
         assert!((br.at(0, 0, 0) - 0.4367747711).abs() < 1e-9, "{}", br.at(0, 0, 0));

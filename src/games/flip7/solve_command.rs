@@ -100,6 +100,9 @@ pub fn run(args: &SolveArgs) -> Result<Option<Exhibit>, Failure> {
             "--best-response goes with --players 3 (at two players the best response is always solved)".into(),
         ));
     }
+    if args.equilibrium.is_some() && args.players == 3 {
+        return Err(Failure::Usage("--equilibrium plays two players; leave out --players 3".into()));
+    }
     if args.equilibrium.is_some() {
         run_equilibrium(args).map(|()| None)
     } else if args.game && args.players == 3 {
@@ -245,8 +248,7 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     let field_spec = args.field.trim();
     let usage = |e: String| Failure::Usage(format!("--field {field_spec}: {e}"));
     let (policy, _, field_name) = field_policy(args)?;
-    let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
-    let dir = game_dir(args, format!("flip7-game_{field_name}_{ties_word}{}", to_target(args)), "game.csv")?;
+    let dir = game_dir(args, format!("flip7-game_{field_name}_{}{}", args.ties.word(), to_target(args)), "game.csv")?;
     let out = Output::prepare(&dir.join("game.csv"), "--out")?;
     let page = Output::prepare(&dir.join("report.html"), "--out")?;
     let chart_files = (
@@ -285,10 +287,12 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     ];
     let bytes = exact_csv(&header, rows)?;
     let (w0, b0) = (fair.at(0, 0), br.grid.at(0, 0));
-    let ties_text = if args.ties == Ties::PlayOn { "played on" } else { "split" };
-    let model = format!("exact two-player game, independent rounds from a fresh deck of number cards, ties at the top {ties_text}");
+    let model = format!(
+        "exact two-player game, independent rounds from a fresh deck of number cards, ties at the top {}",
+        args.ties.said()
+    );
     let lines = [
-        format!("from 0-0: the field ({field_spec}) against itself wins {w0:.4}; the best response to it wins {b0:.4} ({:+.2} points)", 100.0 * (b0 - w0)),
+        format!("from 0-0: the field against itself wins {w0:.4}; the best response to it wins {b0:.4} ({:+.2} points)", 100.0 * (b0 - w0)),
         format!("alone, the field needs {:.4} rounds on average to reach {target}", rounds_to_target(target, field.at(0, 0))),
     ];
     let stance: Vec<f64> = (0..target * target).map(|i| br.rounds[i].bust - field.at(i / target, i % target).bust).collect();
@@ -296,17 +300,17 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     let wrote: String = files.iter().map(|f| format!("wrote {}\n", dir.join(f).display())).collect();
     let text = format!(
         "{model}; field {field_spec}\n{}\n{}\n({} pairs of totals, {:.1} s)\n{wrote}",
-        lines[0].replacen(&format!(" ({field_spec})"), "", 1),
+        lines[0],
         lines[1],
         target * target,
         started.elapsed().as_secs_f64(),
     );
     Ok(Exhibit {
-        dir: dir.clone(),
         files: vec![(out, bytes)],
         title: format!("Flip 7 solved: the best response to {field_spec}"),
         run_line: model.clone(),
         summary: vec![
+            format!("field: {field_spec}"),
             lines[0].clone(),
             lines[1].clone(),
             "The map: how much more often the best response's round busts than the field's, at each pair of \
@@ -347,15 +351,14 @@ fn run_equilibrium(args: &SolveArgs) -> Result<(), Failure> {
     use crate::engine::show::print;
     let target = usize::from(args.target);
     let (deck, _) = number_deck(args.without.unwrap_or_default())?;
-    let ties_word = if args.ties == Ties::PlayOn { "play-on" } else { "split" };
-    let dir = game_dir(args, format!("flip7-equilibrium_{ties_word}{}", to_target(args)), "equilibrium.csv")?;
+    let dir = game_dir(args, format!("flip7-equilibrium_{}{}", args.ties.word(), to_target(args)), "equilibrium.csv")?;
     let out = Output::prepare(&dir.join("equilibrium.csv"), "--out")?;
     let started = std::time::Instant::now();
     print(
         format!(
             "fictitious play in the two-player model (independent rounds, number cards, ties at the top {}), \
              {steps} steps from the score maximiser, each adding the best response to the field:\n",
-            if args.ties == Ties::PlayOn { "played on" } else { "split" }
+            args.ties.said()
         )
         .as_bytes(),
     )?;
@@ -431,9 +434,6 @@ fn run_trio(args: &SolveArgs) -> Result<(), Failure> {
              (give --ties split)"
                 .into(),
         ));
-    }
-    if args.equilibrium.is_some() {
-        return Err(Failure::Usage("--equilibrium plays two players; leave out --players 3".into()));
     }
     let field_spec = args.field.trim();
     let usage = |e: String| Failure::Usage(format!("--field {field_spec}: {e}"));
