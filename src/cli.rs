@@ -137,6 +137,7 @@ fn whole_command() -> Command {
         .arg_required_else_help(true)
         .subcommands(b.games)
         .subcommand(advise_command(b.advisers))
+        .subcommand(play_command(b.players))
         .subcommand(tournament_command(b.tournaments))
         .subcommand(completions_command())
         .subcommand(man_command())
@@ -144,6 +145,18 @@ fn whole_command() -> Command {
         .subcommand(report_command())
         .subcommand(sweep_command(b.sweeps))
         .subcommand(tune_command(b.tunes))
+}
+
+/// `sim play`, with every game a person can play (`games`).
+fn play_command(games: Vec<Command>) -> Command {
+    Command::new("play")
+        .about(
+            "Play a game against the bots in the terminal (or from a script on standard input), \
+             with sim advise's hints if you like; the game's trace is saved.",
+        )
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(games)
 }
 
 /// `sim advise`, with the advice of every game that has it (`games`).
@@ -301,6 +314,7 @@ pub fn main_with(m: &ArgMatches) -> Result<(), Failure> {
     }
     let (kind, m) = match m.subcommand() {
         Some(("advise", a)) => (Kind::Advise, a),
+        Some(("play", a)) => (Kind::Versus, a),
         Some(("tournament", t)) => (Kind::Tournament, t),
         Some(("sweep", s)) => (Kind::Sweep, s),
         Some(("tune", s)) => (Kind::Tune, s),
@@ -340,6 +354,7 @@ struct Build {
     sweeps: Vec<Command>,
     tunes: Vec<Command>,
     advisers: Vec<Command>,
+    players: Vec<Command>,
 }
 
 impl Visitor for Build {
@@ -369,6 +384,19 @@ impl Visitor for Build {
                     .after_help(format!(
                         "Example:\n  sim {name} --games 1 --seed 1 --trace --trace-format json > game.jsonl\n  \
                          sim advise {name} --trace game.jsonl"
+                    )),
+            );
+        }
+        if G::PLAYS {
+            let bots = G::PLAY_BOTS;
+            self.players.push(
+                crate::studies::versus::VersusArgs::<G::Options>::augment_args(Command::new(name))
+                    .about(format!(
+                        "Play {name} against the bots (they play {bots} unless --bots says otherwise)."
+                    ))
+                    .after_help(format!(
+                        "Examples:\n  sim play {name}\n  sim play {name} --hint --seed 7\n  \
+                         printf 'h\\ns\\n' | sim play {name} --seed 1   (moves from a script)"
                     )),
             );
         }
@@ -428,6 +456,7 @@ fn tournament_players(arg: clap::Arg, players: std::ops::RangeInclusive<usize>) 
 enum Kind {
     Play,
     Advise,
+    Versus,
     Tournament,
     Sweep,
     Tune,
@@ -461,6 +490,9 @@ impl Visitor for Dispatch<'_> {
             Kind::Advise => crate::studies::advise::AdviseArgs::from_arg_matches(m)
                 .map_err(parsed)
                 .and_then(|a| crate::studies::advise::run::<G>(&a, m)),
+            Kind::Versus => crate::studies::versus::VersusArgs::<G::Options>::from_arg_matches(m)
+                .map_err(parsed)
+                .and_then(|a| crate::studies::versus::run::<G>(&a)),
             Kind::Tournament => TournamentArgs::<G::Options>::from_arg_matches(m)
                 .map_err(parsed)
                 .and_then(|a| publish(crate::studies::tournament::run::<G>(&a)?)),
@@ -597,6 +629,7 @@ fn kind_path(kind: Kind, name: &str) -> Vec<String> {
         Kind::Sweep => vec!["sweep".to_string(), name.to_string()],
         Kind::Tune => vec!["tune".to_string(), name.to_string()],
         Kind::Advise => vec!["advise".to_string(), name.to_string()],
+        Kind::Versus => vec!["play".to_string(), name.to_string()],
     }
 }
 

@@ -215,6 +215,29 @@ pub trait Game: Send + Sync + 'static {
         Err(format!("sim advise does not know {} positions", Self::NAME))
     }
 
+    /// Whether `sim play GAME` exists for this game.
+    const PLAYS: bool = false;
+
+    /// The bots of `sim play GAME` when `--bots` is not given: the game's
+    /// strongest strategy that answers at once.
+    const PLAY_BOTS: &'static str = Self::DEFAULT_POLICY;
+
+    /// Plays one game of `sim play` with the table `opts`: the person at
+    /// `session`'s seat, `seats[s]` at every other seat `s`, the deal of
+    /// seed `seed` ([`super::rng::seeded_game_rng`]). Before each of the
+    /// person's decisions the table is drawn as that seat sees it and
+    /// [`super::console::Session::ask`] asks; every event is narrated as
+    /// that seat may know it, and written to the session's JSON trace
+    /// (`seed` in its first event). Returns the closing line (who won).
+    fn play(
+        _session: &std::cell::RefCell<super::console::Session<Self>>,
+        _opts: &Self::Options,
+        _seats: &[Self::Policy],
+        _seed: u64,
+    ) -> Result<String, String> {
+        Err(format!("sim play does not play {}", Self::NAME))
+    }
+
     /// Subcommands of `sim GAME` other than simulating (Flip 7's `solve`).
     fn actions() -> Vec<clap::Command> {
         Vec::new()

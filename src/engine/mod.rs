@@ -25,6 +25,7 @@ pub mod advise;
 pub mod args;
 pub mod bits;
 pub mod columns;
+pub mod console;
 pub mod custom;
 pub mod design;
 pub mod exhibit;

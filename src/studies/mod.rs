@@ -17,6 +17,7 @@
 //! - [`expand`]: `{a..b}` and `{x,y}` expansion of a policy spec.
 //! - [`sweep`]: a sweep from its options to its files.
 //! - [`tune`]: `sim tune GAME`, a race for the best policy of a family.
+//! - [`versus`]: `sim play GAME`, a person against the bots.
 //! - [`study`]: `study.json` beside a study's CSVs, read back into the
 //!   analysis it was written from.
 //! - [`files`]: a study's output folder.
@@ -32,3 +33,4 @@ pub mod study;
 pub mod sweep;
 pub mod tournament;
 pub mod tune;
+pub mod versus;

@@ -22,6 +22,7 @@ pub mod game_solve;
 pub mod game_trio;
 pub mod max_win;
 pub mod optimal;
+pub mod play;
 pub mod policies;
 pub mod rules;
 pub mod search;
@@ -204,6 +205,18 @@ impl Game for Flip7 {
             None => flags.parts()?,
         };
         Ok(Box::new(advise::Flip7Position::new(parts, model)?))
+    }
+
+    const PLAYS: bool = true;
+    const PLAY_BOTS: &'static str = "max-win";
+
+    fn play(
+        session: &std::cell::RefCell<crate::engine::console::Session<Flip7>>,
+        opts: &Flip7Options,
+        seats: &[Policy],
+        seed: u64,
+    ) -> Result<String, String> {
+        play::play(session, &Self::simulation(opts, seats)?, seed)
     }
 
     fn actions() -> Vec<clap::Command> {

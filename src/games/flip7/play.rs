@@ -1,0 +1,247 @@
+//! `sim play flip7`: a person at one seat, the bots at the others.
+//!
+//! Every card of Flip 7 is played face up, so the table is drawn whole
+//! (totals, the cards in front of each player, their state, the draw and
+//! discard piles' sizes) and the narration is the readable trace's, line
+//! by line. Only the order of the draw pile is hidden, and neither the
+//! drawing nor the narration reads it. The person decides Hit or Stay,
+//! whom a drawn Freeze or Flip Three goes to, and whom an extra Second
+//! Chance is passed to.
+
+use std::cell::RefCell;
+use std::io::Write;
+
+use serde_json::json;
+
+use super::Flip7;
+use super::cards::{Card, name};
+use super::policies::{Policy, Seats};
+use super::rules::{Chooser, Status, TARGET, Table};
+use super::trace::Trace;
+use crate::engine::console::{Choice, Session, seats_painted};
+use crate::engine::observe::{TraceFormat, TraceWriter};
+use crate::engine::rng::{seeded_game_rng, splitmix64};
+
+/// The person's seat asked, every other seat played by its bot.
+struct Person<'s> {
+    session: &'s RefCell<Session<Flip7>>,
+    me: usize,
+    names: Vec<String>,
+    bots: Seats,
+}
+
+impl Person<'_> {
+    fn ask(&self, t: &Table, question: &str, when: &str, stand_in: serde_json::Value, choices: &[Choice]) -> usize {
+        let drawn = {
+            let s = self.session.borrow();
+            drawing(t, self.me, &self.names, &s.console)
+        };
+        self.session.borrow_mut().ask(&drawn, question, when, stand_in, choices)
+    }
+}
+
+impl Chooser for Person<'_> {
+    fn hit(&mut self, t: &Table, seat: usize) -> bool {
+        if seat != self.me {
+            return self.bots.hit(t, seat);
+        }
+        let banked = t.hand(seat).banked();
+        let choices = [
+            Choice::new("h", "hit", "hit"),
+            Choice::new("s", format!("stay with {banked}"), "stay"),
+        ];
+        let when = format!("round {}, hit or stay holding {}", t.round() + 1, cards_text(t, seat));
+        let stand_in = json!({ "event": "stay", "seat": seat, "banked": banked });
+        self.ask(t, "Hit or stay?", &when, stand_in, &choices) == 0
+    }
+
+    fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+        if chooser != self.me {
+            return self.bots.target(t, chooser, card);
+        }
+        let to: Vec<usize> = (0..t.players()).filter(|&s| t.is_active(s)).collect();
+        let word = name(card);
+        let choices: Vec<Choice> = to
+            .iter()
+            .map(|&s| Choice::new(s.to_string(), whom(s, self.me), format!("seat:{s}")))
+            .collect();
+        let when = format!("round {}, whom to give {word}", t.round() + 1);
+        let stand_in = json!({ "event": "assign", "from": chooser, "to": to[0], "card": word });
+        let k = self.ask(t, &format!("Whom do you give the {word}?"), &when, stand_in, &choices);
+        to[k]
+    }
+
+    fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+        if holder != self.me {
+            return self.bots.second_chance_to(t, holder);
+        }
+        let to: Vec<usize> = (0..t.players())
+            .filter(|&s| s != holder && t.is_active(s) && !t.hand(s).second_chance)
+            .collect();
+        if to.is_empty() {
+            return None;
+        }
+        let choices: Vec<Choice> = to
+            .iter()
+            .map(|&s| Choice::new(s.to_string(), whom(s, self.me), format!("seat:{s}")))
+            .collect();
+        let when = format!("round {}, whom to pass the extra Second Chance", t.round() + 1);
+        let stand_in = json!({ "event": "second_chance_given", "from": holder, "to": to[0] });
+        let k = self.ask(t, "Whom do you pass your extra Second Chance?", &when, stand_in, &choices);
+        Some(to[k])
+    }
+}
+
+/// A seat as a choice of target.
+fn whom(s: usize, me: usize) -> String {
+    if s == me { "yourself".into() } else { format!("seat {s}") }
+}
+
+/// The cards in front of `seat`: numbers, then x2, +N and Second Chance.
+fn cards_text(t: &Table, seat: usize) -> String {
+    let h = t.hand(seat);
+    let mut parts: Vec<String> = (0..=12u8).filter(|&n| h.has(n)).map(|n| n.to_string()).collect();
+    for _ in 0..h.times2 {
+        parts.push("x2".into());
+    }
+    if h.plus > 0 {
+        parts.push(format!("+{}", h.plus));
+    }
+    if h.second_chance {
+        parts.push("2nd-chance".into());
+    }
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// The table as seat `me` sees it (everything but the draw pile's order),
+/// at most 80 columns wide.
+fn drawing(t: &Table, me: usize, names: &[String], c: &crate::engine::console::Console) -> String {
+    let discards: u32 = t.discard_counts().iter().map(|&k| u32::from(k)).sum();
+    let mut out = format!(
+        "\n{}\n",
+        c.paint(
+            "1",
+            &format!(
+                "round {} · dealer seat {} · draw pile {} · discard pile {} · first to {TARGET} wins",
+                t.round() + 1,
+                t.dealer(),
+                t.pile_len(),
+                discards
+            )
+        )
+    );
+    for s in 0..t.players() {
+        let h = t.hand(s);
+        let state = match h.status {
+            Status::Active => format!("in, {} so far", h.banked()),
+            Status::Stayed => format!("stayed with {}", h.banked()),
+            Status::Frozen => format!("frozen with {}", h.banked()),
+            Status::Busted => "busted".into(),
+            Status::Flip7 => format!("Flip 7! {}", h.score()),
+        };
+        let mark = if s == me { ">" } else { " " };
+        let label = format!("seat {s}");
+        let name: String = names[s].chars().take(12).collect();
+        let row = format!(
+            "{mark} {label:<7} {name:<12} {:>4}   {:<26} {state}",
+            t.total(s),
+            cards_text(t, s)
+        );
+        out.push_str(&c.seat(s, me, &row));
+        out.push('\n');
+    }
+    out
+}
+
+/// The readable trace's lines, told to the person one by one (the game's
+/// own header and result line left out: the table and the closing line
+/// say them).
+struct Narration<'s> {
+    session: &'s RefCell<Session<Flip7>>,
+    me: usize,
+    line: Vec<u8>,
+}
+
+impl Write for Narration<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        for &byte in b {
+            if byte != b'\n' {
+                self.line.push(byte);
+                continue;
+            }
+            let text = String::from_utf8_lossy(&self.line).into_owned();
+            self.line.clear();
+            if text.starts_with("game ") {
+                continue;
+            }
+            let s = self.session.borrow();
+            let (painted, bot) = seats_painted(&s.console, &text, self.me);
+            s.narrate(&painted, bot);
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Plays one game of `sim play flip7` (see [`crate::engine::game::Game::play`]).
+pub fn play(
+    session: &RefCell<Session<Flip7>>,
+    sim: &super::Flip7Sim,
+    seed: u64,
+) -> Result<String, String> {
+    let me = session.borrow().seat();
+    let names = session.borrow().names().to_vec();
+    let policies: Vec<Policy> = sim.policies.clone();
+    let mut bots = Seats::new(policies.clone());
+    if policies.iter().any(Policy::is_random) {
+        // A stream of its own: the deal is the seed's whatever the bots.
+        bots.seed(splitmix64(seed ^ 0x0B07_5EED));
+    }
+    let mut rng = seeded_game_rng(seed);
+    let mut table = Table::new(sim.rules);
+    table.new_game(&mut rng);
+    if policies.iter().any(Policy::draws_per_game) {
+        bots.draw_game_values(&mut rng);
+    }
+    let mut sink = session.borrow().trace_sink();
+    let mut json = TraceWriter::with_format(&mut sink, TraceFormat::Json, 0);
+    json.game_seed(seed);
+    let mut told = Narration {
+        session,
+        me,
+        line: Vec::new(),
+    };
+    let mut text = TraceWriter::with_format(&mut told, TraceFormat::Text, 0);
+    let mut person = Person {
+        session,
+        me,
+        names: names.clone(),
+        bots,
+    };
+    let winner = {
+        let mut observers = (Trace::new(&mut json), Trace::new(&mut text));
+        table.play_game(&mut person, &mut observers, &mut rng)
+    };
+    json.finish().map_err(|e| format!("the trace: {e}"))?;
+    let rounds = crate::engine::show::plural(table.round().into(), "round");
+    let totals: Vec<String> = (0..table.players())
+        .map(|s| format!("seat {s} {}", table.total(s)))
+        .collect();
+    let line = match winner {
+        Some(w) if w == me => format!("You win with {} after {rounds}!", table.total(w)),
+        Some(w) => format!("seat {w} ({}) wins with {} after {rounds}.", names[w], table.total(w)),
+        None => format!("No unique winner after {rounds}: a tie at the top."),
+    };
+    let c = &session.borrow().console;
+    Ok(format!(
+        "\n{}\n{}",
+        c.paint("1", &line),
+        c.paint("2", &format!("final totals: {}", totals.join(", ")))
+    ))
+}
