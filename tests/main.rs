@@ -18,6 +18,7 @@ mod flip7_game_solve;
 mod flip7_invariants;
 mod flip7_max_win;
 mod flip7_optimal;
+mod flip7_play;
 mod flip7_policies;
 mod flip7_rules;
 mod flip7_stats;

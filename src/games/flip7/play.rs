@@ -121,19 +121,16 @@ fn cards_text(t: &Table, seat: usize) -> String {
 /// at most 80 columns wide.
 fn drawing(t: &Table, me: usize, names: &[String], c: &crate::engine::console::Console) -> String {
     let discards: u32 = t.discard_counts().iter().map(|&k| u32::from(k)).sum();
-    let mut out = format!(
-        "\n{}\n",
-        c.paint(
-            "1",
-            &format!(
-                "round {} · dealer seat {} · draw pile {} · discard pile {} · first to {TARGET} wins",
-                t.round() + 1,
-                t.dealer(),
-                t.pile_len(),
-                discards
-            )
-        )
-    );
+    let dot = if c.symbols() { " · " } else { " | " };
+    let head = [
+        format!("round {}", t.round() + 1),
+        format!("dealer seat {}", t.dealer()),
+        format!("draw pile {}", t.pile_len()),
+        format!("discard pile {discards}"),
+        format!("first to {TARGET} wins"),
+    ]
+    .join(dot);
+    let mut out = format!("\n{}\n", c.paint("1", &head));
     for s in 0..t.players() {
         let h = t.hand(s);
         let state = match h.status {
@@ -244,4 +241,74 @@ pub fn play(
         c.paint("1", &line),
         c.paint("2", &format!("final totals: {}", totals.join(", ")))
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::console::Console;
+    use crate::engine::observe::Silent;
+
+    /// Stays at its first decision and keeps the table drawn for it; the
+    /// other seat plays stay-at-20.
+    struct First {
+        drawn: Option<(String, usize)>,
+        bots: Seats,
+    }
+
+    impl Chooser for First {
+        fn hit(&mut self, t: &Table, seat: usize) -> bool {
+            if seat != 0 {
+                return self.bots.hit(t, seat);
+            }
+            let c = Console::scripted(std::io::Cursor::new(""));
+            let names = ["you".to_string(), "stay-at-20".to_string()];
+            self.drawn.get_or_insert_with(|| (drawing(t, 0, &names, &c), t.pile_len()));
+            false
+        }
+        fn target(&mut self, t: &Table, chooser: usize, card: Card) -> usize {
+            self.bots.target(t, chooser, card)
+        }
+        fn second_chance_to(&mut self, t: &Table, holder: usize) -> Option<usize> {
+            self.bots.second_chance_to(t, holder)
+        }
+    }
+
+    /// The table drawn at seat 0's first decision of the game of `seed`,
+    /// with the draw pile's cards below its top `keep` put in reverse
+    /// order when `reverse`; and how many cards the pile then held.
+    fn first_drawing(seed: u64, keep: usize, reverse: bool) -> (String, usize) {
+        let sim = super::super::Flip7Sim::new(2, &[Policy::stay_at(20)], false, Default::default()).unwrap();
+        let mut table = Table::new(sim.rules);
+        let mut rng = seeded_game_rng(seed);
+        table.new_game(&mut rng);
+        if reverse {
+            let mut order = table.draw_order();
+            order[keep..].reverse();
+            table.set_draw_order(&order).unwrap();
+        }
+        let mut first = First {
+            drawn: None,
+            bots: Seats::new(vec![Policy::stay_at(20); 2]),
+        };
+        let full = table.pile_len();
+        table.play_game(&mut first, &mut Silent, &mut rng);
+        let (text, left) = first.drawn.expect("seat 0 decides");
+        (text, full - left)
+    }
+
+    /// The information test: what the person is shown does not depend on
+    /// the order of the cards still to be drawn, the one thing at a Flip 7
+    /// table no seat can see (every card played lies face up).
+    #[test]
+    fn the_drawing_does_not_depend_on_the_cards_still_to_be_drawn() {
+        for seed in 1..=20 {
+            let (plain, drawn) = first_drawing(seed, 12, false);
+            assert!(drawn < 12, "seed {seed}: {drawn} cards drawn before the first decision");
+            let (reversed, _) = first_drawing(seed, 12, true);
+            assert_eq!(plain, reversed, "seed {seed}");
+            assert!(plain.contains("> seat 0  you "), "{plain}");
+            assert!(plain.lines().all(|l| l.chars().count() <= 80), "{plain}");
+        }
+    }
 }
