@@ -131,7 +131,7 @@ fn drawing(t: &Table, me: usize, names: &[String], c: &crate::engine::console::C
     ]
     .join(dot);
     let mut out = format!("\n{}\n", c.paint("1", &head));
-    for s in 0..t.players() {
+    for (s, name) in names.iter().enumerate().take(t.players()) {
         let h = t.hand(s);
         let state = match h.status {
             Status::Active => format!("in, {} so far", h.banked()),
@@ -142,7 +142,7 @@ fn drawing(t: &Table, me: usize, names: &[String], c: &crate::engine::console::C
         };
         let mark = if s == me { ">" } else { " " };
         let label = format!("seat {s}");
-        let name: String = names[s].chars().take(12).collect();
+        let name: String = name.chars().take(12).collect();
         let row = format!(
             "{mark} {label:<7} {name:<12} {:>4}   {:<26} {state}",
             t.total(s),
