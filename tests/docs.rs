@@ -805,6 +805,7 @@ page_tests! {
     readme => "README.md",
     docs_index => "docs/README.md",
     advise => "docs/advise.md",
+    play => "docs/play.md",
     flip7 => "docs/flip7.md",
     flip_flush => "docs/flip-flush.md",
     flip_flush_models => "docs/flip-flush-models.md",

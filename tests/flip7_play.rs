@@ -76,9 +76,11 @@ fn a_scripted_game_plays_to_its_end_and_its_trace_replays_to_the_same_winner() {
         "{out}"
     );
     assert!(
-        out.contains("the game's trace (") && out.contains("is saved to game.jsonl"),
+        out.contains("the trace (") && out.contains("is saved to game.jsonl"),
         "{out}"
     );
+    let wide: Vec<&str> = out.lines().filter(|l| l.chars().count() > 80).collect();
+    assert!(wide.is_empty(), "wider than 80 columns: {wide:?}");
     let t = saved(&dir.path().join("game.jsonl"));
     assert_eq!(t.head["command"], "flip7");
     assert_eq!(t.head["policies"], serde_json::json!(["person", "max-win"]));

@@ -38,7 +38,14 @@ pub enum Quit {
     EndOfInput,
     /// Standard output was closed (`sim play ... | head`).
     Closed,
+    /// A script (standard input not a terminal) gave [`WRONG_KEYS`] keys
+    /// in a row that fit no move of one decision: it does not fit this
+    /// game, and reading on could last for ever (`yes s | sim play ...`).
+    Stuck,
 }
+
+/// How many wrong keys in a row a script may give at one decision.
+pub const WRONG_KEYS: u32 = 20;
 
 impl Quit {
     /// In words, for the closing line.
@@ -47,6 +54,7 @@ impl Quit {
             Quit::Asked => "you quit",
             Quit::EndOfInput => "the input ended",
             Quit::Closed => "the output was closed",
+            Quit::Stuck => "the script's keys fit no move here (20 in a row)",
         }
     }
 }
@@ -193,6 +201,7 @@ impl Console {
             menu.join("  "),
             self.paint("1", "q")
         ));
+        let mut wrong = 0;
         loop {
             self.say("> ");
             let Some(line) = self.read_line() else {
@@ -215,6 +224,10 @@ impl Console {
                 format!("'{line}' is not a move here")
             };
             self.say(&format!("{what}: type {}, or q to quit\n", or_list(&keys)));
+            wrong += 1;
+            if self.echo && wrong >= WRONG_KEYS {
+                std::panic::resume_unwind(Box::new(Quit::Stuck));
+            }
         }
     }
 }
@@ -483,6 +496,9 @@ impl<G: Game + ?Sized> Session<G> {
             return String::new();
         }
         let n = self.decisions;
+        if n == 0 {
+            return "review: you made no decision.\n".to_string();
+        }
         if self.differed.is_empty() {
             return format!(
                 "review: your {} agreed with the advice.\n",
@@ -496,7 +512,7 @@ impl<G: Game + ?Sized> Session<G> {
         );
         for d in &self.differed {
             out.push_str(&format!(
-                "  {}: you played {} ({:.1}% to win), the advice was {} ({:.1}%)\n",
+                "  {}:\n    you played {} ({:.1}% to win); the advice was {} ({:.1}%)\n",
                 d.when,
                 d.played,
                 100.0 * d.played_win,
@@ -516,6 +532,13 @@ mod tests {
         vec![Choice::new("h", "hit", "hit"), Choice::new("s", "stay", "stay")]
     }
 
+    fn targets() -> Vec<Choice> {
+        vec![
+            Choice::new("0", "yourself", "seat:0"),
+            Choice::new("1", "seat 1", "seat:1"),
+        ]
+    }
+
     #[test]
     fn a_wrong_key_is_explained_and_asked_again() {
         let mut c = Console::scripted(std::io::Cursor::new("x\n\nS\n"));
@@ -524,9 +547,14 @@ mod tests {
 
     #[test]
     fn q_and_the_end_of_input_unwind_with_why() {
-        for (script, why) in [("x\nq\n", Quit::Asked), ("x\n", Quit::EndOfInput)] {
+        let stuck = "s\n".repeat(WRONG_KEYS as usize + 1);
+        for (script, why) in [
+            ("x\nq\n", Quit::Asked),
+            ("x\n", Quit::EndOfInput),
+            (stuck.as_str(), Quit::Stuck),
+        ] {
             let mut c = Console::scripted(std::io::Cursor::new(script));
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.choose("?", &choices())));
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.choose("?", &targets())));
             let payload = r.expect_err("quits");
             assert_eq!(*payload.downcast::<Quit>().expect("a Quit"), why);
         }

@@ -129,7 +129,7 @@ pub fn run<G: Game>(args: &VersusArgs<G::Options>) -> Result<(), Failure> {
     c.say(&format!("{closing}\n"));
     c.say(&session.review());
     c.say(&format!(
-        "the game's trace ({}) is saved to {}; ask about any decision in it with\n  sim advise {} --trace {} --at LINE\n",
+        "the trace ({}) is saved to {}; ask about any decision in it:\n  sim advise {} --trace {} --at LINE\n",
         plural(saved as u64, "line"),
         path.display(),
         G::NAME,
@@ -280,12 +280,12 @@ fn intro<G: Game>(
         )
     };
     let hint = if hint {
-        "; --hint: the advice comes before each move"
+        "The advice (--hint) comes before each of your moves.\n"
     } else {
         ""
     };
     format!(
-        "sim play {}: {table}.\nseed {seed} (--seed {seed} deals this game again); the trace goes to {}{hint}.\n\
+        "sim play {}: {table}.\nseed {seed} (--seed {seed} deals this game again); the trace goes to\n  {}\n{hint}\
          Type a move's key and Enter; q quits (the game so far is saved).\n\n",
         G::NAME,
         path.display()
