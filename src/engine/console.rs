@@ -553,7 +553,7 @@ mod tests {
             ("x\n", Quit::EndOfInput),
             (stuck.as_str(), Quit::Stuck),
         ] {
-            let mut c = Console::scripted(std::io::Cursor::new(script));
+            let mut c = Console::scripted(std::io::Cursor::new(script.to_string()));
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.choose("?", &targets())));
             let payload = r.expect_err("quits");
             assert_eq!(*payload.downcast::<Quit>().expect("a Quit"), why);
