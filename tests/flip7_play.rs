@@ -205,17 +205,22 @@ fn the_hint_comes_before_each_decision_and_the_review_after_the_game() {
     ];
     let o = piped(&args, &"h\n0\n1\n".repeat(6), dir.path());
     let out = ok(&o);
-    let hints: Vec<&str> = out.lines().filter(|l| l.starts_with("hint: ")).collect();
+    let lines: Vec<&str> = out.lines().collect();
+    let hints: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("hint: "))
+        .collect();
+    assert!(!hints.is_empty(), "{out}");
     assert!(
         hints
             .iter()
-            .all(|h| h.contains("   (win chance: ") && h.ends_with("500 playouts a move)")),
+            .all(|&i| lines[i].ends_with("   (500 playouts a move)")
+                && lines[i + 1].starts_with("  win chance: ")),
         "{out}"
     );
     assert!(
         hints
             .iter()
-            .any(|h| h.contains("(win chance: h ") && h.contains(", s ")),
+            .any(|&i| lines[i + 1].starts_with("  win chance: h ") && lines[i + 1].contains(", s ")),
         "{out}"
     );
     assert!(out.contains("review: "), "{out}");

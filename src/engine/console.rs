@@ -188,19 +188,31 @@ impl Console {
     }
 
     /// Asks for one of `choices` until one is typed: lists them with their
-    /// keys, explains a wrong key and asks again. `q` (or `quit`) and the
-    /// end of input unwind with [`Quit`]. Returns the index of the choice.
+    /// keys (wrapped within [`WIDTH`] columns; past [`MENU_LINES`] lines
+    /// the rest is listed on `?`), explains a wrong key and asks again.
+    /// `q` (or `quit`) and the end of input unwind with [`Quit`]. Returns
+    /// the index of the choice.
     pub fn choose(&mut self, question: &str, choices: &[Choice]) -> usize {
-        let keys: Vec<String> = choices.iter().map(|c| c.key.clone()).collect();
         let menu: Vec<String> = choices
             .iter()
             .map(|c| format!("[{}] {}", self.paint("1", &c.key), c.label))
+            .chain(std::iter::once(format!("[{}] quit", self.paint("1", "q"))))
             .collect();
-        self.say(&format!(
-            "{question}\n  {}  [{}] quit\n",
-            menu.join("  "),
-            self.paint("1", "q")
-        ));
+        let lines = wrapped(&menu, "  ", "  ");
+        let shown = lines.len().min(MENU_LINES);
+        let mut text = format!("{question}\n");
+        for l in &lines[..shown] {
+            text.push_str(l);
+            text.push('\n');
+        }
+        if shown < lines.len() {
+            text.push_str(&format!(
+                "  ... [{}] to list all {} moves\n",
+                self.paint("1", "?"),
+                choices.len()
+            ));
+        }
+        self.say(&text);
         let mut wrong = 0;
         loop {
             self.say("> ");
@@ -215,6 +227,10 @@ impl Console {
             if typed == "q" || typed == "quit" {
                 std::panic::resume_unwind(Box::new(Quit::Asked));
             }
+            if typed == "?" {
+                self.say(&format!("{}\n", lines.join("\n")));
+                continue;
+            }
             if let Some(i) = choices.iter().position(|c| c.key.eq_ignore_ascii_case(&typed)) {
                 return i;
             }
@@ -223,13 +239,76 @@ impl Console {
             } else {
                 format!("'{line}' is not a move here")
             };
-            self.say(&format!("{what}: type {}, or q to quit\n", or_list(&keys)));
+            let keys = if choices.len() <= 8 {
+                or_list(&choices.iter().map(|c| c.key.clone()).collect::<Vec<_>>())
+            } else {
+                format!("one of the {} keys listed (? lists them)", choices.len())
+            };
+            self.say(&format!("{what}: type {keys}, or q to quit\n"));
             wrong += 1;
             if self.echo && wrong >= WRONG_KEYS {
                 std::panic::resume_unwind(Box::new(Quit::Stuck));
             }
         }
     }
+}
+
+/// The columns everything `sim play` writes fits in.
+pub const WIDTH: usize = 80;
+
+/// The most moves a hint gives figures for (the best ones) when there are
+/// more than one more than this.
+pub const HINT_MOVES: usize = 5;
+
+/// The most lines a list of moves takes before the rest waits for `?`.
+pub const MENU_LINES: usize = 4;
+
+/// How many columns `text` takes on a terminal: its characters without
+/// the ANSI colour sequences.
+pub fn columns(text: &str) -> usize {
+    let mut n = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            for e in chars.by_ref() {
+                if e.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// `items` laid out in lines of at most [`WIDTH`] columns, each line
+/// starting with `indent` and the items of a line joined by `sep`; an item
+/// longer than a line has one to itself.
+pub fn wrapped(items: &[String], indent: &str, sep: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut used = 0;
+    for item in items {
+        let w = columns(item);
+        if used > 0 && used + columns(sep) + w > WIDTH {
+            lines.push(std::mem::take(&mut line));
+            used = 0;
+        }
+        if used == 0 {
+            line.push_str(indent);
+            used = columns(indent);
+        } else {
+            line.push_str(sep);
+            used += columns(sep);
+        }
+        line.push_str(item);
+        used += w;
+    }
+    if used > 0 {
+        lines.push(line);
+    }
+    lines
 }
 
 /// `line` with every `seat N` in seat N's colour ([`Console::seat`]), the
@@ -479,13 +558,31 @@ impl<G: Game + ?Sized> Session<G> {
             .find(|c| c.advised_as == best.key)
             .map_or(String::new(), |c| format!(" [{}]", c.key));
         let measure = position.measures()[win].name;
-        let text = format!(
-            "{} {}{key}   ({measure}: {}; {} playouts a move)\n",
+        let head = format!(
+            "{} {}{key}   ({} playouts a move)",
             self.console.paint("1;32", "hint:"),
             best.name,
-            parts.join(", "),
             super::args::format_count(answer.playouts)
         );
+        let mut order: Vec<usize> = (0..choices.len()).collect();
+        let shown = if choices.len() > HINT_MOVES + 1 {
+            order.sort_by(|&a, &b| figures[b].total_cmp(&figures[a]).then(a.cmp(&b)));
+            order.truncate(HINT_MOVES);
+            order.sort_unstable();
+            HINT_MOVES
+        } else {
+            choices.len()
+        };
+        let mut items: Vec<String> = order.iter().map(|&i| parts[i].clone()).collect();
+        items[0] = format!("{measure}: {}", items[0]);
+        if shown < choices.len() {
+            items.push(format!("(the best {shown} of {} moves)", choices.len()));
+        }
+        let mut text = format!("{head}\n");
+        for l in wrapped(&items, "  ", ", ") {
+            text.push_str(&l);
+            text.push('\n');
+        }
         Ok((figures, text))
     }
 
@@ -558,6 +655,28 @@ mod tests {
             let payload = r.expect_err("quits");
             assert_eq!(*payload.downcast::<Quit>().expect("a Quit"), why);
         }
+    }
+
+    #[test]
+    fn a_long_menu_is_wrapped_within_80_columns_and_the_rest_listed_on_a_question_mark() {
+        let many: Vec<Choice> = (0..60)
+            .map(|i| Choice::new(format!("k{i}"), format!("move number {i}"), format!("m{i}")))
+            .collect();
+        let lines = wrapped(
+            &many.iter().map(|c| c.label.clone()).collect::<Vec<_>>(),
+            "  ",
+            "  ",
+        );
+        assert!(lines.len() > MENU_LINES);
+        assert!(lines.iter().all(|l| columns(l) <= WIDTH), "{lines:?}");
+        let mut c = Console::scripted(std::io::Cursor::new("?\nk59\n"));
+        assert_eq!(c.choose("which?", &many), 59);
+    }
+
+    #[test]
+    fn columns_do_not_count_colour_codes() {
+        assert_eq!(columns("\x1b[1;36mseat 1\x1b[0m"), 6);
+        assert_eq!(columns("seat · 1"), 8);
     }
 
     #[test]
