@@ -1892,7 +1892,7 @@ fn deck_with_short_pile(comp: [u8; KINDS], pile: &[Card]) -> Deck {
     order.extend_from_slice(pile);
     let mut deck = Deck::stacked(comp, &order);
     for _ in 0..to_discard {
-        let c = deck.draw().unwrap();
+        let c = deck.draw(&mut Stacked).unwrap();
         deck.discard(c);
     }
     assert_eq!(deck.pile_len(), pile.len());

@@ -69,6 +69,29 @@ pub trait Draw {
     fn shuffle_pile(&mut self, pile: &mut Pile, len: usize) {
         self.shuffle(&mut pile[..len]);
     }
+
+    /// One step of [`Draw::shuffle_pile`], made when a card is about to be
+    /// drawn from a pile whose first `i` cards (`i >= 2`) are not yet
+    /// shuffled: position `i - 1` (the top) receives its uniform pick among
+    /// `0..i`. Steps from `len` down to 2 draw exactly the numbers
+    /// `shuffle_pile(pile, len)` draws, in the same order, so a pile shuffled
+    /// one card at a time (a card only when it is drawn) comes out in the
+    /// same order as one shuffled whole; `lazy` carries what a step leaves
+    /// for the next (a fresh [`LazyShuffle`] at the pile's first step).
+    fn shuffle_step(&mut self, pile: &mut Pile, i: usize, lazy: &mut LazyShuffle) {
+        let _ = lazy;
+        let j = self.below(i as u32) as usize;
+        pile.swap((i - 1) & 255, j & 255);
+    }
+}
+
+/// What one step of a pile shuffled card by card ([`Draw::shuffle_step`])
+/// leaves for the next: the 64 random bits [`SimRng`] splits into four
+/// 16-bit picks, and how many of them are still to use.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LazyShuffle {
+    bits: u64,
+    left: u32,
 }
 
 /// A pile of at most 256 one-byte cards, stored in a fixed array.
@@ -142,6 +165,24 @@ impl Draw for SimRng {
             pile.swap((i - 1) & 255, j & 255);
             i -= 1;
         }
+    }
+
+    #[inline(always)]
+    fn shuffle_step(&mut self, pile: &mut Pile, i: usize, lazy: &mut LazyShuffle) {
+        // As `shuffle_pile`: while at least five cards are left, one 64-bit
+        // number makes the picks of four steps (its top 16 bits first);
+        // the last three steps draw one number each.
+        let j = if lazy.left > 0 {
+            lazy.left -= 1;
+            lemire16(self, (lazy.bits >> (16 * lazy.left)) as u16, i as u32)
+        } else if i >= 5 {
+            lazy.bits = self.next_u64();
+            lazy.left = 3;
+            lemire16(self, (lazy.bits >> 48) as u16, i as u32)
+        } else {
+            self.below(i as u32)
+        } as usize;
+        pile.swap((i - 1) & 255, j & 255);
     }
 }
 
@@ -239,6 +280,31 @@ mod tests {
             let e = n as f64 / 720.0;
             let chi2: f64 = counts.values().map(|&c| (f64::from(c) - e).powi(2) / e).sum();
             assert!(chi2 < 719.0 + 5.0 * 38.0, "pile {pile}: chi-square {chi2}");
+        }
+    }
+
+    /// Shuffling a pile one step a card gives the order the whole shuffle
+    /// gives and leaves the generator where the whole shuffle leaves it.
+    #[test]
+    fn a_pile_shuffled_card_by_card_comes_out_as_one_shuffled_whole() {
+        for len in 0..=200usize {
+            let mut whole = batch_rng(len as u64, 3);
+            let mut steps = whole.clone();
+            let mut a: Pile = std::array::from_fn(|i| i as u8);
+            let mut b = a;
+            whole.shuffle_pile(&mut a, len);
+            let mut lazy = LazyShuffle::default();
+            for i in (2..=len).rev() {
+                steps.shuffle_step(&mut b, i, &mut lazy);
+            }
+            assert_eq!(a[..], b[..], "{len} cards");
+            assert_eq!(whole.next_u64(), steps.next_u64(), "{len} cards");
+            let (mut x, mut y) = (a, a);
+            Stacked.shuffle_pile(&mut x, len);
+            for i in (2..=len).rev() {
+                Stacked.shuffle_step(&mut y, i, &mut lazy);
+            }
+            assert_eq!(x[..], y[..], "{len} cards, stacked");
         }
     }
 

@@ -5,7 +5,7 @@
 //! per kind except the draw pile, an array shuffled when it is formed (a new
 //! game, or a reshuffle of the discard pile) and then drawn from its end.
 
-use crate::engine::rng::Draw;
+use crate::engine::rng::{Draw, LazyShuffle};
 
 /// A card kind.
 pub type Card = u8;
@@ -223,6 +223,13 @@ pub struct Deck {
     discard: [u8; SLOTS],
     in_play: [u8; SLOTS],
     composition: [u8; KINDS],
+    /// Whether [`Deck::reset`] leaves the shuffle to the draws
+    /// ([`Deck::shuffle_lazily`]).
+    lazy: bool,
+    /// Whether the draw pile is still unshuffled, each draw making the
+    /// shuffle's next step first.
+    pending: bool,
+    step: LazyShuffle,
 }
 
 impl Deck {
@@ -244,7 +251,23 @@ impl Deck {
             discard: [0; SLOTS],
             in_play: [0; SLOTS],
             composition,
+            lazy: false,
+            pending: false,
+            step: LazyShuffle::default(),
         }
+    }
+
+    /// Shuffles a fresh deck card by card, each step made when its card
+    /// is drawn ([`Draw::shuffle_step`]), instead of whole at
+    /// [`Deck::reset`]. The cards come out in the same order for the same
+    /// generator, and a round that draws a few cards of a full deck makes
+    /// a few steps, not a whole shuffle. It holds only while nothing else
+    /// draws from the generator before the pile is drawn to its end (a
+    /// reshuffle comes only then; a new game has a generator of its own),
+    /// and no one reads the pile's order ([`Deck::peek`],
+    /// [`Deck::draw_order`]): the caller turns it on only for such runs.
+    pub fn shuffle_lazily(&mut self, on: bool) {
+        self.lazy = on;
     }
 
     /// A deck whose next draws (with [`crate::engine::rng::Stacked`]) are
@@ -311,6 +334,7 @@ impl Deck {
             return Err("the order given does not hold the draw pile's cards".into());
         }
         self.len = top_first.len();
+        self.pending = false;
         for (i, &c) in top_first.iter().rev().enumerate() {
             self.pile[i] = c;
         }
@@ -323,7 +347,12 @@ impl Deck {
         self.len = self.composition.iter().map(|&c| usize::from(c)).sum();
         self.discard = [0; SLOTS];
         self.in_play = [0; SLOTS];
-        d.shuffle_pile(&mut self.pile, self.len);
+        if self.lazy {
+            self.pending = true;
+            self.step = LazyShuffle::default();
+        } else {
+            d.shuffle_pile(&mut self.pile, self.len);
+        }
     }
 
     /// Cards left in the draw pile.
@@ -345,6 +374,7 @@ impl Deck {
     /// The draw pile in the order it will be drawn, top card first (for
     /// the JSON trace: the order is not public at a real table).
     pub fn draw_order(&self) -> Vec<Card> {
+        debug_assert!(!self.pending || self.len < 2, "a lazy shuffle's order is not made yet");
         self.pile[..self.len].iter().rev().copied().collect()
     }
 
@@ -370,6 +400,7 @@ impl Deck {
     /// Only called when the draw pile is empty.
     pub fn reshuffle<D: Draw>(&mut self, d: &mut D) {
         debug_assert_eq!(self.len, 0);
+        self.pending = false;
         // Branch-free: write a fixed run of each kind, then advance by its
         // count (the array has room past MAX_CARDS for the overshoot).
         let mut len = 0;
@@ -394,15 +425,21 @@ impl Deck {
     pub fn shuffle_draw_pile<D: Draw>(&mut self, d: &mut D) {
         let pile = &mut self.pile[..self.len];
         pile.sort_unstable();
+        self.pending = false;
         d.shuffle_pile(&mut self.pile, self.len);
     }
 
     /// Draws the top card of the (shuffled) draw pile into play, or `None`
     /// when the draw pile is empty (the caller decides about reshuffling).
+    /// A lazy shuffle ([`Deck::shuffle_lazily`]) makes its step with `d`
+    /// first.
     #[inline(always)]
-    pub fn draw(&mut self) -> Option<Card> {
+    pub fn draw<D: Draw>(&mut self, d: &mut D) -> Option<Card> {
         if self.len == 0 {
             return None;
+        }
+        if self.pending {
+            self.shuffle_step(d);
         }
         self.len -= 1;
         let c = self.pile[self.len & (PILE_SLOTS - 1)];
@@ -410,10 +447,20 @@ impl Deck {
         Some(c)
     }
 
+    /// The lazy shuffle's step before a draw, out of line: whole games never
+    /// come here, and their draws stay short.
+    #[inline(never)]
+    fn shuffle_step<D: Draw>(&mut self, d: &mut D) {
+        if self.len >= 2 {
+            d.shuffle_step(&mut self.pile, self.len, &mut self.step);
+        }
+    }
+
     /// The card [`Deck::draw`] would draw next, without drawing it. No
     /// player can know it: only the cheating `peek` policy asks.
     #[inline]
     pub fn peek(&self) -> Option<Card> {
+        debug_assert!(!self.pending || self.len < 2, "a lazy shuffle's next card is not drawn yet");
         (self.len > 0).then(|| self.pile[(self.len - 1) & (PILE_SLOTS - 1)])
     }
 
@@ -502,16 +549,16 @@ mod tests {
     fn stacked_deck_draws_in_order_and_reshuffles_discards_only() {
         let comp = composition(1, Without::default());
         let mut d = Deck::stacked(comp, &[7, FREEZE, 12]);
-        assert_eq!(d.draw(), Some(7));
-        assert_eq!(d.draw(), Some(FREEZE));
-        assert_eq!(d.draw(), Some(12));
+        assert_eq!(d.draw(&mut Stacked), Some(7));
+        assert_eq!(d.draw(&mut Stacked), Some(FREEZE));
+        assert_eq!(d.draw(&mut Stacked), Some(12));
         d.discard(FREEZE);
         d.check_conservation().unwrap();
-        while d.draw().is_some() {}
+        while d.draw(&mut Stacked).is_some() {}
         assert_eq!(d.pile_len(), 0);
         d.reshuffle(&mut Stacked);
         assert_eq!(d.pile_len(), 1);
-        assert_eq!(d.draw(), Some(FREEZE));
+        assert_eq!(d.draw(&mut Stacked), Some(FREEZE));
         d.check_conservation().unwrap();
     }
 
@@ -522,10 +569,40 @@ mod tests {
         let mut rng = batch_rng(3, 9);
         d.reset(&mut rng);
         let mut seen = [0u8; KINDS];
-        while let Some(c) = d.draw() {
+        while let Some(c) = d.draw(&mut rng) {
             seen[c as usize] += 1;
         }
         assert_eq!(seen, comp);
         d.check_conservation().unwrap();
+    }
+
+    /// A deck shuffled card by card deals the cards of the same deck
+    /// shuffled whole, game after game, and a reshuffle of its discards
+    /// finds the generator where the whole shuffle left it.
+    #[test]
+        fn a_lazily_shuffled_deck_deals_the_cards_of_one_shuffled_whole() {
+        for (decks, without) in [(1, "freeze"), (1, "actions,modifiers"), (2, "freeze")] {
+            let comp = composition(decks, Without::parse(without).unwrap());
+            let (mut whole, mut lazy) = (Deck::new(comp), Deck::new(comp));
+            lazy.shuffle_lazily(true);
+            let (mut a, mut b) = (batch_rng(5, 1), batch_rng(5, 1));
+            for game in 0..50 {
+                whole.reset(&mut a);
+                lazy.reset(&mut b);
+                // Draw the whole pile, discard it, reshuffle, draw on.
+                for _ in 0..whole.pile_len() {
+                    let (x, y) = (whole.draw(&mut a), lazy.draw(&mut b));
+                    assert_eq!(x, y, "{without}, game {game}");
+                    whole.discard(x.unwrap());
+                    lazy.discard(y.unwrap());
+                }
+                whole.reshuffle(&mut a);
+                lazy.reshuffle(&mut b);
+                for _ in 0..game {
+                    assert_eq!(whole.draw(&mut a), lazy.draw(&mut b), "{without}, game {game}");
+                }
+                lazy.check_conservation().unwrap();
+            }
+        }
     }
 }

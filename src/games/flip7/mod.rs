@@ -283,6 +283,16 @@ impl Flip7Sim {
 
 }
 
+impl Flip7Sim {
+    /// Whether a deck shuffled card by card ([`Table::shuffle_lazily`])
+    /// plays these seats' games card for card as a deck shuffled whole:
+    /// not when a seat reads the pile's order (`peek`) or draws from the
+    /// game's generator after the deal (`stay-at-random`).
+    fn lazy_shuffle_keeps_games(&self) -> bool {
+        !self.policies.iter().any(|p| p.cheats() || p.draws_per_game())
+    }
+}
+
 impl Simulation for Flip7Sim {
     type Acc = Flip7Stats;
 
@@ -296,6 +306,7 @@ impl Simulation for Flip7Sim {
 
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats, trace: Option<&mut TraceWriter<'_>>) {
         let mut table = Table::new(self.rules);
+        table.shuffle_lazily(trace.is_none() && self.lazy_shuffle_keeps_games());
         let trace = trace.map(Trace::new);
         if let Some(mut seats) = Thresholds::of(&self.policies) {
             // Plain thresholds (the main job): the same games, without
@@ -324,6 +335,7 @@ impl Simulation for Flip7Sim {
 
     fn play_each(&self, rng: &mut SimRng, games: u64, each: &mut dyn FnMut(&Flip7Stats)) {
         let mut table = Table::new(self.rules);
+        table.shuffle_lazily(self.lazy_shuffle_keeps_games());
         let mut one = self.new_acc();
         let mut seats = Seats::new(self.policies.clone());
         if self.policies.iter().any(Policy::is_random) {
@@ -370,6 +382,34 @@ impl<C: rules::Chooser> PlaysGames<Table> for (&mut Table, &mut C) {
 mod tests {
     use super::*;
     use crate::engine::rng::batch_rng;
+
+    /// A deck shuffled card by card plays the same games as one shuffled
+    /// whole: the same statistics, game for game, for single rounds alone,
+    /// at four, and with a searching seat at two.
+    #[test]
+    fn a_deck_shuffled_card_by_card_plays_the_games_of_one_shuffled_whole() {
+        let cases = [
+            (1, true, "actions,modifiers", "stay-at-23", 20_000),
+            (1, true, "freeze", "stay-at-25", 20_000),
+            (4, true, "modifiers", "stay-at-25", 5_000),
+            (2, true, "second-chance", "optimal-round,stay-at-20", 200),
+        ];
+        for (players, single_round, without, spec, games) in cases {
+            let policies = Policy::parse_list(spec).unwrap();
+            let without = cards::Without::parse(without).unwrap();
+            let sim = Flip7Sim::new(players, &policies, single_round, without).unwrap();
+            let stats = |lazy: bool| {
+                let mut table = Table::new(sim.rules);
+                table.shuffle_lazily(lazy);
+                let mut seats = Seats::new(sim.policies.clone());
+                let mut acc = sim.new_acc();
+                let mut rng = batch_rng(17, 2);
+                play_games(&mut (&mut table, &mut seats), &mut rng, games, &mut acc, None::<Silent>);
+                acc
+            };
+            assert_eq!(stats(true), stats(false), "{players} players, {spec}");
+        }
+    }
 
     /// Plays `games` games with `chooser` and returns the statistics.
     fn stats_of<C: rules::Chooser>(chooser: &mut C, players: usize, seed: u64) -> Flip7Stats {
