@@ -310,10 +310,10 @@ fn closing(t: &Table, end: End, me: usize, names: &[String], c: &Console) -> Str
         End::Tie => {
             let tied: Vec<String> = (0..t.players())
                 .filter(|&s| t.is_alive(s))
-                .map(|s| if s == me { format!("seat {s} (you)") } else { format!("seat {s}") })
+                .map(|s| if s == me { format!("{s} (you)") } else { s.to_string() })
                 .collect();
             format!(
-                "A tie between {}: every card face-up, none left to place ({turns}).",
+                "A tie between seats {}, after {turns}:\nevery card is face-up and nobody holds a card.",
                 crate::engine::console::or_list(&tied).replace(" or ", " and ")
             )
         }
@@ -357,4 +357,176 @@ pub fn play(session: &RefCell<Session<FlipFlush>>, sim: &super::FlipFlushSim, se
     json.finish().map_err(|e| format!("the trace: {e}"))?;
     let c = &session.borrow().console;
     Ok(closing(&table, end, me, &names, c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::observe::Silent;
+    use crate::engine::rng::SimRng;
+    use super::super::cards::parse;
+    use super::super::policies::Policy;
+    use super::super::rules::Rules;
+
+    fn plain() -> Console {
+        Console::scripted(std::io::Cursor::new(""))
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|s| if s == 0 { "you".into() } else { "bot".into() }).collect()
+    }
+
+    /// Every card `text` names (a word that reads as a card).
+    fn named(text: &str) -> Vec<Card> {
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter_map(|w| parse(&w.to_uppercase()))
+            .collect()
+    }
+
+    /// Places its lowest card on a cell that moves with the history, and
+    /// flips once its hand is empty: moves that read nothing hidden. Keeps
+    /// seat 0's drawings until the first card is turned up.
+    struct Public {
+        drawn: Vec<String>,
+    }
+
+    impl Chooser for Public {
+        fn choose<D: Draw>(&mut self, v: &View<'_>, _d: &mut D) -> Move {
+            if v.seat() == 0 && v.up() == 0 {
+                self.drawn.push(drawing(v, &names(v.players()), &plain()));
+            }
+            match cards_of(v.hand()).next() {
+                Some(card) => Move::Place {
+                    card,
+                    cell: v.history_len() * 5 % CELLS,
+                },
+                None => Move::Flip {
+                    cell: v.down().trailing_zeros() as usize,
+                    call: false,
+                },
+            }
+        }
+    }
+
+    /// What seat 0 is told, until the first card is turned up; and that
+    /// no line names a card seat 0 has not seen.
+    struct Told(Vec<String>, bool);
+
+    impl Observer<Table> for Told {
+        const EVENTS: bool = true;
+        fn event(&mut self, t: &Table, e: Event) {
+            let lines = told(t, 0, e);
+            // Its own card, placed and forgotten, it saw as it placed it.
+            let own = match e {
+                Event::Place { seat: 0, card, .. } => 1u64 << card,
+                _ => 0,
+            };
+            let unseen = t.view(0).unseen() & !own;
+            for l in &lines {
+                assert!(named(l).iter().all(|&c| unseen >> c & 1 == 0), "{l}");
+            }
+            self.1 |= matches!(e, Event::Flip { .. });
+            if !self.1 {
+                self.0.extend(lines);
+            }
+        }
+    }
+
+    /// The drawings and narration of seat 0 in the game `t` plays.
+    fn public_game(mut t: Table, seed: u64) -> (Vec<String>, Vec<String>) {
+        let mut p = Public { drawn: Vec::new() };
+        let mut told = Told(Vec::new(), false);
+        t.play_game(&mut p, &mut told, &mut seeded_game_rng(seed));
+        (p.drawn, told.0)
+    }
+
+    /// The information test: what seat 0 is drawn and told does not change
+    /// when the cards it has not seen (the other hands, the cards set
+    /// aside, face-down cards it did not place) are dealt otherwise, and
+    /// never names a card it has not seen.
+    #[test]
+    fn the_drawing_and_the_narration_do_not_depend_on_the_hidden_cards() {
+        for seed in 1..=10 {
+            let rules = Rules {
+                players: 2 + (seed as usize % 3),
+                gambling: seed % 2 == 0,
+                memory: MEMORY_ONE / 2,
+            };
+            let mut a = Table::new(rules);
+            a.new_game(&mut seeded_game_rng(seed));
+            let b = a.redeal_hidden(0, &mut seeded_game_rng(seed + 100));
+            assert_ne!(a.hand(1), b.hand(1), "seed {seed}: the hidden cards moved");
+            let (drawn_a, told_a) = public_game(a, seed);
+            let (drawn_b, told_b) = public_game(b, seed);
+            assert_eq!(drawn_a, drawn_b, "seed {seed}");
+            assert_eq!(told_a, told_b, "seed {seed}");
+            assert!(drawn_a.len() >= HAND_SIZE, "seed {seed}");
+            assert!(told_a.iter().any(|l| l.contains("removing a face-down card")), "{told_a:?}");
+            assert!(told_a.iter().any(|l| l.starts_with("  seat 1 places a card on cell ")), "{told_a:?}");
+        }
+    }
+
+    /// Records every move of a game its bots play.
+    struct Recorded(Seats, Vec<(usize, Move)>);
+
+    impl Chooser for Recorded {
+        fn choose<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Move {
+            let m = self.0.choose(v, d);
+            self.1.push((v.seat(), m));
+            m
+        }
+    }
+
+    /// At every turn of seat 0 in games of the default policy, the drawing
+    /// is the same after the cards seat 0 has not seen are dealt anew, fits
+    /// 80 columns and names only cards seat 0 has seen.
+    #[test]
+    fn the_drawing_at_every_decision_shows_only_what_the_seat_knows() {
+        for seed in 1..=10u64 {
+            let rules = Rules::standard(2 + (seed as usize % 5));
+            let mut t = Table::new(rules);
+            let mut rng = seeded_game_rng(seed);
+            t.new_game(&mut rng);
+            let start = t.clone();
+            let mut rec = Recorded(Seats::new(vec![Policy::default_policy(); rules.players]), Vec::new());
+            t.play_game(&mut rec, &mut Silent, &mut rng);
+            let mut t = start;
+            let mut none: SimRng = seeded_game_rng(0);
+            for &(seat, mv) in &rec.1 {
+                if seat == 0 {
+                    let v = t.view(0);
+                    let shown = drawing(&v, &names(rules.players), &plain());
+                    assert!(shown.lines().all(|l| l.chars().count() <= 80), "{shown}");
+                    assert!(named(&shown).iter().all(|&c| v.unseen() >> c & 1 == 0), "{shown}");
+                    for k in 0..3 {
+                        let other = t.redeal_hidden(0, &mut seeded_game_rng(seed * 10 + k));
+                        assert_eq!(drawing(&other.view(0), &names(rules.players), &plain()), shown);
+                    }
+                }
+                t.apply(seat, mv, &mut Silent, &mut none);
+            }
+        }
+    }
+
+    #[test]
+    fn every_move_has_a_key_of_its_own_and_an_advised_key() {
+        let mut t = Table::new(Rules::standard(2));
+        t.new_game(&mut seeded_game_rng(7));
+        let v = t.view(0);
+        let m = menu(&v);
+        assert_eq!(m.len(), HAND_SIZE * CELLS);
+        let mut keys: Vec<&str> = m.iter().map(|(_, c)| c.key.as_str()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), m.len());
+        let advised: Vec<String> = super::super::advise::legal_moves(&v)
+            .into_iter()
+            .map(|mv| match mv {
+                Move::Place { card, cell } => format!("place:{}:{cell}", name(card)),
+                Move::Flip { cell, call: false } => format!("flip:{cell}"),
+                Move::Flip { cell, call: true } => format!("call:{cell}"),
+            })
+            .collect();
+        assert!(m.iter().all(|(_, c)| advised.contains(&c.advised_as)));
+    }
 }
