@@ -179,7 +179,7 @@ fn drawing(v: &View<'_>, names: &[String], c: &Console) -> String {
     let dot = if c.symbols() { " · " } else { " | " };
     let mut head = vec![
         format!("move {}", v.history_len() + 1),
-        format!("{held} cards in hands"),
+        format!("{} in hands", plural(held as u64, "card")),
         format!("{} removed", removed(v)),
         format!("{aside} set aside"),
     ];
