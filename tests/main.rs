@@ -25,6 +25,7 @@ mod flip7_stats;
 mod flip7_variants;
 mod flip_flush_advise;
 mod flip_flush_cli;
+mod flip_flush_play;
 mod flip_flush_rules;
 mod games;
 mod ib_flip_advise;

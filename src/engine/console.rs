@@ -244,7 +244,14 @@ impl Console {
             } else {
                 format!("one of the {} keys listed (? lists them)", choices.len())
             };
-            self.say(&format!("{what}: type {keys}, or q to quit\n"));
+            // Past the columns (a long key typed, many moves) it wraps.
+            let said = format!("{what}: type {keys}, or q to quit");
+            let words: Vec<String> = said.split(' ').map(str::to_string).collect();
+            let lines = match columns(&said) > WIDTH {
+                true => wrapped(&words, "", " ").join("\n"),
+                false => said,
+            };
+            self.say(&format!("{lines}\n"));
             wrong += 1;
             if self.echo && wrong >= WRONG_KEYS {
                 std::panic::resume_unwind(Box::new(Quit::Stuck));
@@ -564,19 +571,24 @@ impl<G: Game + ?Sized> Session<G> {
             best.name,
             super::args::format_count(answer.playouts)
         );
-        let mut order: Vec<usize> = (0..choices.len()).collect();
-        let shown = if choices.len() > HINT_MOVES + 1 {
+        // Choices advised as one move (cards the rules do not tell apart)
+        // are figured once, by the first of them.
+        let mut order: Vec<usize> = (0..choices.len())
+            .filter(|&i| choices[..i].iter().all(|c| c.advised_as != choices[i].advised_as))
+            .collect();
+        let distinct = order.len();
+        let shown = if distinct > HINT_MOVES + 1 {
             order.sort_by(|&a, &b| figures[b].total_cmp(&figures[a]).then(a.cmp(&b)));
             order.truncate(HINT_MOVES);
             order.sort_unstable();
             HINT_MOVES
         } else {
-            choices.len()
+            distinct
         };
         let mut items: Vec<String> = order.iter().map(|&i| parts[i].clone()).collect();
         items[0] = format!("{measure}: {}", items[0]);
-        if shown < choices.len() {
-            items.push(format!("(the best {shown} of {} moves)", choices.len()));
+        if shown < distinct {
+            items.push(format!("(the best {shown} of {distinct} moves)"));
         }
         let mut text = format!("{head}\n");
         for l in wrapped(&items, "  ", ", ") {

@@ -284,10 +284,16 @@ fn intro<G: Game>(
     } else {
         ""
     };
+    // Many bots with long names wrap within the columns.
+    let first = format!("sim play {}: {table}.", G::NAME);
+    let words: Vec<String> = first.split(' ').map(str::to_string).collect();
+    let first = match crate::engine::console::columns(&first) > crate::engine::console::WIDTH {
+        true => crate::engine::console::wrapped(&words, "", " ").join("\n"),
+        false => first,
+    };
     format!(
-        "sim play {}: {table}.\nseed {seed} (--seed {seed} deals this game again); the trace goes to\n  {}\n{hint}\
+        "{first}\nseed {seed} (--seed {seed} deals this game again); the trace goes to\n  {}\n{hint}\
          Type a move's key and Enter; q quits (the game so far is saved).\n\n",
-        G::NAME,
         path.display()
     )
 }

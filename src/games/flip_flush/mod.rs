@@ -8,6 +8,7 @@
 //! - [`trace`]: the play-by-play.
 //! - [`advise`], [`advise_trace`]: a decision read from a JSON trace, for
 //!   `sim advise flip-flush`.
+//! - [`play`]: `sim play flip-flush`, a person against the bots.
 //!
 //! This file plugs the game into the engine: [`FlipFlush`] implements
 //! [`Game`].
@@ -22,6 +23,7 @@
 pub mod advise;
 pub mod advise_trace;
 pub mod cards;
+pub mod play;
 pub mod policies;
 pub mod rules;
 pub mod search;
@@ -293,6 +295,21 @@ impl Game for FlipFlush {
         let cut = trace.ok_or("no position: give --trace FILE")?;
         let read = advise_trace::read(cut)?;
         Ok(Box::new(advise::FlipFlushPosition::new(read, model)))
+    }
+
+    const PLAYS: bool = true;
+    /// The search at 1,000 iterations: first of every shipped strategy in
+    /// the two-player tournament of `docs/flip-flush.md`, at about 10 ms a
+    /// decision.
+    const PLAY_BOTS: &'static str = "ismcts:1000";
+
+    fn play(
+        session: &std::cell::RefCell<crate::engine::console::Session<FlipFlush>>,
+        opts: &FlipFlushOptions,
+        seats: &[Policy],
+        seed: u64,
+    ) -> Result<String, String> {
+        play::play(session, &Self::simulation(opts, seats)?, seed)
     }
 }
 
