@@ -244,7 +244,14 @@ impl Console {
             } else {
                 format!("one of the {} keys listed (? lists them)", choices.len())
             };
-            self.say(&format!("{what}: type {keys}, or q to quit\n"));
+            let said = format!("{what}: type {keys}, or q to quit");
+            // Past the width, the advice goes on a line of its own.
+            let said = if columns(&said) > WIDTH {
+                format!("{what}:\n  type {keys}, or q to quit")
+            } else {
+                said
+            };
+            self.say(&format!("{said}\n"));
             wrong += 1;
             if self.echo && wrong >= WRONG_KEYS {
                 std::panic::resume_unwind(Box::new(Quit::Stuck));
@@ -455,6 +462,12 @@ impl<G: Game + ?Sized> Session<G> {
         self.trace.clone()
     }
 
+    /// Whether the hint was asked for (`--hint`): a game asking a decision
+    /// without [`Session::ask`] says itself that the hint has none there.
+    pub fn hints(&self) -> bool {
+        self.hint.is_some()
+    }
+
     /// The decisions the person made.
     pub fn decisions(&self) -> u32 {
         self.decisions
@@ -608,14 +621,19 @@ impl<G: Game + ?Sized> Session<G> {
             super::show::plural(n.into(), "decision")
         );
         for d in &self.differed {
-            out.push_str(&format!(
-                "  {}:\n    you played {} ({:.1}% to win); the advice was {} ({:.1}%)\n",
-                d.when,
+            let played = format!(
+                "    you played {} ({:.1}% to win);",
                 d.played,
-                100.0 * d.played_win,
-                d.advised,
-                100.0 * d.advised_win
-            ));
+                100.0 * d.played_win
+            );
+            let advised = format!("the advice was {} ({:.1}%)", d.advised, 100.0 * d.advised_win);
+            // Past the width, the advice goes on a line of its own.
+            let sep = if columns(&played) + 1 + columns(&advised) > WIDTH {
+                "\n    "
+            } else {
+                " "
+            };
+            out.push_str(&format!("  {}:\n{played}{sep}{advised}\n", d.when));
         }
         out
     }
