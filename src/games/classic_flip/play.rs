@@ -322,7 +322,7 @@ impl Chooser for Person<'_> {
             ),
             pool: v.hand(),
             min: 0,
-            max: size,
+            max: over,
             done: Some(("k", "keep the rest")),
             bot,
         };
@@ -608,9 +608,8 @@ impl Observer<Table> for Told<'_> {
     fn round_end(&mut self, t: &Table) {
         (self.say)(&format!("round {} scored (community {}):", t.round() + 1, community_text(t)));
         for p in 0..t.players() {
-            let head = format!("seat {p}: {} points, total {}; held", t.points(p), t.total(p));
-            let items: Vec<String> = std::iter::once(head).chain(cards_of(t.hand(p)).map(name)).collect();
-            for l in wrapped(&items, "  ", " ") {
+            let line = format!("  seat {p}: {} points, total {}; held {}", t.points(p), t.total(p), names(t.hand(p)));
+            for l in fold(&line) {
                 (self.say)(&l);
             }
         }
@@ -666,3 +665,107 @@ pub fn play(session: &RefCell<Session<ClassicFlip>>, sim: &super::ClassicFlipSim
     ))
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::SimRng;
+    use rand::SeedableRng;
+    use super::super::cards::{SEVEN_TEN, action_card};
+    use super::super::rules::{Position, Rules};
+
+    /// Seat 0's drawing and what it is told of a few events of other
+    /// seats, at `t`.
+    fn seen(t: &Table, events: &[Event]) -> (String, Vec<String>) {
+        let names: Vec<String> = ["you", "bot a", "bot b"].map(String::from).to_vec();
+        let public = RefCell::new(Public::default());
+        let heard = RefCell::new(Vec::new());
+        let mut told = Told {
+            me: 0,
+            public: &public,
+            say: Box::new(|l: &str| heard.borrow_mut().push(l.to_string())),
+        };
+        for &e in events {
+            told.event(t, e);
+        }
+        told.round_end(t);
+        drop(told);
+        let c = Console::scripted(std::io::Cursor::new(""));
+        let drawn = drawing(&View::new(t, 0), &public.borrow(), &names, &c);
+        let mut heard = heard.into_inner();
+        // The hands are shown when the round is scored: every seat sees them.
+        let scored = heard.iter().position(|l| l.contains("scored")).unwrap();
+        heard.truncate(scored);
+        (drawn, heard)
+    }
+
+    /// The events of other seats whose cards only they know: seat 1 draws
+    /// two, takes a card from seat 2, swaps hands with it, calls Flip!,
+    /// and is cleared by a card only its challenger sees.
+    fn others(t: &Table, shown: Card) -> Vec<Event> {
+        let drawn = t.draw_pile().take(2).fold(0, |m, c| m | bit(c));
+        let card = cards_of(t.hand(2)).next().unwrap();
+        vec![
+            Event::Dealt,
+            Event::Turn { seat: 1, extra: false },
+            Event::Drew { seat: 1, cards: drawn },
+            Event::Took { seat: 1, from: 2, card },
+            Event::Swapped { seat: 1, with: 2 },
+            Event::Called {
+                seat: 1,
+                points: t.score_of(1).points,
+            },
+            Event::Challenge {
+                seat: 2,
+                target: 1,
+                won: false,
+                shown,
+            },
+        ]
+    }
+
+    /// The information test: what seat 0 is shown and told does not
+    /// change when the cards it cannot know (the other hands, the draw
+    /// pile below what has been revealed) are dealt otherwise.
+    #[test]
+    fn the_drawing_and_the_narration_do_not_depend_on_the_cards_hidden_from_the_seat() {
+        for seed in 1..=20u64 {
+            let mut t = Table::new(Rules::standard(3));
+            t.new_game();
+            let mut rng = SimRng::seed_from_u64(seed);
+            t.deal(&mut rng);
+            let plain = seen(&t, &others(&t, action_card(SEVEN_TEN, 0)));
+            // The hidden cards, shuffled and dealt again in the same sizes.
+            let mut pool: Vec<Card> = cards_of(t.hand(1) | t.hand(2)).chain(t.draw_pile()).collect();
+            pool.reverse();
+            let (n1, n2) = (count(t.hand(1)) as usize, count(t.hand(2)) as usize);
+            let set = |v: &[Card]| v.iter().fold(0, |m, &c| m | bit(c));
+            let pos = Position {
+                hands: vec![t.hand(0), set(&pool[..n1]), set(&pool[n1..n1 + n2])],
+                community: t.community(),
+                draw: pool[n1 + n2..].to_vec(),
+                discard: t.discard(),
+                totals: vec![0; 3],
+                caller: None,
+                penalised: 0,
+                round: 0,
+            };
+            let mut other = t.clone();
+            other.set_position(&pos);
+            assert_ne!(other.hand(1), t.hand(1), "seed {seed}");
+            let changed = seen(&other, &others(&other, action_card(ANY, 0)));
+            assert_eq!(plain, changed, "seed {seed}");
+            assert!(plain.0.contains("> seat 0  you"), "{}", plain.0);
+            assert!(plain.0.lines().chain(plain.1.iter().map(String::as_str)).all(|l| l.chars().count() <= 80));
+        }
+    }
+
+    #[test]
+    fn keys_name_cards_and_starts() {
+        assert_eq!(card_key(action_card(ANY, 0)), "any");
+        assert_eq!(card_key(action_card(SEVEN_TEN, 0)), "710");
+        assert_eq!(start_key(&Start::Community(0)), "c1");
+        assert_eq!(fold("  seat 1 draws a card").len(), 1);
+        assert!(fold(&format!("  {}", "word ".repeat(40))).iter().all(|l| l.chars().count() <= 74));
+    }
+}
