@@ -457,26 +457,29 @@ impl Told<'_> {
         if seat == self.me { names(cards) } else { plural(count(cards).into(), "card") }
     }
 
+    /// A new round: the public record starts again, and the person is
+    /// told its own three cards.
+    fn dealt(&self, t: &Table) -> String {
+        *self.public.borrow_mut() = Public {
+            round: t.round(),
+            dealer: t.dealer(),
+            last: 0,
+        };
+        let community: Vec<String> = t.community().iter().filter(|&&c| c != EMPTY).map(|&c| name(c)).collect();
+        format!(
+            "round {} (dealer seat {}): community {}; you are dealt {}",
+            t.round() + 1,
+            t.dealer(),
+            community.join(" "),
+            names(t.hand(self.me))
+        )
+    }
+
     /// The line an event is told as, if any.
     fn line(&mut self, t: &Table, e: Event) -> Option<String> {
         let me = self.me;
         Some(match e {
-            Event::Dealt => {
-                let mut p = self.public.borrow_mut();
-                *p = Public {
-                    round: t.round(),
-                    dealer: t.dealer(),
-                    last: 0,
-                };
-                let community: Vec<String> = t.community().iter().filter(|&&c| c != EMPTY).map(|&c| name(c)).collect();
-                format!(
-                    "round {} (dealer seat {}): community {}; you are dealt {}",
-                    t.round() + 1,
-                    t.dealer(),
-                    community.join(" "),
-                    names(t.hand(me))
-                )
-            }
+            Event::Dealt => self.dealt(t),
             Event::Turn { seat, extra } => {
                 format!("turn {}{}: seat {seat}", t.turns() + 1, if extra { " (extra)" } else { "" })
             }
@@ -486,21 +489,7 @@ impl Told<'_> {
                 name(card),
                 if replaced == EMPTY { "nothing".into() } else { name(replaced) }
             ),
-            Event::Played { seat, play } => {
-                let what = match play.func {
-                    Func::Take => format!(" from seat {}", play.target),
-                    Func::Swap => format!(" with seat {}", play.target),
-                    Func::Steal => {
-                        let victims: Vec<String> =
-                            (0..t.players()).filter(|q| play.victims & (1 << q) != 0).map(|q| format!("seat {q}")).collect();
-                        let slots = count(u128::from(play.slots));
-                        let community = if slots > 0 { format!(" and {slots} community") } else { String::new() };
-                        format!(" from {}{community}", victims.join(", "))
-                    }
-                    _ => String::new(),
-                };
-                format!("  seat {seat} plays {} as {}{what}", name(play.card), play.func.key().replace('_', " "))
-            }
+            Event::Played { seat, play } => played_line(t, seat, &play),
             Event::Blocked { seat, card } => format!("  seat {seat} blocks with {}", name(card)),
             Event::Took { seat, from, card } => {
                 if seat == me || from == me {
@@ -562,6 +551,23 @@ impl Told<'_> {
             Event::CutOff => format!("  round cut off after {} (void)", plural(t.turns().into(), "turn")),
         })
     }
+}
+
+/// An action card played, as every seat sees it.
+fn played_line(t: &Table, seat: usize, play: &super::rules::Play) -> String {
+    let what = match play.func {
+        Func::Take => format!(" from seat {}", play.target),
+        Func::Swap => format!(" with seat {}", play.target),
+        Func::Steal => {
+            let victims: Vec<String> =
+                (0..t.players()).filter(|q| play.victims & (1 << q) != 0).map(|q| format!("seat {q}")).collect();
+            let slots = count(u128::from(play.slots));
+            let community = if slots > 0 { format!(" and {slots} community") } else { String::new() };
+            format!(" from {}{community}", victims.join(", "))
+        }
+        _ => String::new(),
+    };
+    format!("  seat {seat} plays {} as {}{what}", name(play.card), play.func.key().replace('_', " "))
 }
 
 /// A told line in lines of at most 74 columns (room for the `(you)` the
