@@ -7,6 +7,7 @@ mod common;
 mod build_script;
 mod classic_flip_advise;
 mod classic_flip_cli;
+mod classic_flip_play;
 mod classic_flip_policies;
 mod classic_flip_rules;
 mod clear_answers;

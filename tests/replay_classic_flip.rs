@@ -338,6 +338,24 @@ fn replay(run: &Run) {
     r.finish(&run.csv);
 }
 
+/// Replays the games of a saved trace (`sim play classic-flip --save`):
+/// every event checked as [`replay`] checks a run's, the CSV too when
+/// there is one. Returns each seat's wins.
+pub(crate) fn replay_saved(run: &Run) -> Vec<u64> {
+    let mut r = Replayer::new(&run.head);
+    for e in &run.events {
+        r.event(e);
+    }
+    let wins = r.acc.seats.iter().map(|s| s.wins).collect();
+    if run.csv.is_empty() {
+        assert!(r.r.is_none(), "the last round ends");
+        assert_eq!(r.game, num(&r.head, "games"), "every game ends");
+    } else {
+        r.finish(&run.csv);
+    }
+    wins
+}
+
 /// Replays `args` as the run writes its trace.
 fn replay_streamed(args: &[&str]) {
     let mut r: Option<Replayer> = None;

@@ -462,6 +462,12 @@ impl<G: Game + ?Sized> Session<G> {
         self.trace.clone()
     }
 
+    /// Whether the hint was asked for (`--hint`): a game asking a decision
+    /// without [`Session::ask`] says itself that the hint has none there.
+    pub fn hints(&self) -> bool {
+        self.hint.is_some()
+    }
+
     /// The decisions the person made.
     pub fn decisions(&self) -> u32 {
         self.decisions
@@ -620,14 +626,19 @@ impl<G: Game + ?Sized> Session<G> {
             super::show::plural(n.into(), "decision")
         );
         for d in &self.differed {
-            out.push_str(&format!(
-                "  {}:\n    you played {} ({:.1}% to win); the advice was {} ({:.1}%)\n",
-                d.when,
+            let played = format!(
+                "    you played {} ({:.1}% to win);",
                 d.played,
-                100.0 * d.played_win,
-                d.advised,
-                100.0 * d.advised_win
-            ));
+                100.0 * d.played_win
+            );
+            let advised = format!("the advice was {} ({:.1}%)", d.advised, 100.0 * d.advised_win);
+            // Past the width, the advice goes on a line of its own.
+            let sep = if columns(&played) + 1 + columns(&advised) > WIDTH {
+                "\n    "
+            } else {
+                " "
+            };
+            out.push_str(&format!("  {}:\n{played}{sep}{advised}\n", d.when));
         }
         out
     }

@@ -151,6 +151,17 @@ fn play_words(p: &Play, cards: &Cards) -> (String, String) {
     }
 }
 
+/// Every legal start option of `v`'s player as [`all_starts`] lists them,
+/// each with its name and its key in the advice (for `sim play`, whose
+/// moves must be the advice's).
+pub(super) fn start_moves(v: &View<'_>) -> Vec<(Start, Move)> {
+    let cards = Cards(v.rules().deck.decks, v.community());
+    all_starts(v)
+        .into_iter()
+        .map(|s| (s, describe(Fixed::Start(s), &cards)))
+        .collect()
+}
+
 /// Every legal start option of `v`'s player: [`start_options`], and Any
 /// played as each function.
 fn all_starts(v: &View<'_>) -> Vec<Start> {

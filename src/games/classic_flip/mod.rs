@@ -10,6 +10,7 @@
 //!   by playing the game on in sampled worlds.
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
 //! - [`trace`]: the play-by-play.
+//! - [`play`]: `sim play classic-flip`, a person against the bots.
 //! - [`score_command`]: `sim classic-flip score CARDS...`.
 //! - [`advise`] and [`advise_trace`]: `sim advise classic-flip`, a decision
 //!   read from a JSON trace and its moves played out.
@@ -23,6 +24,7 @@ pub mod advise;
 pub mod advise_trace;
 pub mod cards;
 pub mod counter;
+pub mod play;
 pub mod policies;
 pub mod rollout;
 pub mod rules;
@@ -409,6 +411,21 @@ impl Game for ClassicFlip {
 
     fn summary(_: &ClassicFlipOptions, acc: &ClassicStats, names: &[String], out: &mut Vec<u8>) {
         stats::summary(acc, names, out);
+    }
+
+    const PLAYS: bool = true;
+    /// The search player at 100 iterations a decision: the strongest
+    /// strategy at two players (docs/classic-flip.md, "Search player"),
+    /// about 1 to 3 ms a decision.
+    const PLAY_BOTS: &'static str = "ismcts:100";
+
+    fn play(
+        session: &std::cell::RefCell<crate::engine::console::Session<Self>>,
+        opts: &ClassicFlipOptions,
+        seats: &[Policy],
+        seed: u64,
+    ) -> Result<String, String> {
+        play::play(session, &Self::simulation(opts, seats)?, seed)
     }
 
     const ADVISES: bool = true;
