@@ -231,7 +231,7 @@ impl Console {
                 self.say(&format!("{}\n", lines.join("\n")));
                 continue;
             }
-            if let Some(i) = choices.iter().position(|c| c.key.eq_ignore_ascii_case(&typed)) {
+            if let Some(i) = choices.iter().position(|c| same_key(&c.key, &typed)) {
                 return i;
             }
             let what = if typed.is_empty() {
@@ -251,6 +251,22 @@ impl Console {
             }
         }
     }
+}
+
+/// Whether `typed` is `key`: the same words (separated by spaces or
+/// commas), in any order and any case. A key of one word is typed as it
+/// is; a key of several (a set of cards) in any order.
+fn same_key(key: &str, typed: &str) -> bool {
+    let words = |s: &str| {
+        let mut w: Vec<String> = s
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        w.sort();
+        w
+    };
+    key.eq_ignore_ascii_case(typed) || (key.contains(' ') && words(key) == words(typed))
 }
 
 /// The columns everything `sim play` writes fits in.
@@ -671,6 +687,15 @@ mod tests {
         assert!(lines.iter().all(|l| columns(l) <= WIDTH), "{lines:?}");
         let mut c = Console::scripted(std::io::Cursor::new("?\nk59\n"));
         assert_eq!(c.choose("which?", &many), 59);
+    }
+
+    #[test]
+    fn a_key_of_several_words_is_typed_in_any_order() {
+        assert!(same_key("KS AH 2D", "2d ks ah"));
+        assert!(same_key("KS AH 2D", "ah,2d, ks"));
+        assert!(!same_key("KS AH 2D", "ks ah"));
+        assert!(same_key("h", "H"));
+        assert!(!same_key("h", "h h"));
     }
 
     #[test]
