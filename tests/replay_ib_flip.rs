@@ -1015,6 +1015,18 @@ impl Replayer {
     }
 }
 
+/// Replays a saved trace (`sim play ib-flip --save`): its run line and
+/// events, every rule checked as for a run's trace; no CSV to compare.
+/// Returns the places by seat of its last game (0: still in).
+pub(crate) fn replay_saved(head: &Value, events: &[Value]) -> Vec<u8> {
+    let mut r = Replayer::new(head);
+    for e in events {
+        r.event(e);
+    }
+    assert_eq!(r.game, num(head, "games"), "every game ends");
+    r.g.places.to_vec()
+}
+
 /// Replays `args` as the run writes its trace.
 fn replay_streamed(args: &[&str]) {
     let mut r: Option<Replayer> = None;

@@ -242,7 +242,7 @@ impl Console {
             let keys = if choices.len() <= 8 {
                 or_list(&choices.iter().map(|c| c.key.clone()).collect::<Vec<_>>())
             } else {
-                format!("one of the {} keys listed (? lists them)", choices.len())
+                format!("a listed key (? lists all {})", choices.len())
             };
             self.say(&format!("{what}: type {keys}, or q to quit\n"));
             wrong += 1;
@@ -624,14 +624,20 @@ impl<G: Game + ?Sized> Session<G> {
             super::show::plural(n.into(), "decision")
         );
         for d in &self.differed {
-            out.push_str(&format!(
-                "  {}:\n    you played {} ({:.1}% to win); the advice was {} ({:.1}%)\n",
-                d.when,
+            let played = format!(
+                "    you played {} ({:.1}% to win);",
                 d.played,
-                100.0 * d.played_win,
-                d.advised,
-                100.0 * d.advised_win
-            ));
+                100.0 * d.played_win
+            );
+            let advised = format!("the advice was {} ({:.1}%)", d.advised, 100.0 * d.advised_win);
+            // Within the 80 columns: the advice on a line of its own when
+            // both do not fit on one.
+            let sep = if columns(&played) + 1 + columns(&advised) > WIDTH {
+                "\n    "
+            } else {
+                " "
+            };
+            out.push_str(&format!("  {}:\n{played}{sep}{advised}\n", d.when));
         }
         out
     }

@@ -224,11 +224,11 @@ fn turn_choices(v: &View<'_>) -> (Vec<Action>, Vec<Choice>) {
     }
     if legal == 0 {
         actions.push(Action::Reveal);
-        choices.push(Choice::new("r", "reveal the draw pile's top", "reveal"));
+        choices.push(Choice::new("r", "reveal the top card", "reveal"));
     }
     if legal == 0 || v.rules().voluntary_pickup {
         actions.push(Action::Pickup);
-        let label = format!("pick up the live pile ({})", crate::engine::show::plural(v.live_count() as u64, "card"));
+        let label = format!("pick up {}", crate::engine::show::plural(v.live_count() as u64, "card"));
         choices.push(Choice::new("p", label, "pickup"));
     }
     (actions, choices)
@@ -515,4 +515,134 @@ pub fn play(session: &RefCell<Session<IbFlip>>, sim: &super::IbFlipSim, seed: u6
     json.finish().map_err(|e| format!("the trace: {e}"))?;
     let c = &session.borrow().console;
     Ok(closing(&table, end, me, &names, c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::console::Shared;
+
+    /// Plays `me` and the other seats with `finisher`; at each of `me`'s
+    /// decisions taken while fewer than `keep` cards have left the draw
+    /// pile and no face-down card is turned, keeps what the person would
+    /// be shown: the drawing and the narration so far.
+    struct Recorder {
+        me: usize,
+        keep: usize,
+        bots: Seats,
+        narration: Shared,
+        shown: Vec<String>,
+        worlds: crate::engine::rng::SimRng,
+    }
+
+    impl Recorder {
+        fn record(&mut self, v: &View<'_>) {
+            let hidden_untouched = (0..v.players()).all(|s| v.down_count(s) == 3);
+            let drawn = DECK - 9 * v.players() - v.draw_count();
+            if v.seat() != self.me || !hidden_untouched || drawn >= self.keep {
+                return;
+            }
+            let c = Console::scripted(std::io::Cursor::new(""));
+            let names: Vec<String> = (0..v.players()).map(|s| format!("bot {s}")).collect();
+            let fixing = v.moves() == 0 && v.opening().is_none();
+            let drawing_now = drawing(v, &names, &c, fixing);
+            // Every hidden card dealt afresh: the same drawing.
+            let world = v.sample_world(&mut self.worlds);
+            assert_eq!(drawing(&View::new(&world, self.me), &names, &c, fixing), drawing_now);
+            assert!(drawing_now.lines().all(|l| columns(l) <= WIDTH), "{drawing_now}");
+            let text = String::from_utf8(self.narration.bytes()).unwrap();
+            let told: Vec<String> = text.lines().filter_map(|l| told(l, self.me)).collect();
+            self.shown.push(format!("{}\n{drawing_now}", told.join("\n")));
+        }
+    }
+
+    impl Chooser for Recorder {
+        fn fix<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> CardSet {
+            self.record(v);
+            self.bots.fix(v, d)
+        }
+        fn act<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> Action {
+            self.record(v);
+            self.bots.act(v, d)
+        }
+        fn add_on<D: Draw>(&mut self, v: &View<'_>, rank: Rank, avail: u8, d: &mut D) -> u8 {
+            self.record(v);
+            self.bots.add_on(v, rank, avail, d)
+        }
+        fn face_down<D: Draw>(&mut self, v: &View<'_>, d: &mut D) -> usize {
+            self.bots.face_down(v, d)
+        }
+        fn deterministic(&self) -> bool {
+            true
+        }
+    }
+
+    /// What seat `me` is shown in the game of `seed` at `players`, with
+    /// every face-down card and the draw pile below its top `keep` cards
+    /// put in reverse order when `hide`.
+    fn shown(seed: u64, players: usize, me: usize, keep: usize, hide: bool) -> Vec<String> {
+        let mut rng = seeded_game_rng(seed);
+        let mut deck: [Card; DECK] = std::array::from_fn(|i| i as Card);
+        rng.shuffle(&mut deck);
+        if hide {
+            let downs = 3 * players;
+            let below = 9 * players + keep;
+            let mut hidden: Vec<Card> = deck[..downs].iter().chain(&deck[below..]).copied().collect();
+            hidden.reverse();
+            deck[..downs].copy_from_slice(&hidden[..downs]);
+            deck[below..].copy_from_slice(&hidden[downs..]);
+        }
+        let mut table = Table::new(super::super::rules::Rules::standard(players));
+        table.deal(&deck);
+        let narration = Shared::default();
+        let mut sink = narration.clone();
+        let mut w = TraceWriter::with_format(&mut sink, TraceFormat::Text, 0);
+        let mut r = Recorder {
+            me,
+            keep,
+            bots: Seats::new(vec![Policy::parse("finisher").unwrap(); players]),
+            narration,
+            shown: Vec::new(),
+            worlds: seeded_game_rng(seed ^ 1),
+        };
+        table.play_game(&mut r, &mut Trace::new(&mut w), &mut rng);
+        r.shown
+    }
+
+    /// The information test: what the person is shown (the drawing and
+    /// the narration) does not change when what that seat cannot see
+    /// changes: every face-down card, the draw pile's order below the
+    /// cards drawn so far, and (for the drawing) every hidden card dealt
+    /// afresh, other hands and the hidden discard included.
+    #[test]
+    fn what_the_person_is_shown_does_not_depend_on_the_hidden_cards() {
+        for seed in 1..=12 {
+            for (players, me) in [(2, 0), (2, 1), (4, 2)] {
+                let plain = shown(seed, players, me, 10, false);
+                assert!(!plain.is_empty(), "seed {seed}: no decision recorded");
+                assert_eq!(plain, shown(seed, players, me, 10, true), "seed {seed}, {players} players");
+            }
+        }
+    }
+
+    #[test]
+    fn hidden_cards_are_left_out_of_the_narration() {
+        let deal = "  seat 1: down [2H 3H 4H] up [5S 6S 7S] hand [8D 9D JD]";
+        assert_eq!(
+            told(deal, 0).unwrap(),
+            "  seat 1: up [5S 6S 7S], 3 cards in hand, 3 cards face down"
+        );
+        assert_eq!(
+            told(deal, 1).unwrap(),
+            "  seat 1: up [5S 6S 7S], hand [8D 9D JD], 3 cards face down"
+        );
+        assert_eq!(told("  seat 2 draws 5H 6C", 0).unwrap(), "  seat 2 draws 2 cards");
+        assert_eq!(told("  seat 0 draws 5H 6C", 0).unwrap(), "  seat 0 draws 5H 6C");
+        assert_eq!(
+            told("  seat 1 fixes: up [AS AH 2D] hand [3C 4D 6H], drew 9C", 0).unwrap(),
+            "  seat 1 fixes: up [AS AH 2D], draws 1 card"
+        );
+        assert_eq!(told("game 0: 2 players", 0), None);
+        assert!(told("  seat 1 plays 8C from hand on 3   [live: 3C 8C]", 0).unwrap().contains("8C"));
+    }
 }
