@@ -63,11 +63,8 @@ impl Chooser for Person<'_> {
         let choices: Vec<Choice> = sets
             .iter()
             .map(|&up| {
-                let label = if up == up_now {
-                    "(as now)".to_string()
-                } else {
-                    format!("hand {}", shown((v.hand() | up_now) & !up))
-                };
+                let hand = format!("hand {}", shown((v.hand() | up_now) & !up));
+                let label = if up == up_now { format!("{hand} (as now)") } else { hand };
                 Choice::new(shown(up), label, fix_key(up))
             })
             .collect();
@@ -78,7 +75,7 @@ impl Chooser for Person<'_> {
         self.fix_steps += 1;
         let question = "Fixing: which cards go face up? Type them, e.g. KS AH 2D, in any order\n\
                         (at most 3 ranks; cards of one rank stack in one slot; hand refills to 3)";
-        let k = self.ask(v, question, "fixing, which cards go face up", stand_in, &choices);
+        let k = self.ask(v, question, "fixing, the cards face up (the rest in hand)", stand_in, &choices);
         sets[k]
     }
 
