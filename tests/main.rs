@@ -31,6 +31,7 @@ mod flip_flush_rules;
 mod games;
 mod ib_flip_advise;
 mod ib_flip_cli;
+mod ib_flip_play;
 mod ib_flip_policies;
 mod ib_flip_rules;
 mod intervals;

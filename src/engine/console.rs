@@ -231,7 +231,7 @@ impl Console {
                 self.say(&format!("{}\n", lines.join("\n")));
                 continue;
             }
-            if let Some(i) = choices.iter().position(|c| c.key.eq_ignore_ascii_case(&typed)) {
+            if let Some(i) = choices.iter().position(|c| same_key(&c.key, &typed)) {
                 return i;
             }
             let what = if typed.is_empty() {
@@ -242,7 +242,7 @@ impl Console {
             let keys = if choices.len() <= 8 {
                 or_list(&choices.iter().map(|c| c.key.clone()).collect::<Vec<_>>())
             } else {
-                format!("one of the {} keys listed (? lists them)", choices.len())
+                format!("a listed key (? lists all {})", choices.len())
             };
             // Past the columns (a long key typed, many moves) it wraps.
             let said = format!("{what}: type {keys}, or q to quit");
@@ -258,6 +258,22 @@ impl Console {
             }
         }
     }
+}
+
+/// Whether `typed` is `key`: the same words (separated by spaces or
+/// commas), in any order and any case. A key of one word is typed as it
+/// is; a key of several (a set of cards) in any order.
+fn same_key(key: &str, typed: &str) -> bool {
+    let words = |s: &str| {
+        let mut w: Vec<String> = s
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        w.sort();
+        w
+    };
+    key.eq_ignore_ascii_case(typed) || (key.contains(' ') && words(key) == words(typed))
 }
 
 /// The columns everything `sim play` writes fits in.
@@ -694,6 +710,15 @@ mod tests {
         assert!(lines.iter().all(|l| columns(l) <= WIDTH), "{lines:?}");
         let mut c = Console::scripted(std::io::Cursor::new("?\nk59\n"));
         assert_eq!(c.choose("which?", &many), 59);
+    }
+
+    #[test]
+    fn a_key_of_several_words_is_typed_in_any_order() {
+        assert!(same_key("KS AH 2D", "2d ks ah"));
+        assert!(same_key("KS AH 2D", "ah,2d, ks"));
+        assert!(!same_key("KS AH 2D", "ks ah"));
+        assert!(same_key("h", "H"));
+        assert!(!same_key("h", "h h"));
     }
 
     #[test]

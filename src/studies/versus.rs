@@ -87,7 +87,7 @@ pub fn run<G: Game>(args: &VersusArgs<G::Options>) -> Result<(), Failure> {
     }
     let library = Library::new(&cwd()?, args.strategies.as_deref()).usage()?;
     let (seats, names) = seat_bots::<G>(&library, args.bots.as_deref(), players, seat)?;
-    G::simulation(&args.table, &seats).map_err(|e| Failure::Usage(format!("--bots: {e}")))?;
+    let sim = G::simulation(&args.table, &seats).map_err(|e| Failure::Usage(format!("--bots: {e}")))?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let path = args
         .save
@@ -104,7 +104,7 @@ pub fn run<G: Game>(args: &VersusArgs<G::Options>) -> Result<(), Failure> {
         false => None,
     };
     let trace = Shared::default();
-    write_run_line::<G>(&trace, &args.table, &names, seed)?;
+    write_run_line::<G>(&trace, &args.table, &names, seed, G::run_notes(&sim))?;
     save_on_interrupt(trace.clone(), path.clone());
     let console = Console::stdio(args.pause.map(|ms| Duration::from_millis(ms.into())));
     console.say(&intro::<G>(players, seat, &names, seed, &path, args.hint));
@@ -228,12 +228,13 @@ fn fresh_seed() -> u64 {
 
 /// The trace's first line: the run's definition, as `sim GAME --trace
 /// --trace-format json` writes it for one game (the person's seat named
-/// `you`, its policy `person`).
+/// `you`, its policy `person`), with the game's run notes ([`Game::run_notes`]).
 fn write_run_line<G: Game>(
     trace: &Shared,
     table: &G::Options,
     names: &[String],
     seed: u64,
+    notes: serde_json::Map<String, serde_json::Value>,
 ) -> Result<(), Failure> {
     use std::io::Write;
     let table =
@@ -242,7 +243,7 @@ fn write_run_line<G: Game>(
         .iter()
         .map(|n| if n == "you" { "person" } else { n })
         .collect();
-    let head = serde_json::json!({
+    let mut head = serde_json::json!({
         "event": "run",
         "command": G::NAME,
         "players": names.len(),
@@ -255,6 +256,9 @@ fn write_run_line<G: Game>(
         "played_by": "sim play",
         "sim_version": crate::engine::version::SIM_VERSION,
     });
+    if let Some(h) = head.as_object_mut() {
+        h.extend(notes);
+    }
     writeln!(trace.clone(), "{head}").map_err(|e| Failure::Run(e.to_string()))
 }
 

@@ -5,6 +5,7 @@
 //! - [`cards`]: cards, card sets, the game order and the play-on table.
 //! - [`rules`]: one game, generic over decisions, observers and the random
 //!   source; the [`rules::View`] a player decides from.
+//! - [`play`]: `sim play ib-flip`, a person against the bots.
 //! - [`policies`]: the play rules and fixing choices, parsed from specs.
 //! - [`search`]: the game through the engine's search interface (`ismcts:N`).
 //! - [`stats`]: integer accumulators, the CSV fields and the console table.
@@ -17,6 +18,7 @@
 
 pub mod advise;
 pub mod cards;
+pub mod play;
 pub mod policies;
 pub mod rules;
 pub mod search;
@@ -286,6 +288,22 @@ impl Game for IbFlip {
     /// within half a point of each other (one card of a rank or two), which
     /// 100K playouts cannot tell apart where a longer search can.
     const ADVISE_BUDGET: &'static str = "1M";
+
+    const PLAYS: bool = true;
+
+    /// `ismcts:1000`: the strongest bot measured (it beats every shipped
+    /// rule of thumb, see docs/ib-flip.md) that still answers at once,
+    /// about 6 ms a decision on one core.
+    const PLAY_BOTS: &'static str = "ismcts:1000";
+
+    fn play(
+        session: &std::cell::RefCell<crate::engine::console::Session<IbFlip>>,
+        opts: &IbFlipOptions,
+        seats: &[Policy],
+        seed: u64,
+    ) -> Result<String, String> {
+        play::play(session, &Self::simulation(opts, seats)?, seed)
+    }
 
     /// IB-Flip positions are read from a JSON trace only: the game's own
     /// rules engine replays it up to the decision.
