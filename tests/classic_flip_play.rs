@@ -290,3 +290,38 @@ fn ctrl_c_and_ctrl_d_end_the_game_with_its_trace_saved() {
     p.exp_eof().unwrap();
     assert!(dir.path().join("d.jsonl").is_file());
 }
+
+#[test]
+fn a_steal_is_played_on_the_victims_the_person_picks() {
+    // Seed 4 at five players deals seat 0 the Any card: `ast` steals as
+    // the bots would (seats 2, 3 and 4), `ast134` from seats 1, 3 and 4.
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "classic-flip",
+        "--players",
+        "5",
+        "--seed",
+        "4",
+        "--save",
+        "s.jsonl",
+    ];
+    let o = piped(&args, &format!("?\nast134\n{}", script(3000)), dir.path());
+    let out = ok(&o);
+    assert!(out.contains("[ast] Any as steal from seat 2,3,4"), "{out}");
+    for k in ["ast123", "ast124", "ast134"] {
+        assert!(out.contains(&format!("[{k}] Any as steal from seat")), "{out}");
+    }
+    assert!(
+        out.contains("seat 0 (you) plays Any as steal from seat 1, seat 3, seat 4"),
+        "{out}"
+    );
+    let t = saved(&dir.path().join("s.jsonl"));
+    let played = t
+        .events
+        .iter()
+        .find(|e| e["event"] == "play" && e["seat"] == 0)
+        .expect("the person's Steal is in the trace");
+    assert_eq!(played["victims"], serde_json::json!([1, 3, 4]), "{played}");
+    replay_saved(&t);
+}

@@ -202,7 +202,10 @@ fn flip_flush_play_a_wrong_key_is_explained_and_the_end_of_input_saves_the_game_
         out.contains("'x' is not a move here: type a listed key (? lists all 72),"),
         "{out}"
     );
-    assert!(out.contains("nothing typed: type a listed key (? lists all 72)"), "{out}");
+    assert!(
+        out.contains("nothing typed: type a listed key (? lists all 72)"),
+        "{out}"
+    );
     let card = hand[0].to_uppercase();
     assert!(
         out.contains(&format!("seat 0 (you) places {card} on cell 4")),

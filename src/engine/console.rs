@@ -643,11 +643,11 @@ impl<G: Game + ?Sized> Session<G> {
         );
         for d in &self.differed {
             let played = format!(
-                "    you played {} ({:.1}% to win);",
+                "    your move: {} ({:.1}% to win);",
                 d.played,
                 100.0 * d.played_win
             );
-            let advised = format!("the advice was {} ({:.1}%)", d.advised, 100.0 * d.advised_win);
+            let advised = format!("advised: {} ({:.1}%)", d.advised, 100.0 * d.advised_win);
             // Past the width, the advice goes on a line of its own.
             let sep = if columns(&played) + 1 + columns(&advised) > WIDTH {
                 "\n    "

@@ -128,12 +128,15 @@ pub fn run<G: Game>(args: &VersusArgs<G::Options>) -> Result<(), Failure> {
     let c = &session.console;
     c.say(&format!("{closing}\n"));
     c.say(&session.review());
+    let lines = plural(saved as u64, "line");
+    let shown = path.display();
+    let mut said = format!("the trace ({lines}) is saved to {shown}; ask about any decision in it:");
+    if said.chars().count() > 80 {
+        said = format!("the trace ({lines}) is saved to {shown};\nask about any decision in it:");
+    }
     c.say(&format!(
-        "the trace ({}) is saved to {}; ask about any decision in it:\n  sim advise {} --trace {} --at LINE\n",
-        plural(saved as u64, "line"),
-        path.display(),
-        G::NAME,
-        path.display()
+        "{said}\n  sim advise {} --trace {shown} --at LINE\n",
+        G::NAME
     ));
     Ok(())
 }

@@ -162,9 +162,47 @@ pub(super) fn start_moves(v: &View<'_>) -> Vec<(Start, Move)> {
         .collect()
 }
 
-/// Every legal start option of `v`'s player: [`start_options`], and Any
-/// played as each function.
+/// Every legal start option of `v`'s player: [`start_options`], Any
+/// played as each function, and after each Steal the bots' way (its
+/// victims and community slots) every other legal choice of them.
 fn all_starts(v: &View<'_>) -> Vec<Start> {
+    let mut all = Vec::new();
+    for s in some_starts(v) {
+        all.push(s);
+        if let Start::Play(p) = s
+            && p.func == Func::Steal
+        {
+            all.extend(other_steals(v, p).into_iter().map(Start::Play));
+        }
+    }
+    all
+}
+
+/// The Steals of `p`'s card but its own victims and slots: every set of
+/// victims of the size the rules ask (each opponent at four players or
+/// fewer, three of them at more) with every set of community slots
+/// allowed (none or up to three cards in all), in mask order.
+fn other_steals(v: &View<'_>, p: Play) -> Vec<Play> {
+    let n = v.players();
+    let opponents = ((1u16 << n) - 1) as u8 & !(1 << v.seat());
+    let want = (n - 1).min(3) as u32;
+    let filled = (0..3u8).filter(|&s| v.community()[usize::from(s)] != EMPTY).fold(0u8, |m, s| m | 1 << s);
+    let mut out = Vec::new();
+    for victims in (1..=opponents).filter(|m| m & !opponents == 0 && m.count_ones() == want) {
+        for slots in (0..=filled).filter(|m| m & !filled == 0) {
+            let mut q = p;
+            q.victims = victims;
+            q.slots = slots;
+            if (victims, slots) != (p.victims, p.slots) && v.playable(&q) {
+                out.push(q);
+            }
+        }
+    }
+    out
+}
+
+/// [`start_options`] and Any played as each function.
+fn some_starts(v: &View<'_>) -> Vec<Start> {
     let wants = Wants::of(v);
     let mut all = start_options(v, &wants);
     for c in cards_of(v.hand() & ACTION_CARDS).filter(|&c| action(c) == Some(ANY)) {

@@ -162,7 +162,12 @@ fn start_key(s: &Start) -> String {
             let f = match p.func {
                 Func::Draw => "dr".into(),
                 Func::Take => format!("t{}", p.target),
-                Func::Steal => "st".into(),
+                Func::Steal => {
+                    let slots: String =
+                        (0..3).filter(|s| p.slots & (1 << s) != 0).map(|s| (s + 1).to_string()).collect();
+                    let victims: String = (0..8).filter(|q| p.victims & (1 << q) != 0).map(|q| q.to_string()).collect();
+                    if slots.is_empty() { format!("st{victims}") } else { format!("st{victims}c{slots}") }
+                }
                 Func::Block => "bl".into(),
                 Func::Swap => format!("sw{}", p.target),
                 Func::Reboot => "rb".into(),
@@ -191,8 +196,11 @@ fn start_label(s: &Start, v: &View<'_>) -> String {
                 Func::Steal => {
                     let victims: Vec<String> =
                         (0..v.players()).filter(|q| p.victims & (1 << q) != 0).map(|q| q.to_string()).collect();
-                    let slots = count(u128::from(p.slots));
-                    let community = if slots > 0 { format!(" and {slots} community") } else { String::new() };
+                    let com = v.community();
+                    let slots: Vec<String> =
+                        (0..3).filter(|&s| p.slots & (1 << s) != 0 && com[s] != EMPTY).map(|s| name(com[s])).collect();
+                    let community =
+                        if slots.is_empty() { String::new() } else { format!(" and community {}", slots.join(" ")) };
                     format!("steal from seat {}{community}", victims.join(","))
                 }
                 Func::Block => "block".into(),
@@ -213,8 +221,17 @@ impl Chooser for Person<'_> {
         }
         let mut starts: Vec<Start> = Vec::new();
         let mut choices: Vec<Choice> = Vec::new();
+        let mut stolen: u128 = 0;
         for (s, mv) in start_moves(v) {
-            let key = start_key(&s);
+            let mut key = start_key(&s);
+            // The first Steal of each card is the bots' way, keyed short.
+            if let Start::Play(p) = s
+                && p.func == Func::Steal
+                && stolen & (1u128 << p.card) == 0
+            {
+                stolen |= 1u128 << p.card;
+                key = if action(p.card) == Some(ANY) { "ast".into() } else { "st".into() };
+            }
             if choices.iter().all(|c| c.key != key) {
                 choices.push(Choice::new(key, start_label(&s, v), mv.key));
                 starts.push(s);
