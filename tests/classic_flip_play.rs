@@ -6,31 +6,11 @@
 //! `--hint` puts `sim advise`'s answer before each decision it can answer
 //! and reviews them after; bad options are refused before the deal.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-use serde_json::Value;
+use std::process::Command;
 
 use crate::common::*;
 use crate::replay_classic_flip::replay_saved;
-
-/// `sim args...` in `dir` with `input` on standard input.
-fn piped(args: &[&str], input: &str, dir: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run sim");
-    let mut stdin = child.stdin.take().unwrap();
-    // The game may end before it reads every line: a closed pipe is fine.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("sim ends")
-}
 
 /// Moves that answer any decision within three lines: `d` draws two at
 /// the start of a turn, `n` declines a challenge or a Block, `b` leaves a
@@ -41,15 +21,10 @@ fn script(turns: usize) -> String {
 
 /// The saved trace: its run line and its events.
 fn saved(path: &Path) -> Run {
-    let text = std::fs::read_to_string(path).expect("the trace is saved");
-    assert!(text.ends_with('\n'), "the trace ends with a whole line");
-    let mut lines = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON lines"));
-    let head = lines.next().expect("a run line");
+    let (head, events) = saved_play(path);
     Run {
         head,
-        events: lines.collect(),
+        events,
         csv: String::new(),
     }
 }
@@ -198,28 +173,24 @@ fn the_hint_comes_before_each_decision_and_the_review_after_the_game() {
 
 #[test]
 fn bad_options_are_refused_before_a_card_is_dealt() {
-    let dir = tempfile::tempdir().unwrap();
-    for (args, says) in [
-        (
-            vec!["--players", "2", "--seat", "2"],
-            "--seat 2: the table has 2 players (seats 0 to 1)",
-        ),
-        (
-            vec!["--players", "3", "--bots", "collector,collector,collector"],
-            "3 given; give one for every other seat, or one per other seat (2)",
-        ),
-        (vec!["--bots", "yolo"], "--bots yolo: "),
-        (vec!["--players", "9"], "--players"),
-        (vec!["--save", "."], "--save '.' is a folder"),
-    ] {
-        let mut all = vec!["play", "classic-flip"];
-        all.extend(args);
-        let o = piped(&all, "d\n", dir.path());
-        assert_eq!(o.status.code(), Some(2), "{all:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
-        assert!(!stdout(&o).contains("how do you start it?"), "{all:?}");
-    }
-    assert!(files_in(dir.path()).is_empty(), "nothing left behind");
+    play_refuses(
+        "classic-flip",
+        "d\n",
+        "how do you start it?",
+        vec![
+            (
+                vec!["--players", "2", "--seat", "2"],
+                "--seat 2: the table has 2 players (seats 0 to 1)",
+            ),
+            (
+                vec!["--players", "3", "--bots", "collector,collector,collector"],
+                "3 given; give one for every other seat, or one per other seat (2)",
+            ),
+            (vec!["--bots", "yolo"], "--bots yolo: "),
+            (vec!["--players", "9"], "--players"),
+            (vec!["--save", "."], "--save '.' is a folder"),
+        ],
+    );
 }
 
 /// The questions of `sim play classic-flip`, and the end.

@@ -5,31 +5,11 @@
 //! the game with the trace saved; `--hint` puts `sim advise`'s answer
 //! before each decision and reviews them after.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-use serde_json::Value;
+use std::process::Command;
 
 use crate::common::*;
 use crate::trace_json::{Traced, replay_flip7};
-
-/// `sim args...` in `dir` with `input` on standard input.
-fn piped(args: &[&str], input: &str, dir: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run sim");
-    let mut stdin = child.stdin.take().unwrap();
-    // The game may end before it reads every line: a closed pipe is fine.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("sim ends")
-}
 
 /// Moves that answer any decision of a two-player game within three lines:
 /// `s` stays, `0` or `1` names a target, `1` takes an extra Second Chance.
@@ -39,15 +19,10 @@ fn stay_script(rounds: usize) -> String {
 
 /// The saved trace: its run line and its events.
 fn saved(path: &Path) -> Traced {
-    let text = std::fs::read_to_string(path).expect("the trace is saved");
-    assert!(text.ends_with('\n'), "the trace ends with a whole line");
-    let mut lines = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON lines"));
-    let head = lines.next().expect("a run line");
+    let (head, events) = saved_play(path);
     Traced {
         head,
-        events: lines.collect(),
+        events,
         csv: Vec::new(),
     }
 }
@@ -228,32 +203,28 @@ fn the_hint_comes_before_each_decision_and_the_review_after_the_game() {
 
 #[test]
 fn bad_options_are_refused_before_a_card_is_dealt() {
-    let dir = tempfile::tempdir().unwrap();
-    for (args, says) in [
-        (
-            vec!["--players", "2", "--seat", "2"],
-            "--seat 2: the table has 2 players (seats 0 to 1)",
-        ),
-        (
-            vec!["--players", "3", "--bots", "ev,ev,ev"],
-            "--bots ev,ev,ev: 3 given; give one for every other seat, or one per other seat (2)",
-        ),
-        (vec!["--bots", "yolo"], "--bots yolo: "),
-        (
-            vec!["--players", "1", "--bots", "ev"],
-            "you are alone at the table",
-        ),
-        (vec!["--save", "."], "--save '.' is a folder"),
-        (vec!["--save", "-"], "--save -: the trace is saved to a file"),
-    ] {
-        let mut all = vec!["play", "flip7"];
-        all.extend(args);
-        let o = piped(&all, "s\n", dir.path());
-        assert_eq!(o.status.code(), Some(2), "{all:?}");
-        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
-        assert!(!stdout(&o).contains("Hit or stay?"), "{all:?}");
-    }
-    assert!(files_in(dir.path()).is_empty(), "nothing left behind");
+    play_refuses(
+        "flip7",
+        "s\n",
+        "Hit or stay?",
+        vec![
+            (
+                vec!["--players", "2", "--seat", "2"],
+                "--seat 2: the table has 2 players (seats 0 to 1)",
+            ),
+            (
+                vec!["--players", "3", "--bots", "ev,ev,ev"],
+                "--bots ev,ev,ev: 3 given; give one for every other seat, or one per other seat (2)",
+            ),
+            (vec!["--bots", "yolo"], "--bots yolo: "),
+            (
+                vec!["--players", "1", "--bots", "ev"],
+                "you are alone at the table",
+            ),
+            (vec!["--save", "."], "--save '.' is a folder"),
+            (vec!["--save", "-"], "--save -: the trace is saved to a file"),
+        ],
+    );
 }
 
 /// Through a pseudo-terminal, as a person plays: every prompt answered

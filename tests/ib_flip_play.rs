@@ -5,31 +5,13 @@
 //! Ctrl-C each end the game with the trace saved; `--hint` puts `sim
 //! advise`'s answer before each decision and reviews them after.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
 use crate::common::*;
 use crate::replay_ib_flip::replay_saved;
-
-/// `sim args...` in `dir` with `input` on standard input.
-fn piped(args: &[&str], input: &str, dir: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run sim");
-    let mut stdin = child.stdin.take().unwrap();
-    // The game may end before it reads every line: a closed pipe is fine.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    child.wait_with_output().expect("sim ends")
-}
 
 /// The face-up cards seat 0 is dealt with `--players 2 --seed 3`: its
 /// fixing keeps them.
@@ -44,13 +26,7 @@ fn any_move(times: usize) -> String {
 
 /// The saved trace: its run line and its events.
 fn saved(path: &Path) -> (Value, Vec<Value>) {
-    let text = std::fs::read_to_string(path).expect("the trace is saved");
-    assert!(text.ends_with('\n'), "the trace ends with a whole line");
-    let mut lines = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("JSON lines"));
-    let head = lines.next().expect("a run line");
-    (head, lines.collect())
+    saved_play(path)
 }
 
 fn game(save: &str) -> Vec<String> {
@@ -199,30 +175,26 @@ fn ib_flip_play_the_hint_comes_before_each_decision_and_the_review_after_the_gam
 
 #[test]
 fn ib_flip_play_bad_options_are_refused_before_a_card_is_dealt() {
-    let dir = tempfile::tempdir().unwrap();
-    for (args, says) in [
-        (
-            vec!["--players", "2", "--seat", "2"],
-            "--seat 2: the table has 2 players (seats 0 to 1)",
-        ),
-        (
-            vec!["--players", "3", "--bots", "lowest,lowest,lowest"],
-            "--bots lowest,lowest,lowest: 3 given; give one for every other seat, or one per other seat (2)",
-        ),
-        (vec!["--bots", "yolo"], "--bots yolo: "),
-        (vec!["--players", "6"], "--players"),
-        (vec!["--without", "J"], "'J' is not a power"),
-        (vec!["--save", "."], "--save '.' is a folder"),
-        (vec!["--save", "-"], "--save -: the trace is saved to a file"),
-    ] {
-        let mut all = vec!["play", "ib-flip"];
-        all.extend(args);
-        let o = piped(&all, "3\n", dir.path());
-        assert_eq!(o.status.code(), Some(2), "{all:?}");
-        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
-        assert!(!stdout(&o).contains("Fixing"), "{all:?}");
-    }
-    assert!(files_in(dir.path()).is_empty(), "nothing left behind");
+    play_refuses(
+        "ib-flip",
+        "3\n",
+        "Fixing",
+        vec![
+            (
+                vec!["--players", "2", "--seat", "2"],
+                "--seat 2: the table has 2 players (seats 0 to 1)",
+            ),
+            (
+                vec!["--players", "3", "--bots", "lowest,lowest,lowest"],
+                "--bots lowest,lowest,lowest: 3 given; give one for every other seat, or one per other seat (2)",
+            ),
+            (vec!["--bots", "yolo"], "--bots yolo: "),
+            (vec!["--players", "6"], "--players"),
+            (vec!["--without", "J"], "'J' is not a power"),
+            (vec!["--save", "."], "--save '.' is a folder"),
+            (vec!["--save", "-"], "--save -: the trace is saved to a file"),
+        ],
+    );
 }
 
 fn terminal(dir: &Path, save: &str) -> rexpect::session::PtySession {

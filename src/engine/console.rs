@@ -660,6 +660,42 @@ impl<G: Game + ?Sized> Session<G> {
     }
 }
 
+/// A writer that hands each whole line written to it, without its
+/// newline, to `each`: a game's readable trace told to the person line
+/// by line, as the game writes it.
+pub struct ByLine<F: FnMut(&str)> {
+    line: Vec<u8>,
+    each: F,
+}
+
+impl<F: FnMut(&str)> ByLine<F> {
+    /// A writer calling `each` once a line.
+    pub fn new(each: F) -> Self {
+        ByLine {
+            line: Vec::new(),
+            each,
+        }
+    }
+}
+
+impl<F: FnMut(&str)> std::io::Write for ByLine<F> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        for &byte in b {
+            if byte == b'\n' {
+                let text = String::from_utf8_lossy(&self.line).into_owned();
+                self.line.clear();
+                (self.each)(&text);
+            } else {
+                self.line.push(byte);
+            }
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -673,6 +709,19 @@ mod tests {
             Choice::new("0", "yourself", "seat:0"),
             Choice::new("1", "seat 1", "seat:1"),
         ]
+    }
+
+    #[test]
+    fn by_line_hands_on_whole_lines_however_they_are_written() {
+        use std::io::Write;
+        let mut got: Vec<String> = Vec::new();
+        {
+            let mut w = ByLine::new(|l: &str| got.push(l.to_string()));
+            w.write_all(b"seat 1 hi").unwrap();
+            w.write_all(b"ts\n\nseat 2 st").unwrap();
+            w.write_all(b"ays\nhalf").unwrap();
+        }
+        assert_eq!(got, ["seat 1 hits", "", "seat 2 stays"]);
     }
 
     #[test]

@@ -485,3 +485,50 @@ pub fn trace_text(args: &[&str]) -> String {
     ]);
     ok(&sim(&all, dir.path()))
 }
+
+/// `sim args...` in `dir` with `input` on standard input (a `sim play`
+/// script); the game may end before it reads every line.
+pub fn piped(args: &[&str], input: &str, dir: &Path) -> Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sim");
+    let mut stdin = child.stdin.take().unwrap();
+    // A closed pipe is fine: the game ended first.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("sim ends")
+}
+
+/// A saved `sim play` trace: its run line and its events, each a whole
+/// JSON line.
+pub fn saved_play(path: &Path) -> (Value, Vec<Value>) {
+    let text = std::fs::read_to_string(path).expect("the trace is saved");
+    assert!(text.ends_with('\n'), "the trace ends with a whole line");
+    let mut lines = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("JSON lines"));
+    let head = lines.next().expect("a run line");
+    (head, lines.collect())
+}
+
+/// `sim play GAME` refuses each set of options with exit 2 and the
+/// message given, before the first question (`asked`) and leaving no
+/// file behind; `input` is a move it would read.
+pub fn play_refuses(game: &str, input: &str, asked: &str, cases: Vec<(Vec<&str>, &str)>) {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in cases {
+        let mut all = vec!["play", game];
+        all.extend(args);
+        let o = piped(&all, input, dir.path());
+        assert_eq!(o.status.code(), Some(2), "{all:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+        assert!(!stdout(&o).contains(asked), "{all:?}");
+    }
+    assert!(files_in(dir.path()).is_empty(), "nothing left behind");
+}

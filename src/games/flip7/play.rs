@@ -9,7 +9,6 @@
 //! Chance is passed to.
 
 use std::cell::RefCell;
-use std::io::Write;
 
 use serde_json::json;
 
@@ -18,7 +17,7 @@ use super::cards::{Card, name};
 use super::policies::{Policy, Seats};
 use super::rules::{Chooser, Status, TARGET, Table};
 use super::trace::Trace;
-use crate::engine::console::{Choice, Session, seats_painted};
+use crate::engine::console::{ByLine, Choice, Session, seats_painted};
 use crate::engine::observe::{TraceFormat, TraceWriter};
 use crate::engine::rng::{seeded_game_rng, splitmix64};
 
@@ -154,38 +153,6 @@ fn drawing(t: &Table, me: usize, names: &[String], c: &crate::engine::console::C
     out
 }
 
-/// The readable trace's lines, told to the person one by one (the game's
-/// own header and result line left out: the table and the closing line
-/// say them).
-struct Narration<'s> {
-    session: &'s RefCell<Session<Flip7>>,
-    me: usize,
-    line: Vec<u8>,
-}
-
-impl Write for Narration<'_> {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        for &byte in b {
-            if byte != b'\n' {
-                self.line.push(byte);
-                continue;
-            }
-            let text = String::from_utf8_lossy(&self.line).into_owned();
-            self.line.clear();
-            if text.starts_with("game ") {
-                continue;
-            }
-            let s = self.session.borrow();
-            let (painted, bot) = seats_painted(&s.console, &text, self.me);
-            s.narrate(&painted, bot);
-        }
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Plays one game of `sim play flip7` (see [`crate::engine::game::Game::play`]).
 pub fn play(
     session: &RefCell<Session<Flip7>>,
@@ -209,12 +176,17 @@ pub fn play(
     let mut sink = session.borrow().trace_sink();
     let mut json = TraceWriter::with_format(&mut sink, TraceFormat::Json, 0);
     json.game_seed(seed);
-    let mut told = Narration {
-        session,
-        me,
-        line: Vec::new(),
-    };
-    let mut text = TraceWriter::with_format(&mut told, TraceFormat::Text, 0);
+    // The readable trace's lines, told to the person one by one (the
+    // game's own header left out: the table and the closing line say it).
+    let mut narration = ByLine::new(|text: &str| {
+        if text.starts_with("game ") {
+            return;
+        }
+        let s = session.borrow();
+        let (painted, bot) = seats_painted(&s.console, text, me);
+        s.narrate(&painted, bot);
+    });
+    let mut text = TraceWriter::with_format(&mut narration, TraceFormat::Text, 0);
     let mut person = Person {
         session,
         me,

@@ -16,7 +16,6 @@
 //! just played, and which face-down card to turn.
 
 use std::cell::{Cell, RefCell};
-use std::io::Write;
 use std::rc::Rc;
 
 use serde_json::{Value, json};
@@ -26,7 +25,7 @@ use super::cards::*;
 use super::policies::{Policy, Seats};
 use super::rules::{Action, Chooser, End, Event, Observer, Out, Table, View, Zone, fix_is_legal};
 use super::trace::{Trace, out_key, target_name};
-use crate::engine::console::{Choice, Console, Session, WIDTH, columns, seats_painted, wrapped};
+use crate::engine::console::{ByLine, Choice, Console, Session, WIDTH, columns, seats_painted, wrapped};
 use crate::engine::observe::{TraceFormat, TraceWriter};
 use crate::engine::rng::{Draw, seeded_game_rng};
 
@@ -404,35 +403,6 @@ fn told(line: &str, me: usize) -> Option<String> {
     Some(line.to_string())
 }
 
-/// The readable trace's lines, told to the person one by one as
-/// [`told`] lets them through.
-struct Narration<'s> {
-    session: &'s RefCell<Session<IbFlip>>,
-    me: usize,
-    line: Vec<u8>,
-}
-
-impl Write for Narration<'_> {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        for &byte in b {
-            if byte != b'\n' {
-                self.line.push(byte);
-                continue;
-            }
-            let text = String::from_utf8_lossy(&self.line).into_owned();
-            self.line.clear();
-            let Some(text) = told(&text, self.me) else { continue };
-            let s = self.session.borrow();
-            let (painted, bot) = seats_painted(&s.console, &text, self.me);
-            s.narrate(&fold(&painted, "", "      ").join("\n"), bot);
-        }
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Keeps the cards the person drew last, for the add-on's question.
 struct Drawn {
     me: usize,
@@ -487,12 +457,15 @@ pub fn play(session: &RefCell<Session<IbFlip>>, sim: &super::IbFlipSim, seed: u6
     let mut sink = session.borrow().trace_sink();
     let mut json = TraceWriter::with_format(&mut sink, TraceFormat::Json, 0);
     json.game_seed(seed);
-    let mut told = Narration {
-        session,
-        me,
-        line: Vec::new(),
-    };
-    let mut text = TraceWriter::with_format(&mut told, TraceFormat::Text, 0);
+    // The readable trace's lines, told to the person one by one as
+    // [`told`] lets them through.
+    let mut narration = ByLine::new(|text: &str| {
+        let Some(text) = told(text, me) else { return };
+        let s = session.borrow();
+        let (painted, bot) = seats_painted(&s.console, &text, me);
+        s.narrate(&fold(&painted, "", "      ").join("\n"), bot);
+    });
+    let mut text = TraceWriter::with_format(&mut narration, TraceFormat::Text, 0);
     let drawn = Rc::new(Cell::new(0));
     let mut person = Person {
         session,
