@@ -428,6 +428,14 @@ pub struct Differed {
     pub advised_win: f64,
 }
 
+/// The moves the hint weighed at a decision answered a card at a time:
+/// each move's key in the advice and its name, and its figure.
+#[derive(Clone, Debug)]
+pub struct Weighed {
+    moves: Vec<(String, String)>,
+    figures: Vec<f64>,
+}
+
 /// One game of `sim play`.
 pub struct Session<G: Game + ?Sized> {
     /// The person's terminal.
@@ -548,10 +556,73 @@ impl<G: Game + ?Sized> Session<G> {
         k
     }
 
+    /// The hint at a decision the person answers a card at a time (a set
+    /// of cards), where no menu names the whole moves: the advice's own
+    /// moves, as it names them, the best few with their chances, said
+    /// before the first card is asked (or why there is no hint). Returns
+    /// what [`Session::settle`] reviews the move made against.
+    pub fn hint_open(&mut self, stand_in: Value) -> Option<Weighed> {
+        let h = self.hint.as_ref()?;
+        let got = self.consult(h, stand_in).and_then(|(answer, win, measure)| {
+            let choices: Vec<Choice> = answer
+                .moves
+                .iter()
+                .map(|m| Choice::new(m.mv.name.clone(), m.mv.name.clone(), m.mv.key.clone()))
+                .collect();
+            let (figures, text) = self.figured(&answer, win, measure, &choices)?;
+            Ok((choices, figures, text))
+        });
+        match got {
+            Ok((choices, figures, text)) => {
+                self.console.say(&text);
+                let moves = choices.into_iter().map(|c| (c.advised_as, c.label)).collect();
+                Some(Weighed { moves, figures })
+            }
+            Err(why) => {
+                self.console.say(&format!("hint: none here ({why})\n"));
+                None
+            }
+        }
+    }
+
+    /// Counts a decision answered a card at a time: `played_as` is the
+    /// advice's key of the move made. With the hint given there
+    /// (`weighed`), the review lists it when the advice weighed it and
+    /// found a better one (a move the advice did not weigh is not
+    /// reviewed).
+    pub fn settle(&mut self, when: &str, weighed: Option<Weighed>, played_as: &str) {
+        self.decisions += 1;
+        let Some(w) = weighed else { return };
+        let Some(k) = w.moves.iter().position(|(key, _)| key == played_as) else {
+            return;
+        };
+        let best = (0..w.moves.len()).max_by(|&a, &b| w.figures[a].total_cmp(&w.figures[b]).then(b.cmp(&a)));
+        if let Some(best) = best.filter(|&b| w.figures[k] < w.figures[b]) {
+            self.differed.push(Differed {
+                when: when.to_string(),
+                played: w.moves[k].1.clone(),
+                advised: w.moves[best].1.clone(),
+                played_win: w.figures[k],
+                advised_win: w.figures[best],
+            });
+        }
+    }
+
     /// `sim advise`'s answer at the decision `stand_in` stands for: each
     /// choice's chance to win (in the order of `choices`) and the hint's
     /// text, or why there is no hint here.
     fn advise(&self, h: &Hint<G>, stand_in: Value, choices: &[Choice]) -> Result<(Vec<f64>, String), String> {
+        let (answer, win, measure) = self.consult(h, stand_in)?;
+        self.figured(&answer, win, measure, choices)
+    }
+
+    /// `sim advise`'s answer at the decision `stand_in` stands for, the
+    /// index of the measure it ranks by, and that measure.
+    fn consult(
+        &self,
+        h: &Hint<G>,
+        stand_in: Value,
+    ) -> Result<(advise::Advice, usize, advise::Measure), String> {
         let mut text = String::from_utf8_lossy(&self.trace.bytes()).into_owned();
         let mut event = serde_json::Map::new();
         event.insert("game".into(), 0.into());
@@ -564,6 +635,18 @@ impl<G: Game + ?Sized> Session<G> {
         let position = G::advise_position(&h.flags, h.model.clone(), Some(&cut))?;
         let answer = advise::advise(position.as_ref(), &h.budget);
         let win = position.ranked_by();
+        let measure = position.measures()[win];
+        Ok((answer, win, measure))
+    }
+
+    /// The figures of `choices` in `answer` and the hint's text.
+    fn figured(
+        &self,
+        answer: &advise::Advice,
+        win: usize,
+        measure: advise::Measure,
+        choices: &[Choice],
+    ) -> Result<(Vec<f64>, String), String> {
         let mut figures = Vec::with_capacity(choices.len());
         let mut parts = Vec::with_capacity(choices.len());
         for c in choices {
@@ -574,7 +657,6 @@ impl<G: Game + ?Sized> Session<G> {
                 .ok_or_else(|| format!("the advice has no move '{}'", c.advised_as))?;
             let (est, se) = f.estimates[win];
             figures.push(est);
-            let measure = &position.measures()[win];
             parts.push(if measure.chance {
                 format!("{} {:.1}% ± {:.1}", c.key, 100.0 * est, 196.0 * se)
             } else {
@@ -584,9 +666,9 @@ impl<G: Game + ?Sized> Session<G> {
         let best = &answer.moves[answer.best].mv;
         let key = choices
             .iter()
-            .find(|c| c.advised_as == best.key)
+            .find(|c| c.advised_as == best.key && c.key != c.label)
             .map_or(String::new(), |c| format!(" [{}]", c.key));
-        let measure = position.measures()[win].name;
+        let measure = measure.name;
         let head = format!(
             "{} {}{key}   ({} playouts a move)",
             self.console.paint("1;32", "hint:"),

@@ -151,6 +151,14 @@ fn play_words(p: &Play, cards: &Cards) -> (String, String) {
     }
 }
 
+/// The advice's key of the set of cards `cards` chosen at `v`: a
+/// discard, end-of-turn or forced (`discard:...`), or the cards taken
+/// from a caught player's discards (`penalty:...`).
+pub(super) fn set_key(v: &View<'_>, cards: CardSet, penalty: bool) -> String {
+    let names = Cards(v.rules().deck.decks, v.community());
+    describe(if penalty { Fixed::Penalty(cards) } else { Fixed::Discard(cards) }, &names).key
+}
+
 /// Every legal start option of `v`'s player as [`all_starts`] lists them,
 /// each with its name and its key in the advice (for `sim play`, whose
 /// moves must be the advice's).

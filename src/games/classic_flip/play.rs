@@ -19,7 +19,7 @@ use std::cell::RefCell;
 use serde_json::{Value, json};
 
 use super::ClassicFlip;
-use super::advise::start_moves;
+use super::advise::{set_key, start_moves};
 use super::cards::{ANY, Card, CardSet, Func, action, bit, cards_of, count, name, names};
 use super::policies::Seats;
 use super::rules::{BLOCK_CARDS, Chooser, EMPTY, End, Event, LIMIT_6, Observer, Start, Table, View};
@@ -62,6 +62,12 @@ struct SetAsk<'a> {
     done: Option<(&'a str, &'a str)>,
     /// The bot's choice of the whole set, offered as `b` at the first card.
     bot: CardSet,
+    /// The trace event of an answer here, for the hint, and the decision
+    /// in the review's words.
+    stand_in: Value,
+    when: String,
+    /// Cards taken from a caught player's discards (else a discard).
+    penalty: bool,
 }
 
 /// One entry of a set's menu.
@@ -84,9 +90,20 @@ impl Person<'_> {
         self.session.borrow_mut().ask(&drawn, question, &when, stand_in, choices)
     }
 
-    /// Asks for a set of cards a card at a time (no hint: the advice
-    /// weighs whole sets, which a menu of single cards cannot name).
+    /// Asks for a set of cards a card at a time; the hint, before the
+    /// first card, names the advice's whole sets.
     fn ask_set(&self, v: &View<'_>, a: &SetAsk<'_>) -> CardSet {
+        let drawn = self.drawn(v);
+        self.session.borrow().console.say(&drawn);
+        let weighed = self.session.borrow_mut().hint_open(a.stand_in.clone());
+        let chosen = self.pick_set(a);
+        let when = format!("round {}, {}", self.public.borrow().round + 1, a.when);
+        self.session.borrow_mut().settle(&when, weighed, &set_key(v, chosen, a.penalty));
+        chosen
+    }
+
+    /// The cards of a set, asked one at a time.
+    fn pick_set(&self, a: &SetAsk<'_>) -> CardSet {
         let mut chosen: CardSet = 0;
         while count(chosen) < a.max {
             let n = count(chosen);
@@ -108,10 +125,7 @@ impl Person<'_> {
                 choices.push(Choice::new("b", label, ""));
                 picks.push(Pick::Bot);
             }
-            let mut text = if n == 0 { self.drawn(v) } else { String::new() };
-            if n == 0 && self.session.borrow().hints() {
-                text.push_str("hint: none here (a set of cards; sim advise --trace weighs it afterwards)\n");
-            }
+            let mut text = String::new();
             let so_far = if n == 0 { String::new() } else { format!(" (so far: {})", names(chosen)) };
             let said = format!("{}{so_far}", a.explain);
             let words: Vec<String> = said.split(' ').map(str::to_string).collect();
@@ -136,6 +150,12 @@ impl Person<'_> {
         }
         chosen
     }
+}
+
+/// Cards as the JSON trace names them: a legal answer stands in for the
+/// person's in the trace the hint reads (the bot's own set).
+fn json_cards(v: &View<'_>, cards: CardSet) -> Vec<String> {
+    cards_of(cards).map(|c| super::trace::json_name(c, v.rules().deck.decks)).collect()
 }
 
 /// The key a card is typed as: `r5`, `b10`, `ga`; an action card by its
@@ -323,6 +343,9 @@ impl Chooser for Person<'_> {
                 max: need,
                 done: None,
                 bot,
+                stand_in: json!({ "event": "penalty_discard", "seat": self.me, "cards": json_cards(v, bot) }),
+                when: format!("turn {}, the discard to six", v.turns()),
+                penalty: false,
             };
             return self.ask_set(v, &a);
         }
@@ -342,6 +365,10 @@ impl Chooser for Person<'_> {
             max: over,
             done: Some(("k", "keep the rest")),
             bot,
+            stand_in: json!({ "event": "discard", "seat": self.me, "cards": json_cards(v, bot),
+                              "kept": size - count(bot), "limit": limit }),
+            when: format!("turn {}, the discard to {limit}", v.turns()),
+            penalty: false,
         };
         self.ask_set(v, &a)
     }
@@ -359,6 +386,9 @@ impl Chooser for Person<'_> {
             max: count(pile).min(2),
             done: Some(("n", "take no more")),
             bot,
+            stand_in: json!({ "event": "penalty_take", "seat": self.me, "cards": json_cards(v, bot) }),
+            when: format!("turn {}, the caught player's discards", v.turns()),
+            penalty: true,
         };
         self.ask_set(v, &a)
     }
