@@ -80,6 +80,39 @@ fn bench_batch(c: &mut Criterion) {
     g.finish();
 }
 
+/// Solo single rounds, a batch through the runner as
+/// `sim flip7 --players 1 --single-round` plays them: numbers only with
+/// `stay-at-23`, and the full deck with `stay-at-25` (the rounds of
+/// `scripts/peer-speed.sh`).
+fn bench_solo(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flip7_solo");
+    g.throughput(Throughput::Elements(BATCH_GAMES));
+    g.sample_size(20);
+    let numbers = Without {
+        freeze: true,
+        flip_three: true,
+        second_chance: true,
+        modifiers: true,
+    };
+    for (name, at, without) in [
+        ("numbers_stay-at-23", 23, numbers),
+        ("full_deck_stay-at-25", 25, Without::default()),
+    ] {
+        let sim = Flip7Sim::new(1, &[Policy::stay_at(at)], true, without).unwrap();
+        g.bench_function(format!("batch_1p_single_round_{name}"), |b| {
+            let mut n = 0;
+            b.iter(|| {
+                let mut acc = sim.new_acc();
+                let mut rng = batch_rng(7, n);
+                n += 1;
+                sim.play_batch(&mut rng, BATCH_GAMES, &mut acc, None);
+                black_box(acc.games)
+            })
+        });
+    }
+    g.finish();
+}
+
 /// Whole two-player games with a searching or game-weighing seat against
 /// `stay-at-25`, one seat each: `max-win` (its win-chance tables are made
 /// before the measurement, as a run makes them once) and `optimal-round`.
@@ -143,6 +176,6 @@ criterion_group! {
     // No charts: they need system fonts, which a bare machine may lack
     // (criterion then panics after measuring). The figures are printed.
     config = Criterion::default().without_plots();
-    targets = bench_round, bench_batch, bench_strong, bench_optimal_decisions
+    targets = bench_round, bench_batch, bench_solo, bench_strong, bench_optimal_decisions
 }
 criterion_main!(benches);
