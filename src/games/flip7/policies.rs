@@ -12,7 +12,7 @@ use std::fmt;
 
 use rand::{Rng, SeedableRng};
 
-use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
+use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
 use super::optimal;
 use super::Flip7;
 use crate::engine::custom::{self, Custom, Decision, User};
@@ -823,6 +823,10 @@ impl fmt::Display for Policy {
 /// batch of games, so nothing is allocated per decision.
 pub struct Scratch {
     memo: Option<Box<optimal::Memo>>,
+    /// `optimal-round`'s answers in a numbers-only solo round, by the
+    /// mask of numbers held (0 not asked yet, 1 stay, 2 hit): there the
+    /// hand alone decides what is unseen, so each search is made once.
+    solo: Option<Box<[u8; SOLO_HANDS]>>,
     lookahead: Option<Box<Table>>,
     rng: SimRng,
     max_win: super::max_win::Scratch,
@@ -834,6 +838,7 @@ impl Scratch {
     pub fn new(seed: u64) -> Scratch {
         Scratch {
             memo: None,
+            solo: None,
             lookahead: None,
             rng: SimRng::seed_from_u64(seed),
             max_win: Default::default(),
@@ -859,6 +864,17 @@ impl Drop for Scratch {
     }
 }
 
+/// Hands of number cards, by their mask (numbers 0 to 12).
+const SOLO_HANDS: usize = 1 << 13;
+
+/// A solo single round of number cards only: what is unseen is the
+/// fresh deck less the numbers held, so `optimal-round`'s answer depends
+/// on that mask alone.
+fn solo_numbers_only(t: &Table) -> bool {
+    let r = t.rules();
+    r.players == 1 && r.single_round && r.composition[usize::from(PLUS2)..].iter().all(|&c| c == 0)
+}
+
 /// The rules that need more than the hand, kept out of line so that the
 /// cheap ones stay small inside the game loop.
 #[inline(never)]
@@ -868,6 +884,11 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         Rule::Ev => ev_hits(t, seat),
         Rule::Endgame(n) => t.hand(seat).banked() < endgame_threshold(t, seat, n),
         Rule::OptimalRound => {
+            let solo = solo_numbers_only(t);
+            let held = usize::from(t.hand(seat).numbers) & (SOLO_HANDS - 1);
+            if solo && let Some(known) = scratch.solo.as_ref().map(|a| a[held]).filter(|&a| a != 0) {
+                return known == 2;
+            }
             let memo = scratch.memo.get_or_insert_with(|| {
                 let mut memo = SHARED_MEMO.take();
                 if t.players() == 1 && t.rules().single_round && memo.searches() == 0 {
@@ -884,7 +905,11 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
                 }
                 memo
             });
-            optimal::hits(t, seat, memo)
+            let hit = optimal::hits(t, seat, memo);
+            if solo {
+                scratch.solo.get_or_insert_with(|| Box::new([0; SOLO_HANDS]))[held] = 1 + u8::from(hit);
+            }
+            hit
         }
         Rule::Rollout(k) => rollout_hits(t, seat, k, scratch),
         Rule::Advise(n) => super::advise::advised_hit(t, seat, n, scratch.rng.next_u64()),
