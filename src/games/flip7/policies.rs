@@ -1691,6 +1691,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn optimal_round_keeps_in_a_numbers_only_solo_round_the_answers_of_the_search() {
+        use super::super::cards::{Without, composition};
+        use super::super::rules::{Hand, Rules, Silent, Table};
+        let numbers = Without {
+            freeze: true,
+            flip_three: true,
+            second_chance: true,
+            modifiers: true,
+        };
+        let rules = Rules {
+            players: 1,
+            composition: composition(1, numbers),
+            single_round: true,
+            fresh_deck: false,
+        };
+        let mut table = Table::new(rules);
+        let mut seats = Seats::new(vec![Policy::parse("optimal-round").unwrap()]);
+        let mut rng = crate::engine::rng::batch_rng(5, 0);
+        for _ in 0..5_000 {
+            table.new_game(&mut rng);
+            table.play_game(&mut seats, &mut Silent, &mut rng);
+        }
+        let kept = seats.scratch.solo.as_ref().expect("the answers are kept");
+        let mut memo = optimal::Memo::default();
+        let mut asked = 0;
+        for (held, &answer) in kept.iter().enumerate().filter(|(_, a)| **a != 0) {
+            let mut hand = Hand::default();
+            let mut unseen = rules.composition;
+            for n in (0..13).filter(|n| held & (1 << n) != 0) {
+                hand.numbers |= 1 << n;
+                hand.number_sum += n as u16;
+                hand.count += 1;
+                unseen[n] -= 1;
+            }
+            let searched = optimal::decide(&hand, &unseen, true, &mut memo);
+            assert_eq!(answer == 2, searched, "numbers held {held:#b}");
+            asked += 1;
+        }
+        assert!(asked > 100, "{asked} hands asked");
+    }
+
+    #[test]
     fn parses_specs() {
         assert_eq!(Policy::parse("stay-at-25"), Ok(Policy::stay_at(25)));
         assert_eq!(Policy::parse_list("stay-at-20,stay-at-30").unwrap().len(), 2);
