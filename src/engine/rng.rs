@@ -3,11 +3,78 @@
 //! Every batch of games owns its own generator, so the games a batch plays
 //! depend only on the seed and the batch index, never on which thread ran it.
 
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::{Rng, SeedableRng, TryRng};
 
-/// The generator used by every simulation.
-pub type SimRng = Xoshiro256PlusPlus;
+/// The generator used by every simulation: xoshiro256++ (Blackman and
+/// Vigna), 256 bits of state, the same numbers as the `rand_xoshiro` crate's
+/// `Xoshiro256PlusPlus` from the same seed (a test compares them). Its own
+/// type so that a game's generator is made straight from its four words
+/// ([`seeded_game_rng`]), without the crate's round trip through seed
+/// bytes and its check for an all-zero seed: a sixth of a solo round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimRng {
+    s: [u64; 4],
+}
+
+impl SimRng {
+    /// The generator whose state is `s`, which must not be all zero (the
+    /// one state xoshiro never leaves).
+    #[inline(always)]
+    fn from_words(s: [u64; 4]) -> SimRng {
+        debug_assert!(s != [0; 4]);
+        SimRng { s }
+    }
+}
+
+impl TryRng for SimRng {
+    type Error = std::convert::Infallible;
+
+    /// The upper half of the next 64 bits (the lowest bits of xoshiro's
+    /// words are the weakest).
+    #[inline(always)]
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.next_u64() >> 32) as u32)
+    }
+
+    #[inline(always)]
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        let s = &mut self.s;
+        let out = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        Ok(out)
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Self::Error> {
+        rand::rand_core::utils::fill_bytes_via_next_word(dest, || self.try_next_u64())
+    }
+}
+
+impl SeedableRng for SimRng {
+    type Seed = [u8; 32];
+
+    /// The state read from `seed` as four little-endian words; an all-zero
+    /// seed becomes `seed_from_u64(0)`'s state.
+    fn from_seed(seed: [u8; 32]) -> SimRng {
+        if seed == [0; 32] {
+            return SimRng::seed_from_u64(0);
+        }
+        SimRng::from_words(std::array::from_fn(|k| {
+            u64::from_le_bytes(seed[8 * k..8 * k + 8].try_into().expect("8 bytes"))
+        }))
+    }
+
+    /// The state made of SplitMix64's first four outputs from `seed`.
+    #[inline]
+    fn seed_from_u64(seed: u64) -> SimRng {
+        seeded_game_rng(seed)
+    }
+}
 
 /// One step of SplitMix64: a strong 64-bit mixing function.
 #[inline]
@@ -42,18 +109,14 @@ pub fn next_game_seed(batch: &mut SimRng) -> u64 {
 }
 
 /// The generator of the game whose seed is `seed` ([`next_game_seed`]):
-/// exactly `SimRng::seed_from_u64(seed)` (its four words are SplitMix64's
-/// first four outputs from `seed`), written out so that it compiles to
-/// the four mixes and no more: through the crate's generic byte filling
-/// it cost about 99 instructions a game, a ninth of a solo round.
+/// its four words are SplitMix64's first four outputs from `seed`
+/// (`SimRng::seed_from_u64(seed)`). SplitMix64 is one-to-one, so at most one
+/// of the four is zero and the state is never all zero.
 #[inline]
 pub fn seeded_game_rng(seed: u64) -> SimRng {
-    let mut bytes = [0u8; 32];
-    for (k, chunk) in bytes.chunks_exact_mut(8).enumerate() {
-        let word = splitmix64(seed.wrapping_add((k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
-        chunk.copy_from_slice(&word.to_le_bytes());
-    }
-    SimRng::from_seed(bytes)
+    SimRng::from_words(std::array::from_fn(|k| {
+        splitmix64(seed.wrapping_add((k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+    }))
 }
 
 /// A source of uniform indices: how a game picks the next card from a pile.
@@ -61,6 +124,12 @@ pub fn seeded_game_rng(seed: u64) -> SimRng {
 /// The simulator uses [`SimRng`]; tests use [`Stacked`] to play a deck in a
 /// known order through exactly the same game code.
 pub trait Draw {
+    /// Whether a pile shuffled card by card should make each step
+    /// ([`Draw::shuffle_step`]) inline, where it draws: for loops that draw
+    /// a few cards a game and do little else ([`InlineSteps`]). Out of line
+    /// otherwise, so that loops which rarely shuffle that way stay short.
+    const INLINE_STEPS: bool = false;
+
     /// A uniform whole number in `0..n` (`n > 0`).
     fn below(&mut self, n: u32) -> u32;
 
@@ -91,6 +160,32 @@ pub trait Draw {
         let _ = lazy;
         let j = self.below(i as u32) as usize;
         pile.swap((i - 1) & 255, j & 255);
+    }
+}
+
+/// A [`SimRng`] whose piles make their card-by-card shuffle steps inline
+/// ([`Draw::INLINE_STEPS`]): the same numbers, in the same order.
+pub struct InlineSteps(pub SimRng);
+
+impl Draw for InlineSteps {
+    const INLINE_STEPS: bool = true;
+
+    #[inline(always)]
+    fn below(&mut self, n: u32) -> u32 {
+        self.0.below(n)
+    }
+
+    fn shuffle(&mut self, cards: &mut [u8]) {
+        self.0.shuffle(cards);
+    }
+
+    fn shuffle_pile(&mut self, pile: &mut Pile, len: usize) {
+        self.0.shuffle_pile(pile, len);
+    }
+
+    #[inline(always)]
+    fn shuffle_step(&mut self, pile: &mut Pile, i: usize, lazy: &mut LazyShuffle) {
+        self.0.shuffle_step(pile, i, lazy);
     }
 }
 
@@ -178,10 +273,22 @@ impl Draw for SimRng {
 
     #[inline(always)]
     fn shuffle_step(&mut self, pile: &mut Pile, i: usize, lazy: &mut LazyShuffle) {
+        let j = self.shuffle_pick(i, lazy);
+        pile.swap((i - 1) & 255, j & 255);
+    }
+}
+
+impl SimRng {
+    /// The pick of a [`Draw::shuffle_step`] at `i` (`i >= 2`): the position
+    /// among `0..i` whose card goes to the top, position `i - 1`. For loops
+    /// that need the position itself (a pile restored after each game needs
+    /// no swap, only the top card: `pile[j]`, then `pile[j] = pile[i - 1]`).
+    #[inline(always)]
+    pub fn shuffle_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
         // As `shuffle_pile`: while at least five cards are left, one 64-bit
         // number makes the picks of four steps (its top 16 bits first);
         // the last three steps draw one number each.
-        let j = if lazy.left > 0 {
+        (if lazy.left > 0 {
             lazy.left -= 1;
             lemire16(self, (lazy.bits >> (16 * lazy.left)) as u16, i as u32)
         } else if i >= 5 {
@@ -190,8 +297,7 @@ impl Draw for SimRng {
             lemire16(self, (lazy.bits >> 48) as u16, i as u32)
         } else {
             self.below(i as u32)
-        } as usize;
-        pile.swap((i - 1) & 255, j & 255);
+        }) as usize
     }
 }
 
@@ -226,6 +332,39 @@ impl Draw for Stacked {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_generator_is_the_crates_xoshiro256_plus_plus() {
+        use rand_xoshiro::Xoshiro256PlusPlus as Crate;
+        let mut next = batch_rng(11, 3);
+        let seeds = [
+            0,
+            1,
+            u64::MAX,
+            0x9E37_79B9_7F4A_7C15,
+            0u64.wrapping_sub(0x9E37_79B9_7F4A_7C15),
+        ];
+        for seed in seeds.into_iter().chain((0..10_000).map(|_| next.next_u64())) {
+            let (mut a, mut b) = (SimRng::seed_from_u64(seed), Crate::seed_from_u64(seed));
+            for _ in 0..8 {
+                assert_eq!(a.next_u64(), b.next_u64(), "seed {seed}");
+                assert_eq!(a.next_u32(), b.next_u32(), "seed {seed}");
+            }
+            let mut bytes = [0u8; 32];
+            a.fill_bytes(&mut bytes);
+            let (mut a, mut b) = (SimRng::from_seed(bytes), Crate::from_seed(bytes));
+            let (mut x, mut y) = ([0u8; 13], [0u8; 13]);
+            a.fill_bytes(&mut x);
+            b.fill_bytes(&mut y);
+            assert_eq!(x, y, "seed {seed}");
+        }
+        let (mut a, mut b) = (SimRng::from_seed([0; 32]), Crate::from_seed([0; 32]));
+        assert_eq!(a.next_u64(), b.next_u64(), "the all-zero seed");
+        // The reference implementation's first outputs from the state 1, 2, 3, 4.
+        let mut r = SimRng::from_words([1, 2, 3, 4]);
+        let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
+        assert_eq!(first, [41943041, 58720359, 3588806011781223]);
+    }
 
     #[test]
     fn a_game_generator_is_the_crates_seeded_from_the_same_number() {

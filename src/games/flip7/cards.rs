@@ -5,7 +5,7 @@
 //! per kind except the draw pile, an array shuffled when it is formed (a new
 //! game, or a reshuffle of the discard pile) and then drawn from its end.
 
-use crate::engine::rng::{Draw, LazyShuffle};
+use crate::engine::rng::{Draw, LazyShuffle, Pile};
 
 /// A card kind.
 pub type Card = u8;
@@ -38,6 +38,9 @@ pub const MAX_CARDS: usize = 2 * DECK_SIZE;
 /// Size of the draw-pile array: a power of two above [`MAX_CARDS`], so an
 /// index masked with `PILE_SLOTS - 1` is always in bounds (no bounds checks).
 const PILE_SLOTS: usize = 256;
+
+/// The first half of a pile's slots: all a single deck uses.
+const HALF_PILE: usize = PILE_SLOTS / 2;
 const _: () = assert!(PILE_SLOTS == std::mem::size_of::<crate::engine::rng::Pile>());
 /// Longest run of one kind (two decks of twelve 12s).
 const RUN: usize = 32;
@@ -232,18 +235,25 @@ pub struct Deck {
     step: LazyShuffle,
 }
 
+/// The cards of `composition` in a pile, in kind order: a fresh deck before
+/// its shuffle.
+pub fn fresh_pile(composition: &[u8; KINDS]) -> Pile {
+    let mut fresh = [0; PILE_SLOTS];
+    let mut at = 0;
+    for (kind, &count) in composition.iter().enumerate() {
+        for _ in 0..count {
+            fresh[at] = kind as Card;
+            at += 1;
+        }
+    }
+    fresh
+}
+
 impl Deck {
     /// A deck of the given composition, all of it in the draw pile, in kind
     /// order (not shuffled: see [`Deck::reset`]).
     pub fn new(composition: [u8; KINDS]) -> Deck {
-        let mut fresh = [0; PILE_SLOTS];
-        let mut at = 0;
-        for (kind, &count) in composition.iter().enumerate() {
-            for _ in 0..count {
-                fresh[at] = kind as Card;
-                at += 1;
-            }
-        }
+        let fresh = fresh_pile(&composition);
         Deck {
             pile: fresh,
             fresh,
@@ -355,6 +365,26 @@ impl Deck {
         }
     }
 
+    /// [`Deck::reset`] for a deck that shuffles lazily, told its number of
+    /// cards (the composition's sum, worked out once by the caller): the
+    /// same fresh deck, its first shuffle step to be made at the first draw.
+    #[inline]
+    pub fn refill_lazily(&mut self, cards: usize) {
+        debug_assert!(self.lazy && cards == self.composition.iter().map(|&c| usize::from(c)).sum::<usize>());
+        if cards <= HALF_PILE {
+            // Only the cards' slots need the fresh order: a fixed half,
+            // copied inline rather than by a call to copy the whole.
+            self.pile[..HALF_PILE].copy_from_slice(&self.fresh[..HALF_PILE]);
+        } else {
+            self.pile = self.fresh;
+        }
+        self.len = cards;
+        self.discard = [0; SLOTS];
+        self.in_play = [0; SLOTS];
+        self.pending = true;
+        self.step = LazyShuffle::default();
+    }
+
     /// Cards left in the draw pile.
     #[inline]
     pub fn pile_len(&self) -> usize {
@@ -439,7 +469,13 @@ impl Deck {
             return None;
         }
         if self.pending {
-            self.shuffle_step(d);
+            if D::INLINE_STEPS {
+                if self.len >= 2 {
+                    d.shuffle_step(&mut self.pile, self.len, &mut self.step);
+                }
+            } else {
+                self.shuffle_step(d);
+            }
         }
         self.len -= 1;
         let c = self.pile[self.len & (PILE_SLOTS - 1)];

@@ -27,6 +27,7 @@ pub mod policies;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod solo;
 pub mod solve_command;
 pub mod stats;
 pub mod trace;
@@ -307,11 +308,20 @@ impl Simulation for Flip7Sim {
     fn play_batch(&self, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats, trace: Option<&mut TraceWriter<'_>>) {
         let mut table = Table::new(self.rules);
         table.shuffle_lazily(trace.is_none() && self.lazy_shuffle_keeps_games());
+        let solo = trace.is_none() && self.solo_rounds();
         let trace = trace.map(Trace::new);
         if let Some(mut seats) = Thresholds::of(&self.policies) {
             // Plain thresholds (the main job): the same games, without
             // dispatching on the rule at every decision.
-            play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
+            if solo {
+                let tally = match (solo::NumbersOnly::of(&self.rules), self.policies[0].rule) {
+                    (Some(rounds), policies::Rule::StayAt(n)) => rounds.play(&mut solo::StayAt(n), rng, games),
+                    _ => table.play_solo_rounds(&mut seats, rng, games),
+                };
+                acc.add_solo(&tally);
+            } else {
+                play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
+            }
         } else if let (Some(rule), None) = (policies::one_user_rule(&self.policies), &trace) {
             // One user policy's rule alone: the game loop compiled for it.
             rule.play_alone(&mut table, rng, games, acc);
@@ -319,14 +329,11 @@ impl Simulation for Flip7Sim {
             // User policies' rules alone: each called straight from the loop.
             play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
         } else {
-            let mut seats = Seats::new(self.policies.clone());
-            if self.policies.iter().any(Policy::is_random) {
-                // Only runs with `rollout:K` draw from the batch stream here,
-                // so every other run keeps its games.
-                seats.seed(rand::Rng::next_u64(rng));
-            }
+            let mut seats = self.seats(rng);
             if self.policies.iter().any(Policy::draws_per_game) {
                 play_games(&mut DrawsPerGame(&mut table, &mut seats), rng, games, acc, trace);
+            } else if solo {
+                self.play_solo(&mut table, &mut seats, rng, games, acc);
             } else {
                 play_games(&mut (&mut table, &mut seats), rng, games, acc, trace);
             }
@@ -337,21 +344,51 @@ impl Simulation for Flip7Sim {
         let mut table = Table::new(self.rules);
         table.shuffle_lazily(self.lazy_shuffle_keeps_games());
         let mut one = self.new_acc();
-        let mut seats = Seats::new(self.policies.clone());
-        if self.policies.iter().any(Policy::is_random) {
-            // As in `play_batch`: the same draw from the batch stream.
-            seats.seed(rand::Rng::next_u64(rng));
-        }
+        let mut seats = self.seats(rng);
         let per_game = self.policies.iter().any(Policy::draws_per_game);
+        let solo = self.solo_rounds();
         for _ in 0..games {
             if per_game {
                 play_games(&mut DrawsPerGame(&mut table, &mut seats), rng, 1, &mut one, None::<Silent>);
+            } else if solo {
+                self.play_solo(&mut table, &mut seats, rng, 1, &mut one);
             } else {
                 play_games(&mut (&mut table, &mut seats), rng, 1, &mut one, None::<Silent>);
             }
             each(&one);
             one.clear();
         }
+    }
+}
+
+impl Flip7Sim {
+    /// The seats of a batch. Only runs with `rollout:K` draw from the
+    /// batch stream here, so every other run keeps its games.
+    fn seats(&self, rng: &mut SimRng) -> Seats {
+        let mut seats = Seats::new(self.policies.clone());
+        if self.policies.iter().any(Policy::is_random) {
+            seats.seed(rand::Rng::next_u64(rng));
+        }
+        seats
+    }
+
+    /// Whether the games are solo single rounds that
+    /// [`Table::play_solo_rounds`] plays as the table of several would:
+    /// one seat, one round, a deck shuffled as it is drawn.
+    fn solo_rounds(&self) -> bool {
+        self.rules.players == 1 && self.rules.single_round && self.lazy_shuffle_keeps_games()
+    }
+
+    /// Solo single rounds of `seats`: by the numbers held where they alone
+    /// decide ([`solo::AskedOnce`]), else at the table.
+    fn play_solo(&self, table: &mut Table, seats: &mut Seats, rng: &mut SimRng, games: u64, acc: &mut Flip7Stats) {
+        let tally = match solo::NumbersOnly::of(&self.rules) {
+            Some(rounds) if solo::AskedOnce::fits(&self.policies, &self.rules) => {
+                rounds.play(&mut solo::AskedOnce::new(seats, self.policies[0], &self.rules), rng, games)
+            }
+            _ => table.play_solo_rounds(seats, rng, games),
+        };
+        acc.add_solo(&tally);
     }
 }
 
@@ -382,6 +419,7 @@ impl<C: rules::Chooser> PlaysGames<Table> for (&mut Table, &mut C) {
 mod tests {
     use super::*;
     use crate::engine::rng::batch_rng;
+    use crate::engine::runner::Accumulator;
 
     /// A deck shuffled card by card plays the same games as one shuffled
     /// whole: the same statistics, game for game, for single rounds alone,
@@ -408,6 +446,46 @@ mod tests {
                 acc
             };
             assert_eq!(stats(true), stats(false), "{players} players, {spec}");
+        }
+    }
+
+    /// Solo single rounds played by their fast paths (the table's solo
+    /// loop, and for number cards alone the loop of the numbers held) are
+    /// the games of the whole table, deck shuffled whole, game for game.
+    #[test]
+    fn solo_rounds_by_their_fast_paths_are_the_tables_games() {
+        let cases = [
+            ("actions,modifiers", "stay-at-23", 30_000),
+            ("actions,modifiers", "stay-at-0", 5_000),
+            ("actions,modifiers", "stay-at-200", 5_000),
+            ("actions,modifiers", "optimal-round", 20_000),
+            ("actions,modifiers", "ev", 5_000),
+            ("actions,modifiers", "cards-4", 5_000),
+            ("actions,modifiers", "bust-prob:0.3", 5_000),
+            ("actions,modifiers", "stay-at-21+freeze:most-cards", 5_000),
+            ("", "stay-at-25", 30_000),
+            ("", "ev", 5_000),
+            ("modifiers", "stay-at-30", 10_000),
+            ("freeze,second-chance", "stay-at-25", 10_000),
+            ("", "optimal-round", 300),
+        ];
+        for (without, spec, games) in cases {
+            let policies = Policy::parse_list(spec).unwrap();
+            let without = cards::Without::parse(without).unwrap_or_default();
+            let sim = Flip7Sim::new(1, &policies, true, without).unwrap();
+            assert!(sim.solo_rounds(), "{spec}");
+            let mut fast = sim.new_acc();
+            sim.play_batch(&mut batch_rng(23, 4), games, &mut fast, None);
+            let mut table = Table::new(sim.rules);
+            let mut seats = Seats::new(sim.policies.clone());
+            let mut whole = sim.new_acc();
+            play_games(&mut (&mut table, &mut seats), &mut batch_rng(23, 4), games, &mut whole, None::<Silent>);
+            assert_eq!(fast, whole, "{without:?} {spec}");
+            let mut each = sim.new_acc();
+            sim.play_each(&mut batch_rng(23, 4), games.min(2_000), &mut |one| each.merge(one));
+            let mut first = sim.new_acc();
+            sim.play_batch(&mut batch_rng(23, 4), games.min(2_000), &mut first, None);
+            assert_eq!(each, first, "{without:?} {spec}, game by game");
         }
     }
 

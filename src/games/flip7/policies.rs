@@ -12,7 +12,7 @@ use std::fmt;
 
 use rand::{Rng, SeedableRng};
 
-use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, SECOND_CHANCE, TIMES2, plus_value};
+use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
 use super::optimal;
 use super::Flip7;
 use crate::engine::custom::{self, Custom, Decision, User};
@@ -751,6 +751,18 @@ impl Policy {
         matches!(self.rule, Rule::Rollout(_) | Rule::Advise(_) | Rule::Ismcts(_))
     }
 
+    /// Whether, alone in a single round of number cards only, this policy's
+    /// Hit or Stay depends on the numbers held alone (what is unseen is then
+    /// the fresh deck less those numbers): the thresholds, the counting
+    /// rules and `optimal-round`, not the rules that draw random numbers or
+    /// read anything else.
+    pub fn decides_by_numbers_held(&self) -> bool {
+        matches!(
+            self.rule,
+            Rule::OptimalRound | Rule::Ev | Rule::BustProb(_) | Rule::StayAt(_) | Rule::Cards(_) | Rule::StayAtNumbers(_)
+        )
+    }
+
     /// Whether the policy draws a value for each game
     /// (`stay-at-random:LO..HI`; see [`Seats::draw_game_values`]).
     pub fn draws_per_game(&self) -> bool {
@@ -823,10 +835,6 @@ impl fmt::Display for Policy {
 /// batch of games, so nothing is allocated per decision.
 pub struct Scratch {
     memo: Option<Box<optimal::Memo>>,
-    /// `optimal-round`'s answers in a numbers-only solo round, by the
-    /// mask of numbers held (0 not asked yet, 1 stay, 2 hit): there the
-    /// hand alone decides what is unseen, so each search is made once.
-    solo: Option<Box<[u8; SOLO_HANDS]>>,
     lookahead: Option<Box<Table>>,
     rng: SimRng,
     max_win: super::max_win::Scratch,
@@ -838,7 +846,6 @@ impl Scratch {
     pub fn new(seed: u64) -> Scratch {
         Scratch {
             memo: None,
-            solo: None,
             lookahead: None,
             rng: SimRng::seed_from_u64(seed),
             max_win: Default::default(),
@@ -864,17 +871,6 @@ impl Drop for Scratch {
     }
 }
 
-/// Hands of number cards, by their mask (numbers 0 to 12).
-const SOLO_HANDS: usize = 1 << 13;
-
-/// A solo single round of number cards only: what is unseen is the
-/// fresh deck less the numbers held, so `optimal-round`'s answer depends
-/// on that mask alone.
-fn solo_numbers_only(t: &Table) -> bool {
-    let r = t.rules();
-    r.players == 1 && r.single_round && r.composition[usize::from(PLUS2)..].iter().all(|&c| c == 0)
-}
-
 /// The rules that need more than the hand, kept out of line so that the
 /// cheap ones stay small inside the game loop.
 #[inline(never)]
@@ -884,11 +880,6 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         Rule::Ev => ev_hits(t, seat),
         Rule::Endgame(n) => t.hand(seat).banked() < endgame_threshold(t, seat, n),
         Rule::OptimalRound => {
-            let solo = solo_numbers_only(t);
-            let held = usize::from(t.hand(seat).numbers) & (SOLO_HANDS - 1);
-            if solo && let Some(known) = scratch.solo.as_ref().map(|a| a[held]).filter(|&a| a != 0) {
-                return known == 2;
-            }
             let memo = scratch.memo.get_or_insert_with(|| {
                 let mut memo = SHARED_MEMO.take();
                 if t.players() == 1 && t.rules().single_round && memo.searches() == 0 {
@@ -905,11 +896,7 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
                 }
                 memo
             });
-            let hit = optimal::hits(t, seat, memo);
-            if solo {
-                scratch.solo.get_or_insert_with(|| Box::new([0; SOLO_HANDS]))[held] = 1 + u8::from(hit);
-            }
-            hit
+            optimal::hits(t, seat, memo)
         }
         Rule::Rollout(k) => rollout_hits(t, seat, k, scratch),
         Rule::Advise(n) => super::advise::advised_hit(t, seat, n, scratch.rng.next_u64()),
@@ -1689,48 +1676,6 @@ impl Chooser for Seats {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn optimal_round_keeps_in_a_numbers_only_solo_round_the_answers_of_the_search() {
-        use super::super::cards::{Without, composition};
-        use super::super::rules::{Hand, Rules, Silent, Table};
-        let numbers = Without {
-            freeze: true,
-            flip_three: true,
-            second_chance: true,
-            modifiers: true,
-        };
-        let rules = Rules {
-            players: 1,
-            composition: composition(1, numbers),
-            single_round: true,
-            fresh_deck: false,
-        };
-        let mut table = Table::new(rules);
-        let mut seats = Seats::new(vec![Policy::parse("optimal-round").unwrap()]);
-        let mut rng = crate::engine::rng::batch_rng(5, 0);
-        for _ in 0..5_000 {
-            table.new_game(&mut rng);
-            table.play_game(&mut seats, &mut Silent, &mut rng);
-        }
-        let kept = seats.scratch.solo.as_ref().expect("the answers are kept");
-        let mut memo = optimal::Memo::default();
-        let mut asked = 0;
-        for (held, &answer) in kept.iter().enumerate().filter(|(_, a)| **a != 0) {
-            let mut hand = Hand::default();
-            let mut unseen = rules.composition;
-            for n in (0..13).filter(|n| held & (1 << n) != 0) {
-                hand.numbers |= 1 << n;
-                hand.number_sum += n as u16;
-                hand.count += 1;
-                unseen[n] -= 1;
-            }
-            let searched = optimal::decide(&hand, &unseen, true, &mut memo);
-            assert_eq!(answer == 2, searched, "numbers held {held:#b}");
-            asked += 1;
-        }
-        assert!(asked > 100, "{asked} hands asked");
-    }
 
     #[test]
     fn parses_specs() {

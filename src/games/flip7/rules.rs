@@ -10,7 +10,7 @@
 use super::cards::{Card, Deck, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, PLUS10, SECOND_CHANCE, TIMES2};
 pub use crate::engine::observe::{Observer, Silent};
 use crate::engine::observe::Observed;
-use crate::engine::rng::Draw;
+use crate::engine::rng::{Draw, InlineSteps, SimRng, game_rng};
 
 /// Most players at one table (two decks are used above 18).
 pub const MAX_PLAYERS: usize = 36;
@@ -429,6 +429,24 @@ const CARD_ADDS: [u64; 32] = {
     t
 };
 
+/// What [`Table::play_solo_rounds`] adds up: the statistics of that many
+/// solo single rounds, each a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SoloTally {
+    /// Rounds (and games) played.
+    pub rounds: u64,
+    /// Sum of the round scores.
+    pub score_sum: u64,
+    /// Sum of their squares.
+    pub score_squares: u64,
+    /// Cards flipped.
+    pub cards: u64,
+    /// Rounds by how they ended, indexed by [`Status`] (8 slots for a mask).
+    pub outcomes: [u64; 8],
+    /// Rounds ended by the cycle guard.
+    pub cycled: u64,
+}
+
 /// The round is over (a Flip 7, or no card left to draw).
 #[derive(Debug)]
 pub struct RoundOver;
@@ -619,7 +637,9 @@ impl Table {
             active: 0,
             pending: Pending::EMPTY,
             orders: std::array::from_fn(|dealer| {
-                std::array::from_fn(|i| ((dealer + 1 + i) % rules.players) as u8)
+                // Only the orders of the seats at the table are ever read.
+                let seated = dealer < rules.players;
+                std::array::from_fn(|i| if seated && i < rules.players { ((dealer + 1 + i) % rules.players) as u8 } else { 0 })
             }),
             reshuffles: 0,
             in_round: false,
@@ -834,6 +854,58 @@ impl Table {
                 return winner;
             }
         }
+    }
+
+    /// Plays `games` solo single rounds (one seat, [`Rules::single_round`]),
+    /// each from a fresh deck and a generator of its own drawn from
+    /// `batch` ([`game_rng`]), exactly as [`Table::new_game`] then
+    /// [`Table::play_game`] would play them, card for card, but without the
+    /// machinery of a table of several (the seating, the winner, the
+    /// per-seat statistics hooks): what a solo study of "when to stay"
+    /// plays millions of. Returns what the rounds add up to. The deck must
+    /// shuffle lazily ([`Table::shuffle_lazily`]), so that a round pays only
+    /// for the cards it draws.
+    pub fn play_solo_rounds<C: Chooser>(&mut self, ch: &mut C, batch: &mut SimRng, games: u64) -> SoloTally {
+        assert!(self.players() == 1 && self.rules.single_round, "solo single rounds only");
+        let cards = self.deck.composition().iter().map(|&c| usize::from(c)).sum();
+        let mut tally = SoloTally::default();
+        for _ in 0..games {
+            let mut d = InlineSteps(game_rng(batch));
+            self.deck.refill_lazily(cards);
+            self.hands[0] = Hand::default();
+            self.totals[0] = 0;
+            (self.round, self.dealer) = (0, 0);
+            self.active = 1;
+            self.pending.clear();
+            self.reshuffles = 0;
+            self.in_round = true;
+            // As `play_turns` plays a table of one: the deal, then Hit or
+            // Stay until the round is over.
+            let _ = self.solo_turns(ch, &mut Silent, &mut d);
+            let h = &self.hands[0];
+            let score = u64::from(h.score());
+            tally.rounds += 1;
+            tally.score_sum += score;
+            tally.score_squares += score * score;
+            tally.cards += u64::from(h.cards_flipped());
+            tally.outcomes[h.status as usize & 7] += 1;
+            tally.cycled += u64::from(self.cycled());
+            self.totals[0] = score as u32;
+            self.round = 1;
+            self.active = 0;
+            self.in_round = false;
+        }
+        tally
+    }
+
+    /// The turns of a solo round: [`Table::play_turns`] at a table of one.
+    #[inline(always)]
+    fn solo_turns<C: Chooser, O: Observer<Table>, D: Draw>(&mut self, ch: &mut C, obs: &mut O, d: &mut D) -> Step {
+        self.flip_for(0, Via::Deal, ch, obs, d)?;
+        while self.active != 0 {
+            self.turn(0, ch, obs, d)?;
+        }
+        Ok(())
     }
 
     /// After a round: `Some(winner)` when the game is over (`winner` the

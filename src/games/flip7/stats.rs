@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::rules::{MAX_PLAYERS, Status, Table};
+use super::rules::{MAX_PLAYERS, SoloTally, Status, Table};
 use crate::engine::columns::{SeatWins, f6};
 use crate::engine::design::plus_minus;
 use crate::engine::observe::Observer;
@@ -197,6 +197,41 @@ impl Accumulator for Flip7Stats {
             }
             a.cards += b.cards;
         }
+    }
+}
+
+impl Flip7Stats {
+    /// Adds the rounds of a [`SoloTally`]: exactly what the observer hooks
+    /// add for the same solo single rounds, each its own game (one round,
+    /// won by its only seat; its rounds' scores grouped by game one by one).
+    pub fn add_solo(&mut self, t: &SoloTally) {
+        debug_assert_eq!(self.seats.len(), 1);
+        let n = t.rounds;
+        self.games += n;
+        self.rounds += n;
+        self.cycled_rounds += t.cycled;
+        if n > 0 {
+            if self.rounds_per_game.len() < 2 {
+                self.rounds_per_game.resize(2, 0);
+            }
+            self.rounds_per_game[1] += n;
+        }
+        let st = &mut self.seats[0];
+        st.wins += n;
+        st.final_score_sum += t.score_sum;
+        st.round_score_sum += t.score_sum;
+        st.cards += t.cards;
+        for (o, &k) in st.outcomes.iter_mut().zip(&t.outcomes) {
+            *o += k;
+        }
+        let (x, g) = (i128::from(t.score_sum), i128::from(n));
+        let b = &mut st.by_game;
+        b.units += n;
+        b.sx += x;
+        b.sg += g;
+        b.sxx += i128::from(t.score_squares);
+        b.sxg += x;
+        b.sgg += g;
     }
 }
 
