@@ -283,6 +283,22 @@ impl SimRng {
     /// among `0..i` whose card goes to the top, position `i - 1`. For loops
     /// that need the position itself (a pile restored after each game needs
     /// no swap, only the top card: `pile[j]`, then `pile[j] = pile[i - 1]`).
+    /// Pick `k` (0-based, below 8) of a pile shuffled card by card from
+    /// its start, `i` cards left: what [`SimRng::shuffle_pick`] picks there
+    /// from a fresh [`LazyShuffle`], for piles that had at least five cards
+    /// at picks 0 and 4. Picks 0 to 3 come from one 64-bit number drawn at
+    /// pick 0 (kept in `bits`), picks 4 to 7 from one drawn at pick 4. For
+    /// loops that know which pick they make, and so skip the bookkeeping
+    /// (a test compares the two).
+    #[inline(always)]
+    pub fn fresh_pick(&mut self, k: usize, i: usize, bits: &mut u64) -> usize {
+        debug_assert!(k < 8 && (k & 3 != 0 || i >= 5));
+        if k & 3 == 0 {
+            *bits = self.next_u64();
+        }
+        lemire16(self, (*bits >> (48 - 16 * (k & 3))) as u16, i as u32) as usize
+    }
+
     #[inline(always)]
     pub fn shuffle_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
         // As `shuffle_pile`: while at least five cards are left, one 64-bit
@@ -364,6 +380,26 @@ mod tests {
         let mut r = SimRng::from_words([1, 2, 3, 4]);
         let first: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
         assert_eq!(first, [41943041, 58720359, 3588806011781223]);
+    }
+
+    #[test]
+    fn fresh_picks_are_the_picks_of_a_shuffle_card_by_card() {
+        let mut seeds = batch_rng(2, 9);
+        for len in [9usize, 10, 13, 79, 94, 200] {
+            for _ in 0..2_000 {
+                let seed = seeds.next_u64();
+                let (mut a, mut b) = (seeded_game_rng(seed), seeded_game_rng(seed));
+                let (mut lazy, mut bits) = (LazyShuffle::default(), 0);
+                for k in 0..8 {
+                    assert_eq!(
+                        a.shuffle_pick(len - k, &mut lazy),
+                        b.fresh_pick(k, len - k, &mut bits),
+                        "{len} {k}"
+                    );
+                }
+                assert_eq!(a, b);
+            }
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use super::cards::{KINDS, MAX_NUMBER, PLUS2, fresh_pile};
 use super::policies::{Policy, Seats};
 use super::rules::{Arrangement, FLIP7_BONUS, FLIP7_CARDS, Hand, Rules, SoloTally, Status, Table};
-use crate::engine::rng::{LazyShuffle, Pile, SimRng, game_rng};
+use crate::engine::rng::{Pile, SimRng, game_rng};
 
 /// Hands of number cards, by their mask (numbers 0 to 12).
 pub const HANDS: usize = 1 << (MAX_NUMBER as usize + 1);
@@ -47,12 +47,14 @@ pub struct NumbersOnly {
 
 impl NumbersOnly {
     /// The rounds of `rules`, when they are solo single rounds of number
-    /// cards only from a deck of more than seven cards (a round then never
-    /// runs out of cards: it draws at most eight).
+    /// cards only from a deck of 9 to 128 cards: a round draws at most
+    /// seven, so it never runs out, its fifth draw finds at least five cards
+    /// (what [`SimRng::fresh_pick`] asks), and the pile to restore after it
+    /// is the first half of its slots.
     pub fn of(rules: &Rules) -> Option<NumbersOnly> {
         let cards: usize = rules.composition.iter().map(|&c| usize::from(c)).sum();
         let numbers_only = rules.composition[usize::from(PLUS2)..].iter().all(|&c| c == 0);
-        (rules.players == 1 && rules.single_round && numbers_only && cards > FLIP7_CARDS as usize).then(|| {
+        (rules.players == 1 && rules.single_round && numbers_only && cards > FLIP7_CARDS as usize + 1 && cards <= 128).then(|| {
             NumbersOnly {
                 fresh: fresh_pile(&rules.composition),
                 cards,
@@ -67,14 +69,16 @@ impl NumbersOnly {
         let mut tally = SoloTally::default();
         for _ in 0..games {
             let mut d = game_rng(batch);
-            let mut lazy = LazyShuffle::default();
+            let mut bits = 0;
             let mut len = self.cards;
             let (mut mask, mut sum, mut count) = (0u16, 0u16, 0u32);
             let status = loop {
                 // The draw, as `Deck::draw` makes it: the shuffle's step for
-                // the top card, then the top card. The top is not written:
-                // it is never read again before the pile is restored.
-                let j = d.shuffle_pick(len, &mut lazy) & 255;
+                // the top card (pick `count` of the fresh pile: every card
+                // drawn so far is a number held), then the top card. The top
+                // is not written: it is never read again before the pile is
+                // restored.
+                let j = d.fresh_pick(count as usize, len, &mut bits) & 255;
                 len -= 1;
                 let card = pile[j];
                 pile[j] = pile[len & 255];
@@ -92,7 +96,7 @@ impl NumbersOnly {
                     break Status::Stayed;
                 }
             };
-            // Only the first half of the slots holds a deck of number cards.
+            // A deck of number cards fills at most the first half of the slots.
             pile[..128].copy_from_slice(&self.fresh[..128]);
             let score = u64::from(match status {
                 Status::Busted => 0,
@@ -251,8 +255,9 @@ mod tests {
         assert!(asked > 500, "{asked} hands asked");
     }
 
-    /// A deck of seven cards or fewer can run out in a round: the table
-    /// plays it, not this loop; nor a table of two, nor whole games.
+    /// A deck of eight cards or fewer is the table's (a round could draw its
+    /// fifth card from fewer than five), and so are a table of two and
+    /// whole games.
     #[test]
     fn only_solo_single_rounds_of_number_cards_are_played_here() {
         let numbers = composition(1, Without::parse("actions,modifiers").unwrap());
@@ -267,7 +272,9 @@ mod tests {
         assert!(NumbersOnly::of(&rules(1, false, numbers)).is_none());
         assert!(NumbersOnly::of(&rules(1, true, composition(1, Without::default()))).is_none());
         let mut seven = [0u8; KINDS];
-        seven[..8].copy_from_slice(&[0, 1, 2, 3, 1, 0, 0, 0]);
+        seven[..8].copy_from_slice(&[0, 1, 2, 3, 2, 0, 0, 0]);
         assert!(NumbersOnly::of(&rules(1, true, seven)).is_none());
+        seven[5] = 1;
+        assert!(NumbersOnly::of(&rules(1, true, seven)).is_some());
     }
 }
