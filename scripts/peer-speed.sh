@@ -89,8 +89,6 @@ sim_rate() {
         full) args=(--policy "stay-at-$t2") ;;
     esac
     local n=$rounds
-    # optimal-round searches at each decision: a twentieth of the rounds.
-    [ "$kind" = optimal ] && n=$((rounds / 20))
     local a b
     a=$(date +%s.%N)
     "$sim" flip7 --players 1 --single-round "${args[@]}" --games "$n" --seed "$seed" --threads 1 \
