@@ -156,10 +156,20 @@ pub trait Draw {
     /// one card at a time (a card only when it is drawn) comes out in the
     /// same order as one shuffled whole; `lazy` carries what a step leaves
     /// for the next (a fresh [`LazyShuffle`] at the pile's first step).
+    #[inline(always)]
     fn shuffle_step(&mut self, pile: &mut Pile, i: usize, lazy: &mut LazyShuffle) {
-        let _ = lazy;
-        let j = self.below(i as u32) as usize;
+        let j = self.step_pick(i, lazy);
         pile.swap((i - 1) & 255, j & 255);
+    }
+
+    /// The pick of [`Draw::shuffle_step`] at `i`: the position among `0..i`
+    /// whose card goes to the top. For a pile that is not read above its
+    /// top, drawing `pile[j]` and moving the top card into its place is
+    /// the step and the draw at once.
+    #[inline(always)]
+    fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
+        let _ = lazy;
+        self.below(i as u32) as usize
     }
 }
 
@@ -184,8 +194,8 @@ impl Draw for InlineSteps {
     }
 
     #[inline(always)]
-    fn shuffle_step(&mut self, pile: &mut Pile, i: usize, lazy: &mut LazyShuffle) {
-        self.0.shuffle_step(pile, i, lazy);
+    fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
+        self.0.shuffle_pick(i, lazy)
     }
 }
 
@@ -272,9 +282,8 @@ impl Draw for SimRng {
     }
 
     #[inline(always)]
-    fn shuffle_step(&mut self, pile: &mut Pile, i: usize, lazy: &mut LazyShuffle) {
-        let j = self.shuffle_pick(i, lazy);
-        pile.swap((i - 1) & 255, j & 255);
+    fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
+        self.shuffle_pick(i, lazy)
     }
 }
 

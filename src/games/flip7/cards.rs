@@ -469,11 +469,17 @@ impl Deck {
             return None;
         }
         if self.pending {
-            if D::INLINE_STEPS {
-                if self.len >= 2 {
-                    d.shuffle_step(&mut self.pile, self.len, &mut self.step);
-                }
-            } else {
+            if D::INLINE_STEPS && self.len >= 2 {
+                // The step and the draw at once: the pick is drawn and the
+                // top card takes its place. Nothing reads a lazy pile above
+                // its top, so the top is left as it was.
+                let j = d.step_pick(self.len, &mut self.step) & (PILE_SLOTS - 1);
+                self.len -= 1;
+                let c = self.pile[j];
+                self.pile[j] = self.pile[self.len & (PILE_SLOTS - 1)];
+                self.in_play[usize::from(c) & (SLOTS - 1)] += 1;
+                return Some(c);
+            } else if !D::INLINE_STEPS {
                 self.shuffle_step(d);
             }
         }
