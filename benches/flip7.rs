@@ -8,8 +8,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+mod common;
+use common::bench_batches;
 use sim::engine::rng::batch_rng;
-use sim::engine::runner::{BATCH_GAMES, Simulation};
+use sim::engine::runner::BATCH_GAMES;
 use sim::games::flip7::Flip7Sim;
 use sim::games::flip7::cards::{Without, composition};
 use sim::games::flip7::optimal::{Memo, decide, random_state};
@@ -60,31 +63,13 @@ fn bench_round(c: &mut Criterion) {
     g.finish();
 }
 
-/// One batch of `sim`'s games through the runner, a new batch each time.
-fn bench_batches(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    sim: &Flip7Sim,
-) {
-    g.bench_function(name, |b| {
-        let mut n = 0;
-        b.iter(|| {
-            let mut acc = sim.new_acc();
-            let mut rng = batch_rng(7, n);
-            n += 1;
-            sim.play_batch(&mut rng, BATCH_GAMES, &mut acc, None);
-            black_box(acc.games)
-        })
-    });
-}
-
 fn bench_batch(c: &mut Criterion) {
     let mut g = c.benchmark_group("flip7_batch");
     g.throughput(Throughput::Elements(BATCH_GAMES));
     g.sample_size(20);
     for players in [2, 4, 6] {
         let sim = Flip7Sim::new(players, &[Policy::stay_at(25)], false, Without::default()).unwrap();
-        bench_batches(&mut g, &format!("batch_{players}p_stay-at-25"), &sim);
+        bench_batches(&mut g, format!("batch_{players}p_stay-at-25"), &sim);
     }
     g.finish();
 }
@@ -108,7 +93,7 @@ fn bench_solo(c: &mut Criterion) {
         ("full_deck_stay-at-25", 25, Without::default()),
     ] {
         let sim = Flip7Sim::new(1, &[Policy::stay_at(at)], true, without).unwrap();
-        bench_batches(&mut g, &format!("batch_1p_single_round_{name}"), &sim);
+        bench_batches(&mut g, format!("batch_1p_single_round_{name}"), &sim);
     }
     g.finish();
 }

@@ -9,8 +9,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+mod common;
+use common::bench_batches;
 use sim::engine::rng::batch_rng;
-use sim::engine::runner::{BATCH_GAMES, Simulation};
+use sim::engine::runner::BATCH_GAMES;
 use sim::games::flip_flush::FlipFlushSim;
 use sim::games::flip_flush::policies::{Policy, Seats};
 use sim::games::flip_flush::rules::{Rules, Silent, Table};
@@ -53,16 +56,7 @@ fn bench_batch(c: &mut Criterion) {
             };
             let sim = FlipFlushSim::new(rules, &[Policy::parse(spec).unwrap()]).unwrap();
             let name = format!("batch_4p_{label}{}", if gambling { "_gambling" } else { "" });
-            g.bench_function(name, |b| {
-                let mut n = 0;
-                b.iter(|| {
-                    let mut acc = sim.new_acc();
-                    let mut rng = batch_rng(7, n);
-                    n += 1;
-                    sim.play_batch(&mut rng, BATCH_GAMES, &mut acc, None);
-                    black_box(acc.games)
-                })
-            });
+            bench_batches(&mut g, name, &sim);
         }
     }
     g.finish();

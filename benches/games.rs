@@ -7,12 +7,12 @@
 //! Run: `cargo bench --features bench --bench games`. Figures are medians
 //! per game.
 
-use std::hint::black_box;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+mod common;
+use common::bench_batches;
 use sim::engine::game::{Game, Visitor, default_options};
-use sim::engine::rng::batch_rng;
-use sim::engine::runner::{BATCH_GAMES, Simulation};
+use sim::engine::runner::BATCH_GAMES;
 
 struct Bench<'a>(&'a mut Criterion);
 
@@ -25,18 +25,10 @@ impl Visitor for Bench<'_> {
         let mut g = self.0.benchmark_group("games");
         g.throughput(Throughput::Elements(BATCH_GAMES));
         g.sample_size(20);
-        g.bench_function(
+        bench_batches(
+            &mut g,
             format!("{}_batch_{players}p_{}", G::NAME, G::DEFAULT_POLICY),
-            |b| {
-                let mut n = 0;
-                b.iter(|| {
-                    let mut acc = sim.new_acc();
-                    let mut rng = batch_rng(7, n);
-                    n += 1;
-                    sim.play_batch(&mut rng, BATCH_GAMES, &mut acc, None);
-                    black_box(G::seat_results(&opts, &acc).0)
-                })
-            },
+            &sim,
         );
         g.finish();
     }

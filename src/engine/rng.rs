@@ -195,7 +195,7 @@ impl Draw for InlineSteps {
 
     #[inline(always)]
     fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
-        self.0.shuffle_pick(i, lazy)
+        self.0.step_pick(i, lazy)
     }
 }
 
@@ -283,33 +283,6 @@ impl Draw for SimRng {
 
     #[inline(always)]
     fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
-        self.shuffle_pick(i, lazy)
-    }
-}
-
-impl SimRng {
-    /// The pick of a [`Draw::shuffle_step`] at `i` (`i >= 2`): the position
-    /// among `0..i` whose card goes to the top, position `i - 1`. For loops
-    /// that need the position itself (a pile restored after each game needs
-    /// no swap, only the top card: `pile[j]`, then `pile[j] = pile[i - 1]`).
-    /// Pick `k` (0-based, below 8) of a pile shuffled card by card from
-    /// its start, `i` cards left: what [`SimRng::shuffle_pick`] picks there
-    /// from a fresh [`LazyShuffle`], for piles that had at least five cards
-    /// at picks 0 and 4. Picks 0 to 3 come from one 64-bit number drawn at
-    /// pick 0 (kept in `bits`), picks 4 to 7 from one drawn at pick 4. For
-    /// loops that know which pick they make, and so skip the bookkeeping
-    /// (a test compares the two).
-    #[inline(always)]
-    pub fn fresh_pick(&mut self, k: usize, i: usize, bits: &mut u64) -> usize {
-        debug_assert!(k < 8 && (k & 3 != 0 || i >= 5));
-        if k & 3 == 0 {
-            *bits = self.next_u64();
-        }
-        lemire16(self, (*bits >> (48 - 16 * (k & 3))) as u16, i as u32) as usize
-    }
-
-    #[inline(always)]
-    pub fn shuffle_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
         // As `shuffle_pile`: while at least five cards are left, one 64-bit
         // number makes the picks of four steps (its top 16 bits first);
         // the last three steps draw one number each.
@@ -323,6 +296,24 @@ impl SimRng {
         } else {
             self.below(i as u32)
         }) as usize
+    }
+}
+
+impl SimRng {
+    /// Pick `k` (0-based, below 8) of a pile shuffled card by card from
+    /// its start, `i` cards left: what [`Draw::step_pick`] picks there from
+    /// a fresh [`LazyShuffle`], for piles that had at least five cards at
+    /// picks 0 and 4. Picks 0 to 3 come from one 64-bit number drawn at
+    /// pick 0 (kept in `bits`), picks 4 to 7 from one drawn at pick 4. For
+    /// loops that know which pick they make, and so skip the bookkeeping
+    /// (a test compares the two).
+    #[inline(always)]
+    pub fn fresh_pick(&mut self, k: usize, i: usize, bits: &mut u64) -> usize {
+        debug_assert!(k < 8 && (k & 3 != 0 || i >= 5));
+        if k & 3 == 0 {
+            *bits = self.next_u64();
+        }
+        lemire16(self, (*bits >> (48 - 16 * (k & 3))) as u16, i as u32) as usize
     }
 }
 
@@ -401,7 +392,7 @@ mod tests {
                 let (mut lazy, mut bits) = (LazyShuffle::default(), 0);
                 for k in 0..8 {
                     assert_eq!(
-                        a.shuffle_pick(len - k, &mut lazy),
+                        a.step_pick(len - k, &mut lazy),
                         b.fresh_pick(k, len - k, &mut bits),
                         "{len} {k}"
                     );

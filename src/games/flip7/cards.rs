@@ -469,7 +469,9 @@ impl Deck {
             return None;
         }
         if self.pending {
-            if D::INLINE_STEPS && self.len >= 2 {
+            if !D::INLINE_STEPS {
+                self.shuffle_step(d);
+            } else if self.len >= 2 {
                 // The step and the draw at once: the pick is drawn and the
                 // top card takes its place. Nothing reads a lazy pile above
                 // its top, so the top is left as it was.
@@ -479,8 +481,6 @@ impl Deck {
                 self.pile[j] = self.pile[self.len & (PILE_SLOTS - 1)];
                 self.in_play[usize::from(c) & (SLOTS - 1)] += 1;
                 return Some(c);
-            } else if !D::INLINE_STEPS {
-                self.shuffle_step(d);
             }
         }
         self.len -= 1;

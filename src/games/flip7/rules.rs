@@ -447,6 +447,19 @@ pub struct SoloTally {
     pub cycled: u64,
 }
 
+impl SoloTally {
+    /// Adds one round, scored `score`, of `cards` cards flipped, ended as
+    /// `status`.
+    #[inline(always)]
+    pub fn add(&mut self, score: u64, cards: u64, status: Status) {
+        self.rounds += 1;
+        self.score_sum += score;
+        self.score_squares += score * score;
+        self.cards += cards;
+        self.outcomes[status as usize & 7] += 1;
+    }
+}
+
 /// The round is over (a Flip 7, or no card left to draw).
 #[derive(Debug)]
 pub struct RoundOver;
@@ -884,11 +897,7 @@ impl Table {
             let _ = self.solo_turns(ch, &mut Silent, &mut d);
             let h = &self.hands[0];
             let score = u64::from(h.score());
-            tally.rounds += 1;
-            tally.score_sum += score;
-            tally.score_squares += score * score;
-            tally.cards += u64::from(h.cards_flipped());
-            tally.outcomes[h.status as usize & 7] += 1;
+            tally.add(score, u64::from(h.cards_flipped()), h.status);
             tally.cycled += u64::from(self.cycled());
             self.totals[0] = score as u32;
             self.round = 1;

@@ -103,11 +103,7 @@ impl NumbersOnly {
                 Status::Flip7 => sum + FLIP7_BONUS,
                 _ => sum,
             });
-            tally.rounds += 1;
-            tally.score_sum += score;
-            tally.score_squares += score * score;
-            tally.cards += (self.cards - len) as u64;
-            tally.outcomes[status as usize & 7] += 1;
+            tally.add(score, (self.cards - len) as u64, status);
         }
         tally
     }
