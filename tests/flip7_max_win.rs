@@ -3,9 +3,10 @@
 //! only what a player sees (in `flip7_policies`), and that its runs repeat
 //! on any number of threads.
 
-use sim::games::flip7::cards::FREEZE;
+use sim::games::flip7::cards::{FREEZE, Without, composition};
+use sim::games::flip7::max_win::exact_win;
 use sim::games::flip7::policies::{Model, Policy, Rule, Seats, default_freeze_target};
-use sim::games::flip7::rules::Chooser;
+use sim::games::flip7::rules::{Chooser, Rules};
 
 use crate::common::*;
 // The table when a seat is asked Hit or Stay after a stacked deal.
@@ -80,6 +81,50 @@ fn max_win_names_its_model() {
     }
     let e = Policy::parse("max-win:yolo").unwrap_err();
     assert!(e.contains("unknown policy 'yolo'"), "{e}");
+}
+
+#[test]
+fn max_win_thresholds_keeps_the_threshold_approximation_and_says_so() {
+    let p = Policy::parse("max-win+thresholds").unwrap();
+    assert_eq!(p.rule, Rule::MaxWinThresholds(&Model::Ev));
+    assert_eq!(p.to_string(), "max-win+thresholds");
+    let p = Policy::parse("max-win:stay-at-25+thresholds+freeze:least-banked").unwrap();
+    assert_eq!(p.rule, Rule::MaxWinThresholds(&Model::StayAt(25)));
+    assert_eq!(Policy::parse(&p.to_string()).unwrap(), p);
+    let e = Policy::parse("stay-at-25+thresholds").unwrap_err();
+    assert!(
+        e.contains("stay-at-25+thresholds") && e.contains("max-win only"),
+        "{e}"
+    );
+    let e = Policy::parse("max-win+thresholds+thresholds").unwrap_err();
+    assert!(e.contains("given twice"), "{e}");
+}
+
+/// The exact grid is taken at three or more players on number cards alone,
+/// and nowhere else: at two players (where it won no more) and on a deck
+/// with modifiers or action cards, whose rounds the model does not solve.
+#[test]
+fn the_exact_grid_is_taken_on_number_cards_from_three_players() {
+    let ev = Policy::parse("ev").unwrap();
+    let numbers = composition(1, Without::parse("actions,modifiers").unwrap());
+    let rules = |players, composition| Rules {
+        players,
+        composition,
+        single_round: false,
+        fresh_deck: false,
+    };
+    assert!(exact_win(&ev, &rules(2, numbers)).is_none());
+    assert!(exact_win(&ev, &rules(3, composition(1, Without::default()))).is_none());
+    let w = exact_win(&ev, &rules(3, numbers)).expect("three players on number cards");
+    let at = |a: usize, z: usize| w[a * 200 + z];
+    // The best opponent total moves by the best of two rounds, a stronger
+    // opponent than either (the cautious summary): from level totals the
+    // player wins less than its third (0.189), more when ahead, less when
+    // behind, and nearly surely one round from 200 against a total of 0.
+    assert!(at(0, 0) > 0.15 && at(0, 0) < 1.0 / 3.0, "{}", at(0, 0));
+    assert!(at(100, 50) > at(50, 50) && at(50, 50) > at(50, 100));
+    assert!(at(199, 0) > 0.9, "{}", at(199, 0));
+    assert!(w.iter().all(|p| (0.0..=1.0).contains(p)));
 }
 
 #[test]

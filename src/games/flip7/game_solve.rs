@@ -311,7 +311,13 @@ impl Field {
     /// The round played at the player's own total `own` against `other`.
     #[inline]
     pub fn at(&self, own: usize, other: usize) -> &RoundScores {
-        &self.rounds[self.pick[own.min(self.target - 1) * self.target + other.min(self.target - 1)] as usize]
+        &self.rounds[self.index_at(own, other)]
+    }
+
+    /// Which of [`Field::rounds`] is played at `own` against `other`.
+    #[inline]
+    pub fn index_at(&self, own: usize, other: usize) -> usize {
+        self.pick[own.min(self.target - 1) * self.target + other.min(self.target - 1)] as usize
     }
 
     /// Whether the model can play `policy`: `Ok(true)` when its rounds

@@ -18,6 +18,7 @@ pub mod advise;
 pub mod advise_trace;
 pub mod cards;
 pub mod game_equilibrium;
+pub mod game_rounds;
 pub mod game_solve;
 pub mod game_trio;
 pub mod max_win;

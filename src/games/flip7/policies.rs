@@ -14,6 +14,7 @@ use rand::{Rng, SeedableRng};
 
 use super::cards::{Card, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, SECOND_CHANCE, TIMES2, plus_value};
 use super::optimal;
+use super::max_win::Between;
 use super::Flip7;
 use crate::engine::custom::{self, Custom, Decision, User};
 use crate::engine::ismcts;
@@ -86,6 +87,10 @@ pub enum Rule {
     /// game, with the opponents modelled as playing MODEL; see
     /// [`super::max_win`].
     MaxWin(Model),
+    /// `max-win:MODEL+thresholds`: `max-win` with the threshold
+    /// approximation between rounds on every deck ([`Between::Thresholds`]);
+    /// the model interned, so that a rule stays two words.
+    MaxWinThresholds(&'static Model),
     /// `ismcts:N` (`+playout:RULE`): information-set Monte Carlo tree search
     /// with N iterations per Hit-or-Stay decision, RULE (a [`Model`],
     /// [`DEFAULT_PLAYOUT`] unless given) playing every seat below the tree; see
@@ -154,6 +159,7 @@ impl Model {
             | Rule::StayAtRandom { .. }
             | Rule::Peek
             | Rule::MaxWin(_)
+            | Rule::MaxWinThresholds(_)
             | Rule::User(_) => {
                 return None;
             }
@@ -394,7 +400,7 @@ pub const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "max-win:MODEL",
-                does: "the Hit or Stay and the Freeze and Flip Three targets that maximise the chance to win the game, opponents modelled as MODEL (a rule above but optimal-round, rollout, stay-at-random, peek; max-win = max-win:ev)",
+                does: "the Hit or Stay and the Freeze and Flip Three targets that maximise the chance to win the game, opponents modelled as MODEL (a rule above but optimal-round, rollout, stay-at-random, peek; max-win = max-win:ev); between rounds, on number cards alone, the exact best response of the independent-rounds model (+thresholds: the threshold approximation on every deck)",
             },
             PolicyDoc {
                 spec: "peek",
@@ -527,6 +533,16 @@ fn name_of<T: PartialEq + Copy>(options: &[(&'static str, T)], v: T) -> &'static
 }
 
 impl Rule {
+    /// A `max-win` rule's model and how it finds the chance to win
+    /// between rounds; `None` for any other rule.
+    pub fn max_win(self) -> Option<(Model, Between)> {
+        match self {
+            Rule::MaxWin(m) => Some((m, Between::Exact)),
+            Rule::MaxWinThresholds(m) => Some((*m, Between::Thresholds)),
+            _ => None,
+        }
+    }
+
     /// Parses a Hit-or-Stay rule such as `stay-at-25`.
     pub fn parse(spec: &str) -> Result<Rule, String> {
         let spec = spec.trim();
@@ -672,10 +688,19 @@ impl Policy {
                 p.hit_on_second_chance = true;
                 continue;
             }
+            if part.trim() == "thresholds" {
+                p.rule = match p.rule {
+                    Rule::MaxWin(m) => Rule::MaxWinThresholds(ismcts::intern(m)),
+                    Rule::MaxWinThresholds(_) => return Err(format!("'{spec}': thresholds is given twice")),
+                    _ => return Err(format!("'{spec}': thresholds is a choice of max-win only")),
+                };
+                continue;
+            }
             let (key, value) = part.trim().split_once(':').ok_or_else(|| {
                 format!(
                     "'{spec}': '{part}' is not a choice; expected hit-on-second-chance, freeze:CHOICE, \
-                     flip-three:CHOICE, second-chance:CHOICE, target:SEAT or (after ismcts:N) playout:RULE"
+                     flip-three:CHOICE, second-chance:CHOICE, target:SEAT, (after ismcts:N) playout:RULE \
+                     or (after max-win) thresholds"
                 )
             })?;
             if seen.contains(&key) {
@@ -794,8 +819,17 @@ impl fmt::Display for Rule {
             }
             Rule::StayAtRandom { lo, hi } => write!(f, "stay-at-random:{lo}..{hi}"),
             Rule::Peek => write!(f, "peek"),
-            Rule::MaxWin(Model::Ev) => write!(f, "max-win"),
-            Rule::MaxWin(m) => write!(f, "max-win:{}", m.rule()),
+            Rule::MaxWin(_) | Rule::MaxWinThresholds(_) => {
+                let (m, between) = self.max_win().expect("a max-win rule");
+                match m {
+                    Model::Ev => write!(f, "max-win")?,
+                    m => write!(f, "max-win:{}", m.rule())?,
+                }
+                match between {
+                    Between::Exact => Ok(()),
+                    Between::Thresholds => write!(f, "+thresholds"),
+                }
+            }
             Rule::User(u) => write!(f, "{u}"),
         }
     }
@@ -909,7 +943,10 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         // Outside a simulation no game has drawn a threshold: LO.
         Rule::StayAtRandom { lo, .. } => t.hand(seat).banked() < lo,
         Rule::Peek => peek_hits(t, seat),
-        Rule::MaxWin(m) => super::max_win::hits(t, seat, &Policy::from(m.rule()), &mut scratch.max_win),
+        Rule::MaxWin(m) => super::max_win::hits(t, seat, &Policy::from(m.rule()), Between::Exact, &mut scratch.max_win),
+        Rule::MaxWinThresholds(m) => {
+            super::max_win::hits(t, seat, &Policy::from(m.rule()), Between::Thresholds, &mut scratch.max_win)
+        }
         Rule::User(u) => u.decide().hit(&PlayerView { t, seat }),
         Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
     }
@@ -1526,7 +1563,7 @@ impl Seats {
                 }
                 _ => Quick::Other,
             };
-            let plain = p.target.is_none() && !matches!(p.rule, Rule::MaxWin(_));
+            let plain = p.target.is_none() && p.rule.max_win().is_none();
             default_targets[s] = u8::from(plain && p.freeze == FreezeChoice::Leader)
                 | u8::from(plain && p.flip_three == FlipThreeChoice::MostCards) << 1;
         }
@@ -1601,8 +1638,8 @@ impl Seats {
         {
             return seat;
         }
-        if let Rule::MaxWin(m) = p.rule {
-            return super::max_win::target(t, chooser, card, &Policy::from(m.rule()), &mut self.scratch.max_win);
+        if let Some((m, between)) = p.rule.max_win() {
+            return super::max_win::target(t, chooser, card, &Policy::from(m.rule()), between, &mut self.scratch.max_win);
         }
         let me_ok = t.is_active(chooser);
         let total = |s: usize| u64::from(t.total(s));
