@@ -150,7 +150,7 @@ impl Hasher for Mix {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            self.write_u8(b);
         }
     }
     fn write_u8(&mut self, b: u8) {
@@ -321,10 +321,6 @@ mod tests {
     use crate::games::flip7::optimal::{self, Memo, Rule};
     use crate::games::flip7::solve;
 
-    fn mean(r: &RoundScores) -> f64 {
-        r.mean()
-    }
-
     #[test]
     fn the_number_cards_alone_give_the_number_decks_rounds() {
         let comp = composition(1, Without::parse("actions,modifiers").unwrap());
@@ -357,7 +353,7 @@ mod tests {
             for n in [10u16, 25] {
                 let (r, _) = round(&comp, |d| d.hand.banked() < n);
                 let want = solve::threshold(&comp, n).unwrap();
-                assert!((mean(&r) - want).abs() < 1e-9, "stay-at-{n}: {} against {want}", mean(&r));
+                assert!((r.mean() - want).abs() < 1e-9, "stay-at-{n}: {} against {want}", r.mean());
                 assert!((r.pmf.iter().sum::<f64>() - 1.0).abs() < 1e-9);
             }
         }
@@ -374,7 +370,7 @@ mod tests {
                 optimal::evaluate(&d.hand, &d.unseen, true, Rule::Optimal, &mut memo).hits()
             });
             let want = solve::optimal(&comp).unwrap().optimal;
-            assert!((mean(&r) - want).abs() < 1e-9, "{} against {want}", mean(&r));
+            assert!((r.mean() - want).abs() < 1e-9, "{} against {want}", r.mean());
         }
     }
 }

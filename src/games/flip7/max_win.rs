@@ -177,18 +177,22 @@ fn normalised(counts: &[u64]) -> Dist {
         .collect()
 }
 
-/// The distribution of the best of `k` independent draws of `d`.
-fn best_of(d: &Dist, k: usize) -> Dist {
-    let mut below = 0.0f64;
-    let mut out = Vec::with_capacity(d.len());
-    let mut last = 0.0;
-    for &(v, p) in d {
+/// The chances of the best of `k` independent draws, value by value, from
+/// those of one draw (listed by value).
+fn best_of_chances(chances: impl Iterator<Item = f64>, k: usize) -> impl Iterator<Item = f64> {
+    let (mut below, mut last) = (0.0f64, 0.0);
+    chances.map(move |p| {
         below += p;
         let cdf = below.min(1.0).powi(k as i32);
-        out.push((v, cdf - last));
+        let chance = cdf - last;
         last = cdf;
-    }
-    out
+        chance
+    })
+}
+
+/// The distribution of the best of `k` independent draws of `d`.
+fn best_of(d: &Dist, k: usize) -> Dist {
+    d.iter().map(|&(v, _)| v).zip(best_of_chances(d.iter().map(|&(_, p)| p), k)).collect()
 }
 
 /// How `max-win` finds the chance to win between rounds, `W(a, z)`.
@@ -216,28 +220,14 @@ pub fn exact_win(model: &Policy, rules: &Rules) -> Option<Vec<f64>> {
     let field = Field::of(model, &deck, &rules.composition, SIDE).ok()?;
     // At two players the exact grid wins no more than the thresholds'
     // (measured in docs/flip7.md): it is taken from three players on.
-    let others = rules.players.checked_sub(1).filter(|&k| k >= 2)? as i32;
+    let others = rules.players.checked_sub(1).filter(|&k| k >= 2)?;
     // The best of `others` rounds of each round the field plays.
     let best: Vec<RoundScores> = field
         .rounds
         .iter()
-        .map(|r| {
-            let (mut below, mut last) = (0.0f64, 0.0);
-            let pmf = r
-                .pmf
-                .iter()
-                .map(|p| {
-                    below += p;
-                    let cdf = below.min(1.0).powi(others);
-                    let chance = cdf - last;
-                    last = cdf;
-                    chance
-                })
-                .collect();
-            RoundScores {
-                pmf,
-                bust: r.bust.powi(others),
-            }
+        .map(|r| RoundScores {
+            pmf: best_of_chances(r.pmf.iter().copied(), others).collect(),
+            bust: r.bust.powi(others as i32),
         })
         .collect();
     let opp = |b: usize, a: usize| &best[field.index_at(b, a)];
@@ -336,11 +326,10 @@ impl Tables {
             theirs,
         };
         if players > 1 && !rules.single_round {
-            t.solve();
-            if between == Between::Exact
-                && let Some(win) = exact_win(model, rules)
-            {
-                t.win = win;
+            let exact = if between == Between::Exact { exact_win(model, rules) } else { None };
+            match exact {
+                Some(win) => t.win = win,
+                None => t.solve(),
             }
         }
         t

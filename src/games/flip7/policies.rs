@@ -400,7 +400,7 @@ pub const CATALOGUE: &[PolicySection] = &[
             },
             PolicyDoc {
                 spec: "max-win:MODEL",
-                does: "the Hit or Stay and the Freeze and Flip Three targets that maximise the chance to win the game, opponents modelled as MODEL (a rule above but optimal-round, rollout, stay-at-random, peek; max-win = max-win:ev); between rounds, on number cards alone, the exact best response of the independent-rounds model (+thresholds: the threshold approximation on every deck)",
+                does: "the Hit or Stay and the Freeze and Flip Three targets that maximise the chance to win the game, opponents modelled as MODEL (a rule above but optimal-round, rollout, stay-at-random, peek; max-win = max-win:ev); between rounds, on number cards alone from three players, the exact best response of the independent-rounds model (+thresholds: the threshold approximation on every deck)",
             },
             PolicyDoc {
                 spec: "peek",
@@ -943,9 +943,9 @@ fn hit_with(rule: Rule, t: &Table, seat: usize, scratch: &mut Scratch) -> bool {
         // Outside a simulation no game has drawn a threshold: LO.
         Rule::StayAtRandom { lo, .. } => t.hand(seat).banked() < lo,
         Rule::Peek => peek_hits(t, seat),
-        Rule::MaxWin(m) => super::max_win::hits(t, seat, &Policy::from(m.rule()), Between::Exact, &mut scratch.max_win),
-        Rule::MaxWinThresholds(m) => {
-            super::max_win::hits(t, seat, &Policy::from(m.rule()), Between::Thresholds, &mut scratch.max_win)
+        Rule::MaxWin(_) | Rule::MaxWinThresholds(_) => {
+            let (m, between) = rule.max_win().expect("a max-win rule");
+            super::max_win::hits(t, seat, &Policy::from(m.rule()), between, &mut scratch.max_win)
         }
         Rule::User(u) => u.decide().hit(&PlayerView { t, seat }),
         Rule::StayAt(_) | Rule::Cards(_) => rule.hit_simple(t, seat).expect("a simple rule"),
