@@ -114,9 +114,13 @@ pub fn next_game_seed(batch: &mut SimRng) -> u64 {
 /// of the four is zero and the state is never all zero.
 #[inline]
 pub fn seeded_game_rng(seed: u64) -> SimRng {
-    SimRng::from_words(std::array::from_fn(|k| {
-        splitmix64(seed.wrapping_add((k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
-    }))
+    SimRng::from_words(std::array::from_fn(|k| seed_word(seed, k as u64)))
+}
+
+/// Word `k` of the state of [`seeded_game_rng`]`(seed)`.
+#[inline(always)]
+fn seed_word(seed: u64, k: u64) -> u64 {
+    splitmix64(seed.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
 }
 
 /// A source of uniform indices: how a game picks the next card from a pile.
@@ -173,29 +177,116 @@ pub trait Draw {
     }
 }
 
-/// A [`SimRng`] whose piles make their card-by-card shuffle steps inline
-/// ([`Draw::INLINE_STEPS`]): the same numbers, in the same order.
-pub struct InlineSteps(pub SimRng);
+/// A game's generator ([`seeded_game_rng`] of its seed) made only as far
+/// as the game uses it: its first 64-bit number depends on two of the four
+/// seed words, so a game that draws one number (most solo rounds of a
+/// lazily shuffled deck) never makes the other two, nor steps the state.
+/// The same numbers, in the same order, as the generator made whole.
+#[derive(Clone, Debug)]
+pub struct LazyGameRng {
+    seed: u64,
+    /// The first number is still to be drawn (and `rest` not made).
+    first: bool,
+    /// The generator as it stands, once a number past the first is drawn.
+    rest: Option<SimRng>,
+}
+
+impl LazyGameRng {
+    /// The generator of the game whose seed is `seed` ([`next_game_seed`]).
+    #[inline(always)]
+    pub fn new(seed: u64) -> LazyGameRng {
+        LazyGameRng {
+            seed,
+            first: true,
+            rest: None,
+        }
+    }
+
+    /// The next 64-bit number.
+    #[inline(always)]
+    pub fn next_u64(&mut self) -> u64 {
+        if self.first {
+            self.first = false;
+            return first_number(self.seed);
+        }
+        self.made().next_u64()
+    }
+
+    /// The upper half of the next 64-bit number (as [`SimRng`]'s).
+    #[inline(always)]
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    /// The whole generator, where the numbers drawn so far leave it.
+    #[cold]
+    #[inline(never)]
+    fn made(&mut self) -> &mut SimRng {
+        let (seed, first) = (self.seed, self.first);
+        self.first = false;
+        self.rest.get_or_insert_with(|| {
+            if first {
+                seeded_game_rng(seed)
+            } else {
+                after_first_number(seed)
+            }
+        })
+    }
+}
+
+/// The first number of [`seeded_game_rng`]`(seed)`: xoshiro256++'s first
+/// output from the state `[s0, _, _, s3]`.
+#[inline(always)]
+fn first_number(seed: u64) -> u64 {
+    let (s0, s3) = (seed_word(seed, 0), seed_word(seed, 3));
+    s0.wrapping_add(s3).rotate_left(23).wrapping_add(s0)
+}
+
+/// [`seeded_game_rng`]`(seed)` after its first number.
+fn after_first_number(seed: u64) -> SimRng {
+    let mut g = seeded_game_rng(seed);
+    g.next_u64();
+    g
+}
+
+/// A game's generator whose piles make their card-by-card shuffle steps
+/// inline ([`Draw::INLINE_STEPS`]), made only as far as the game uses it
+/// ([`LazyGameRng`]): the same numbers, in the same order, as the
+/// [`SimRng`] of [`seeded_game_rng`].
+pub struct InlineSteps(pub LazyGameRng);
 
 impl Draw for InlineSteps {
     const INLINE_STEPS: bool = true;
 
     #[inline(always)]
     fn below(&mut self, n: u32) -> u32 {
-        self.0.below(n)
+        let x = self.0.next_u32();
+        lemire_by(x, n, || self.0.next_u32())
     }
 
     fn shuffle(&mut self, cards: &mut [u8]) {
-        self.0.shuffle(cards);
+        self.0.made().shuffle(cards);
     }
 
     fn shuffle_pile(&mut self, pile: &mut Pile, len: usize) {
-        self.0.shuffle_pile(pile, len);
+        self.0.made().shuffle_pile(pile, len);
     }
 
     #[inline(always)]
     fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
-        self.0.step_pick(i, lazy)
+        // As `SimRng::step_pick`.
+        (if lazy.left > 0 {
+            lazy.left -= 1;
+            lemire16_by((lazy.bits >> (16 * lazy.left)) as u16, i as u32, || {
+                self.0.next_u32()
+            })
+        } else if i >= 5 {
+            lazy.bits = self.0.next_u64();
+            lazy.left = 3;
+            lemire16_by((lazy.bits >> 48) as u16, i as u32, || self.0.next_u32())
+        } else {
+            self.below(i as u32)
+        }) as usize
     }
 }
 
@@ -215,13 +306,19 @@ pub type Pile = [u8; 256];
 /// unbiased, and almost never needs a division or a fresh number.
 #[inline(always)]
 fn lemire(rng: &mut SimRng, x: u32, n: u32) -> u32 {
+    lemire_by(x, n, || rng.next_u32())
+}
+
+/// [`lemire`] with `more` for a fresh 32-bit random number.
+#[inline(always)]
+fn lemire_by(x: u32, n: u32, mut more: impl FnMut() -> u32) -> u32 {
     debug_assert!(n > 0);
     let mut m = u64::from(x) * u64::from(n);
     let mut low = m as u32;
     if low < n {
         let threshold = n.wrapping_neg() % n;
         while low < threshold {
-            m = u64::from(rng.next_u32()) * u64::from(n);
+            m = u64::from(more()) * u64::from(n);
             low = m as u32;
         }
     }
@@ -299,34 +396,88 @@ impl Draw for SimRng {
     }
 }
 
-impl SimRng {
-    /// Pick `k` (0-based, below 8) of a pile shuffled card by card from
-    /// its start, `i` cards left: what [`Draw::step_pick`] picks there from
-    /// a fresh [`LazyShuffle`], for piles that had at least five cards at
-    /// picks 0 and 4. Picks 0 to 3 come from one 64-bit number drawn at
-    /// pick 0 (kept in `bits`), picks 4 to 7 from one drawn at pick 4. For
-    /// loops that know which pick they make, and so skip the bookkeeping
-    /// (a test compares the two).
+/// The picks of a solo round's pile shuffled card by card from its start,
+/// from the game's own generator made as far as the round needs it
+/// ([`LazyGameRng`]): a round of four picks or fewer, nearly every solo
+/// round, draws one number. Pick `k` with `i` cards left is exactly what
+/// [`Draw::step_pick`] picks there from a fresh [`LazyShuffle`], for piles
+/// that have at least five cards at picks 0 and 4: picks 0 to 3 come from
+/// the first number, picks 4 to 7 from the second (a test compares them).
+/// For loops that know which pick they make, and so skip the bookkeeping.
+pub struct FreshPicks {
+    seed: u64,
+    bits: u64,
+    /// The generator after its first number, once a pick needs more.
+    rest: Option<SimRng>,
+}
+
+impl FreshPicks {
+    /// The picks of the game whose seed is `seed`.
     #[inline(always)]
-    pub fn fresh_pick(&mut self, k: usize, i: usize, bits: &mut u64) -> usize {
-        debug_assert!(k < 8 && (k & 3 != 0 || i >= 5));
-        if k & 3 == 0 {
-            *bits = self.next_u64();
+    pub fn new(seed: u64) -> FreshPicks {
+        FreshPicks {
+            seed,
+            bits: first_number(seed),
+            rest: None,
         }
-        lemire16(self, (*bits >> (48 - 16 * (k & 3))) as u16, i as u32) as usize
+    }
+
+    /// Pick `k` (0-based, below 8) with `i` cards left.
+    #[inline(always)]
+    pub fn pick(&mut self, k: usize, i: usize) -> usize {
+        debug_assert!(k < 8 && (k & 3 != 0 || i >= 5));
+        if k == 4 {
+            self.bits = self.second_number();
+        }
+        let n = i as u32;
+        let m = u32::from((self.bits >> (48 - 16 * (k & 3))) as u16) * n;
+        if m & 0xFFFF < n {
+            return self.pick_near_the_edge(m, n);
+        }
+        (m >> 16) as usize
+    }
+
+    /// The generator as it stands after the first number.
+    #[inline(always)]
+    fn rest(&mut self) -> &mut SimRng {
+        let seed = self.seed;
+        self.rest.get_or_insert_with(|| after_first_number(seed))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn second_number(&mut self) -> u64 {
+        self.rest().next_u64()
+    }
+
+    /// [`lemire16`] from its first product `m`, where it may reject.
+    #[cold]
+    #[inline(never)]
+    fn pick_near_the_edge(&mut self, mut m: u32, n: u32) -> usize {
+        let threshold = ((1 << 16) - n) % n;
+        while m & 0xFFFF < threshold {
+            m = (self.rest().next_u32() >> 16) * n;
+        }
+        (m >> 16) as usize
     }
 }
 
 /// Lemire's method on 16 random bits `x`, for `n <= 2^16`: unbiased.
 #[inline(always)]
 fn lemire16(rng: &mut SimRng, x: u16, n: u32) -> u32 {
+    lemire16_by(x, n, || rng.next_u32())
+}
+
+/// [`lemire16`] with `more` for a fresh 32-bit random number.
+#[inline(always)]
+fn lemire16_by(x: u16, n: u32, mut more: impl FnMut() -> u32) -> u32 {
     debug_assert!(n > 0 && n <= 1 << 16);
     let mut m = u32::from(x) * n;
     let mut low = m & 0xFFFF;
     if low < n {
         let threshold = ((1 << 16) - n) % n;
         while low < threshold {
-            m = (rng.next_u32() >> 16) * n;
+            m = (more() >> 16) * n;
             low = m & 0xFFFF;
         }
     }
@@ -388,16 +539,12 @@ mod tests {
         for len in [9usize, 10, 13, 79, 94, 200] {
             for _ in 0..2_000 {
                 let seed = seeds.next_u64();
-                let (mut a, mut b) = (seeded_game_rng(seed), seeded_game_rng(seed));
-                let (mut lazy, mut bits) = (LazyShuffle::default(), 0);
+                let mut a = seeded_game_rng(seed);
+                let (mut b, mut lazy) = (FreshPicks::new(seed), LazyShuffle::default());
                 for k in 0..8 {
-                    assert_eq!(
-                        a.step_pick(len - k, &mut lazy),
-                        b.fresh_pick(k, len - k, &mut bits),
-                        "{len} {k}"
-                    );
+                    assert_eq!(a.step_pick(len - k, &mut lazy), b.pick(k, len - k), "{len} {k}");
                 }
-                assert_eq!(a, b);
+                assert_eq!(&a, b.rest(), "{len}");
             }
         }
     }

@@ -10,7 +10,7 @@
 use super::cards::{Card, Deck, FLIP_THREE, FREEZE, KINDS, MAX_NUMBER, PLUS2, PLUS10, SECOND_CHANCE, TIMES2};
 pub use crate::engine::observe::{Observer, Silent};
 use crate::engine::observe::Observed;
-use crate::engine::rng::{Draw, InlineSteps, SimRng, game_rng};
+use crate::engine::rng::{Draw, InlineSteps, LazyGameRng, SimRng, next_game_seed};
 
 /// Most players at one table (two decks are used above 18).
 pub const MAX_PLAYERS: usize = 36;
@@ -871,7 +871,8 @@ impl Table {
 
     /// Plays `games` solo single rounds (one seat, [`Rules::single_round`]),
     /// each from a fresh deck and a generator of its own drawn from
-    /// `batch` ([`game_rng`]), exactly as [`Table::new_game`] then
+    /// `batch` ([`crate::engine::rng::game_rng`], made as far as the round
+    /// uses it: [`LazyGameRng`]), exactly as [`Table::new_game`] then
     /// [`Table::play_game`] would play them, card for card, but without the
     /// machinery of a table of several (the seating, the winner, the
     /// per-seat statistics hooks): what a solo study of "when to stay"
@@ -883,7 +884,7 @@ impl Table {
         let cards = self.deck.composition().iter().map(|&c| usize::from(c)).sum();
         let mut tally = SoloTally::default();
         for _ in 0..games {
-            let mut d = InlineSteps(game_rng(batch));
+            let mut d = InlineSteps(LazyGameRng::new(next_game_seed(batch)));
             self.deck.refill_lazily(cards);
             self.hands[0] = Hand::default();
             self.totals[0] = 0;

@@ -18,7 +18,7 @@
 use super::cards::{KINDS, MAX_NUMBER, PLUS2, fresh_pile};
 use super::policies::{Policy, Seats};
 use super::rules::{Arrangement, FLIP7_BONUS, FLIP7_CARDS, Hand, Rules, SoloTally, Status, Table};
-use crate::engine::rng::{Pile, SimRng, game_rng};
+use crate::engine::rng::{FreshPicks, Pile, SimRng, next_game_seed};
 
 /// Hands of number cards, by their mask (numbers 0 to 12).
 pub const HANDS: usize = 1 << (MAX_NUMBER as usize + 1);
@@ -49,7 +49,7 @@ impl NumbersOnly {
     /// The rounds of `rules`, when they are solo single rounds of number
     /// cards only from a deck of 9 to 128 cards: a round draws at most
     /// seven, so it never runs out, its fifth draw finds at least five cards
-    /// (what [`SimRng::fresh_pick`] asks), and the pile to restore after it
+    /// (what [`FreshPicks::pick`] asks), and the pile to restore after it
     /// is the first half of its slots.
     pub fn of(rules: &Rules) -> Option<NumbersOnly> {
         let cards: usize = rules.composition.iter().map(|&c| usize::from(c)).sum();
@@ -63,13 +63,15 @@ impl NumbersOnly {
     }
 
     /// Plays `games` rounds, each from a generator of its own drawn from
-    /// `batch` ([`game_rng`]), with `rule` deciding.
+    /// `batch` ([`crate::engine::rng::game_rng`], made as far as the round
+    /// needs it: [`FreshPicks`]), with `rule` deciding.
     pub fn play<R: HandRule>(&self, rule: &mut R, batch: &mut SimRng, games: u64) -> SoloTally {
         let mut pile = self.fresh;
         let mut tally = SoloTally::default();
+        // Kept in registers, not written back at every round.
+        let mut seeds = batch.clone();
         for _ in 0..games {
-            let mut d = game_rng(batch);
-            let mut bits = 0;
+            let mut d = FreshPicks::new(next_game_seed(&mut seeds));
             let mut len = self.cards;
             let (mut mask, mut sum, mut count) = (0u16, 0u16, 0u32);
             let status = loop {
@@ -78,7 +80,7 @@ impl NumbersOnly {
                 // drawn so far is a number held), then the top card. The top
                 // is not written: it is never read again before the pile is
                 // restored.
-                let j = d.fresh_pick(count as usize, len, &mut bits) & 255;
+                let j = d.pick(count as usize, len) & 255;
                 len -= 1;
                 let card = pile[j];
                 pile[j] = pile[len & 255];
@@ -105,6 +107,7 @@ impl NumbersOnly {
             });
             tally.add(score, (self.cards - len) as u64, status);
         }
+        *batch = seeds;
         tally
     }
 }
