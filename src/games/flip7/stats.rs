@@ -23,8 +23,6 @@ pub struct SeatStats {
     pub final_score_sum: u64,
     /// Sum of round scores (bust = 0, Flip 7 bonus included).
     pub round_score_sum: u64,
-    /// Round scores of this game so far (added into `by_game` at its end).
-    pub game_round_sum: u64,
     /// Round scores grouped by game (x = a game's round scores, g = its
     /// rounds): the rounds of a game share a deck, so the game is the
     /// independent unit of the round score's standard error.
@@ -241,11 +239,9 @@ impl Observer<Table> for Flip7Stats {
     #[inline]
     fn round_end(&mut self, t: &Table) {
         self.cycled_rounds += u64::from(t.cycled());
+        // The round scores are summed from the totals at the game's end.
         for (s, st) in self.seats.iter_mut().enumerate() {
             let h = t.hand(s);
-            let score = u64::from(h.score());
-            st.round_score_sum += score;
-            st.game_round_sum += score;
             st.cards += u64::from(h.flipped);
             st.outcomes[h.status as usize] += 1;
         }
@@ -271,11 +267,14 @@ impl Observer<Table> for Flip7Stats {
             Some(w) => self.seats[w].wins += 1,
             None => self.no_winner += 1,
         }
+        // A game is played from `Table::new_game`, so its totals are the
+        // sums of its round scores.
         let rounds = i64::from(t.round());
         for (s, st) in self.seats.iter_mut().enumerate() {
-            st.final_score_sum += u64::from(t.total(s));
-            st.by_game.add(st.game_round_sum as i64, rounds);
-            st.game_round_sum = 0;
+            let total = u64::from(t.total(s));
+            st.final_score_sum += total;
+            st.round_score_sum += total;
+            st.by_game.add(total as i64, rounds);
         }
     }
 }
