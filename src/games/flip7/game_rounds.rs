@@ -75,6 +75,10 @@ struct State {
     waiting: u8,
     /// A Freeze waits behind the forced flips.
     frozen: bool,
+    /// For [`thresholds`], during forced flips (and the deal's): the
+    /// banked score where the player last chose to hit, plus one (0: no
+    /// choice yet, the deal). 0 in every state where the player decides.
+    after: u16,
 }
 
 impl State {
@@ -205,7 +209,12 @@ pub fn round(composition: &[u8; KINDS], mut hit: impl FnMut(&Decision) -> bool) 
                     continue;
                 }
             }
-            draw(composition, s, p / f64::from(left), &mut next, &mut pmf, &mut bust);
+            let mut one = One {
+                next: &mut next,
+                pmf: &mut pmf,
+                bust: &mut bust,
+            };
+            draw(composition, s, p / f64::from(left), &mut one);
         }
         layer = next;
         drawn += 1;
@@ -214,12 +223,153 @@ pub fn round(composition: &[u8; KINDS], mut hit: impl FnMut(&Decision) -> bool) 
     (RoundScores { pmf, bust }, asked)
 }
 
+/// Where a card drawn takes the round: on to a state, or to its end.
+trait Sink {
+    /// The round goes on in state `t`, with chance `p`.
+    fn on(&mut self, t: State, p: f64);
+    /// The round ends scoring `x` (0 for a bust), with chance `p`.
+    fn end(&mut self, x: usize, p: f64, bust: bool);
+}
+
+/// The sink of one rule's round: the next layer and the scores.
+struct One<'a> {
+    next: &'a mut Layer,
+    pmf: &'a mut [f64],
+    bust: &'a mut f64,
+}
+
+impl Sink for One<'_> {
+    fn on(&mut self, t: State, p: f64) {
+        *self.next.entry(t).or_insert(0.0) += p;
+    }
+    fn end(&mut self, x: usize, p: f64, bust: bool) {
+        if bust {
+            *self.bust += p;
+        } else {
+            self.pmf[x] += p;
+        }
+    }
+}
+
+/// The exact score distributions of a solo round from a fresh deck of
+/// `composition` under every threshold at once: `out[t]` is `stay-at-t`'s
+/// (hit while the banked score is below `t`), for `t` from 0 to `top`, as
+/// [`round`] gives each, from one pass.
+///
+/// One pass serves every threshold because the banked score never falls
+/// during a round: a state where the player decides, banked `b`, is
+/// reached with the same chance under every threshold above `b` (every
+/// choice before it was made at a banked score no higher, so it was a hit
+/// under each of them), and under a threshold `t` at most `b` it is
+/// reached only from a hit made below `t`, and ends there with a stay. So
+/// the pass hits while the banked score is below `top`, and every card's
+/// outcome counts for the thresholds above the banked score of the hit
+/// that drew it (for the forced flips of a Flip Three, of the hit before
+/// them), a stay for those up to the banked score where it stays.
+pub fn thresholds(composition: &[u8; KINDS], top: usize) -> Vec<RoundScores> {
+    let total: u32 = composition.iter().map(|&c| u32::from(c)).sum();
+    let xs = max_score(composition) + 1;
+    // Changes by threshold: `steps[t * xs + x]` starts (or ends, if
+    // negative) a chance of scoring `x` at threshold `t`, and so on up.
+    let mut steps = vec![0.0f64; (top + 2) * xs];
+    let mut bust_steps = vec![0.0f64; top + 2];
+    let mut layer: Layer = Layer::default();
+    layer.insert(State::default(), 1.0);
+    let mut drawn = 0u32;
+    while !layer.is_empty() {
+        let mut next = Layer::default();
+        let left = total - drawn;
+        for (s, p) in layer.drain() {
+            // The banked score of the choice that drew this card, plus one
+            // (the deal's: 0): the thresholds from here on drew it.
+            let from = if s.forced > 0 || drawn == 0 {
+                usize::from(s.after)
+            } else {
+                s.banked() + 1
+            };
+            let mut many = Many {
+                from,
+                top,
+                xs,
+                next: &mut next,
+                steps: &mut steps,
+                bust_steps: &mut bust_steps,
+            };
+            if left == 0 {
+                many.end(s.banked(), p, false);
+                continue;
+            }
+            draw(composition, s, p / f64::from(left), &mut many);
+        }
+        layer = next;
+        drawn += 1;
+    }
+    let (mut pmf, mut bust) = (vec![0.0f64; xs], 0.0);
+    (0..=top)
+        .map(|t| {
+            for (p, d) in pmf.iter_mut().zip(&steps[t * xs..(t + 1) * xs]) {
+                *p += d;
+            }
+            bust += bust_steps[t];
+            // Sums of many small changes: clear what is left of a zero.
+            let pmf: Vec<f64> = pmf.iter().map(|&p| if p.abs() < 1e-15 { 0.0 } else { p }).collect();
+            RoundScores { pmf, bust }
+        })
+        .collect()
+}
+
+/// The sink of [`thresholds`]' pass: what a card drawn by a choice made
+/// at a banked score below `from` does, for the thresholds `from..=top`.
+struct Many<'a> {
+    from: usize,
+    top: usize,
+    xs: usize,
+    next: &'a mut Layer,
+    steps: &'a mut [f64],
+    bust_steps: &'a mut [f64],
+}
+
+impl Many<'_> {
+    /// Scoring `x` with chance `p` for the thresholds `from..until`.
+    fn count(&mut self, x: usize, p: f64, until: usize) {
+        self.steps[self.from * self.xs + x] += p;
+        self.steps[until * self.xs + x] -= p;
+    }
+}
+
+impl Sink for Many<'_> {
+    fn on(&mut self, mut t: State, p: f64) {
+        if t.forced > 0 {
+            t.after = self.from as u16;
+            *self.next.entry(t).or_insert(0.0) += p;
+            return;
+        }
+        // The player decides at banked `b`: stays under the thresholds up
+        // to `b`, hits under those above it.
+        let b = t.banked();
+        if b >= self.from {
+            self.count(b, p, b.min(self.top) + 1);
+        }
+        if b < self.top {
+            t.after = 0;
+            *self.next.entry(t).or_insert(0.0) += p;
+        }
+    }
+    fn end(&mut self, x: usize, p: f64, bust: bool) {
+        self.count(x, p, self.top + 1);
+        if bust {
+            self.bust_steps[self.from] += p;
+            self.bust_steps[self.top + 1] -= p;
+        }
+    }
+}
+
 /// Spreads the chance `each` of every card left (times its copies) from
 /// state `s` over the states it leads to, or the scores it ends at.
-fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &mut [f64], bust: &mut f64) {
+fn draw(composition: &[u8; KINDS], s: State, each: f64, sink: &mut impl Sink) {
     let in_forced = s.forced > 0;
     // After a card that does not end the round: a forced flip is spent.
-    let mut go = |mut t: State, p: f64, pmf: &mut [f64]| {
+    fn go(in_forced: bool, mut t: State, p: f64, sink: &mut impl Sink) {
         if in_forced {
             t.forced -= 1;
             if t.forced == 0 {
@@ -227,13 +377,13 @@ fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &
                     t.waiting -= 1;
                     t.forced = 3;
                 } else if t.frozen {
-                    pmf[t.banked()] += p;
+                    sink.end(t.banked(), p, false);
                     return;
                 }
             }
         }
-        *next.entry(t).or_insert(0.0) += p;
-    };
+        sink.on(t, p);
+    }
     // Numbers.
     let mut copies_held = 0u32;
     for (n, &c) in composition.iter().enumerate().take(NUMBERS) {
@@ -248,9 +398,9 @@ fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &
         let mut t = s;
         t.mask |= 1 << n;
         if t.mask.count_ones() >= FLIP7_CARDS {
-            pmf[t.banked() + usize::from(FLIP7_BONUS)] += p;
+            sink.end(t.banked() + usize::from(FLIP7_BONUS), p, false);
         } else {
-            go(t, p, pmf);
+            go(in_forced, t, p, sink);
         }
     }
     let dup = copies_held - u32::from(s.dups);
@@ -260,9 +410,9 @@ fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &
             let mut t = s;
             t.sc = false;
             t.dups += 1;
-            go(t, p, pmf);
+            go(in_forced, t, p, sink);
         } else {
-            *bust += p;
+            sink.end(0, p, true);
         }
     }
     // Modifiers.
@@ -271,7 +421,7 @@ fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &
         if c > 0 {
             let mut t = s;
             t.mods += 1 << (2 * m);
-            go(t, each * f64::from(c), pmf);
+            go(in_forced, t, each * f64::from(c), sink);
         }
     }
     // Second Chance: kept, or discarded when one is held.
@@ -280,7 +430,7 @@ fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &
         let mut t = s;
         t.sc_drawn += 1;
         t.sc = true;
-        go(t, each * f64::from(c), pmf);
+        go(in_forced, t, each * f64::from(c), sink);
     }
     // Freeze: banks, or waits behind the forced flips (a second does nothing).
     let c = composition[usize::from(FREEZE)] - s.fz_drawn;
@@ -290,9 +440,9 @@ fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &
             let mut t = s;
             t.fz_drawn += 1;
             t.frozen = true;
-            go(t, p, pmf);
+            go(in_forced, t, p, sink);
         } else {
-            pmf[s.banked()] += p;
+            sink.end(s.banked(), p, false);
         }
     }
     // Flip Three: three forced flips, or waits (nothing behind a Freeze).
@@ -305,10 +455,10 @@ fn draw(composition: &[u8; KINDS], s: State, each: f64, next: &mut Layer, pmf: &
             if !t.frozen {
                 t.waiting += 1;
             }
-            go(t, p, pmf);
+            go(in_forced, t, p, sink);
         } else {
             t.forced = 3;
-            *next.entry(t).or_insert(0.0) += p;
+            sink.on(t, p);
         }
     }
 }
@@ -345,6 +495,27 @@ mod tests {
             composition(1, Without::parse("flip-three").unwrap()),
             composition(1, Without::parse("modifiers").unwrap()),
         ]
+    }
+
+    #[test]
+    fn every_threshold_at_once_scores_as_each_alone() {
+        let numbers = composition(1, Without::parse("actions,modifiers").unwrap());
+        for (comp, top, some) in [
+            (numbers, 30, &[0, 1, 2, 9, 17, 23, 24, 29, 30][..]),
+            (decks()[0], 20, &[0, 13, 20][..]),
+            (decks()[1], 12, &[5, 12][..]),
+        ] {
+            let all = thresholds(&comp, top);
+            assert_eq!(all.len(), top + 1);
+            for &t in some {
+                let (want, _) = round(&comp, |d| usize::from(d.hand.banked()) < t);
+                assert!((all[t].bust - want.bust).abs() < 1e-12, "stay-at-{t}");
+                assert_eq!(all[t].pmf.len(), want.pmf.len());
+                for (x, p) in want.pmf.iter().enumerate() {
+                    assert!((all[t].at(x) - p).abs() < 1e-12, "stay-at-{t}, score {x}: {} against {p}", all[t].at(x));
+                }
+            }
+        }
     }
 
     #[test]
