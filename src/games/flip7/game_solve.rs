@@ -620,6 +620,73 @@ pub fn best_response<'a>(
     }
 }
 
+/// The best response among fixed round rules: at every pair of totals,
+/// the rule of `menu` (each by its round's score distribution) that
+/// maximises the chance to win against an opponent whose rounds score by
+/// `opp(b, a)`. A lower bound of [`best_response`]'s chance, which may
+/// take any rule at each pair; `choice[a * target + b]` is the index in
+/// `menu` of the rule taken there.
+pub struct BestAmong {
+    /// Its chance to win.
+    pub grid: Grid,
+    /// The rule taken at each pair of totals (`choice[a * target + b]`).
+    pub choice: Vec<u16>,
+}
+
+/// [`BestAmong`] for `menu` (not empty, at most 65,536 rules) against
+/// `opp(b, a)`. A cell's chance with rule `r` is `K_r / (1 - p_r(0) q(0))`
+/// (`K_r` the chance over the round's scores but the one where both score
+/// 0, which plays the cell again); each cell needs only higher diagonals.
+pub fn best_among<'a>(
+    menu: &[RoundScores],
+    target: usize,
+    ties: Ties,
+    opp: &(dyn Fn(usize, usize) -> &'a RoundScores + Sync),
+) -> BestAmong {
+    use rayon::prelude::*;
+    assert!(!menu.is_empty() && menu.len() <= 1 << 16);
+    let xs = menu.iter().map(|r| r.pmf.len()).max().unwrap_or(1);
+    let top = opp(target - 1, target - 1);
+    // A tie at the top: the same tie again until it is broken, so one rule.
+    let tie = match ties {
+        Ties::Split => 0.5,
+        Ties::PlayOn => menu.iter().map(|r| tie_value(ties, r, top)).fold(0.0, f64::max),
+    };
+    let mut w = vec![0.0f64; target * target];
+    let mut choice = vec![0u16; target * target];
+    for s in (0..=2 * (target - 1)).rev() {
+        let lo = s.saturating_sub(target - 1);
+        let hi = s.min(target - 1);
+        let solved: Vec<(usize, f64, u16)> = (lo..hi + 1)
+            .into_par_iter()
+            .with_min_len(4)
+            .map(|a| {
+                let b = s - a;
+                let d2 = opp(b, a);
+                let known: Vec<f64> = (0..xs).map(|x| worth(target, &w, (a, b), x, d2, tie)).collect();
+                let (mut best, mut at) = (f64::NEG_INFINITY, 0u16);
+                for (r, round) in menu.iter().enumerate() {
+                    let k: f64 = round.pmf.iter().zip(&known).map(|(p, k)| p * k).sum();
+                    let win = k / (1.0 - round.at(0) * d2.at(0));
+                    if win > best {
+                        (best, at) = (win, r as u16);
+                    }
+                }
+                (a, best, at)
+            })
+            .collect();
+        for (a, win, at) in solved {
+            let i = a * target + (s - a);
+            w[i] = win;
+            choice[i] = at;
+        }
+    }
+    BestAmong {
+        grid: Grid { target, win: w },
+        choice,
+    }
+}
+
 /// `W(a, b, c)` at three players: the chance that the player at `a` wins
 /// against two opponents at `b` and `c`, all three playing rounds scored
 /// by `d`, a tie for the lead at the target or above shared out equally
@@ -768,6 +835,33 @@ mod tests {
         let bust_behind = br.rounds[110 * 200 + 160].bust;
         let bust_ahead = br.rounds[110 * 200 + 60].bust;
         assert!((bust_behind - 0.567).abs() < 5e-4 && (bust_ahead - 0.211).abs() < 5e-4);
+    }
+
+    /// Switching among the thresholds by the totals is a rule the exact
+    /// best response may take at every cell, so it never wins more (and
+    /// here takes most of its edge); a menu of the field's own round alone
+    /// is the field against itself.
+    #[test]
+    fn the_best_threshold_by_the_totals_is_below_the_best_response() {
+        let (d, r) = greedy_round();
+        for ties in [Ties::Split, Ties::PlayOn] {
+            let br = best_response(&d, 60, ties, &|_, _| &r);
+            let stays: Vec<RoundScores> = (0..=d.max_score()).map(|n| d.round(|m| usize::from(d.sum(m)) < n)).collect();
+            let among = best_among(&stays, 60, ties, &|_, _| &r);
+            for i in 0..60 * 60 {
+                assert!(among.grid.win[i] <= br.grid.win[i] + 1e-12, "{ties:?} cell {i}");
+            }
+            let (edge, part) = (br.grid.at(0, 0) - 0.5, among.grid.at(0, 0) - 0.5);
+            assert!(part > 0.8 * edge && part < edge, "{ties:?}: {part} of {edge}");
+            // Behind near the end it stays later than ahead.
+            let stay = |a: usize, b: usize| among.choice[a * 60 + b];
+            assert!(stay(30, 55) > stay(55, 30), "{} against {}", stay(30, 55), stay(55, 30));
+            let alone = best_among(std::slice::from_ref(&r), 60, ties, &|_, _| &r);
+            let fair = duel(60, ties, &|_, _| &r, &|_, _| &r);
+            for i in 0..60 * 60 {
+                assert!((alone.grid.win[i] - fair.win[i]).abs() < 1e-12, "{ties:?} cell {i}");
+            }
+        }
     }
 
     #[test]

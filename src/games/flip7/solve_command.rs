@@ -241,7 +241,7 @@ fn game_dir(args: &SolveArgs, name: String, file: &str) -> Result<std::path::Pat
 /// row per pair of totals, the figures from 0-0, and the page with the
 /// map of the best response's stance.
 fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
-    use super::game_solve::{Field, best_response, duel, rounds_to_target};
+    use super::game_solve::{Field, best_among, best_response, duel, rounds_to_target};
     use crate::engine::output::Output;
     let target = usize::from(args.target);
     let (deck, comp) = number_deck(args.without.unwrap_or_default())?;
@@ -260,6 +260,12 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
     let pick = |own: usize, other: usize| field.at(own, other);
     let fair = duel(target, args.ties, &pick, &pick);
     let br = best_response(&deck, target, args.ties, &pick);
+    // The best response that may only switch between thresholds: which
+    // part of the exact best response's edge a stay-at-N chosen by the
+    // totals already takes (the full deck's best response is sought
+    // among such rules).
+    let stays: Vec<_> = (0..=deck.max_score()).map(|n| deck.round(|m| usize::from(deck.sum(m)) < n)).collect();
+    let switching = best_among(&stays, target, args.ties, &pick);
     let mut rows = Vec::with_capacity(target * target);
     for a in 0..target {
         for b in 0..target {
@@ -273,6 +279,8 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
                 format!("{bust:.10}"),
                 format!("{mean:.6}"),
                 format!("{:.6}", field.at(a, b).mean()),
+                format!("{:.10}", switching.grid.at(a, b)),
+                switching.choice[a * target + b].to_string(),
             ]);
         }
     }
@@ -284,6 +292,8 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
         "best_response_bust",
         "best_response_round_score",
         "field_round_score",
+        "threshold_response_win",
+        "threshold_response_stay_at",
     ];
     let bytes = exact_csv(&header, rows)?;
     let (w0, b0) = (fair.at(0, 0), br.grid.at(0, 0));
@@ -291,17 +301,24 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
         "exact two-player game, independent rounds from a fresh deck of number cards, ties at the top {}",
         args.ties.said()
     );
+    let t0 = switching.grid.at(0, 0);
     let lines = [
         format!("from 0-0: the field against itself wins {w0:.4}; the best response to it wins {b0:.4} ({:+.2} points)", 100.0 * (b0 - w0)),
         format!("alone, the field needs {:.4} rounds on average to reach {target}", rounds_to_target(target, field.at(0, 0))),
+        format!(
+            "a stay-at-N chosen by the totals wins {t0:.4} from 0-0 ({:+.2} points, {:.1}% of the best response's edge)",
+            100.0 * (t0 - w0),
+            100.0 * (t0 - w0) / (b0 - w0)
+        ),
     ];
     let stance: Vec<f64> = (0..target * target).map(|i| br.rounds[i].bust - field.at(i / target, i % target).bust).collect();
     let files = ["game.csv", "report.html", "stance.svg", "stance.png"];
     let wrote: String = files.iter().map(|f| format!("wrote {}\n", dir.join(f).display())).collect();
     let text = format!(
-        "{model}; field {field_spec}\n{}\n{}\n({} pairs of totals, {:.1} s)\n{wrote}",
+        "{model}; field {field_spec}\n{}\n{}\n{}\n({} pairs of totals, {:.1} s)\n{wrote}",
         lines[0],
         lines[1],
+        lines[2],
         target * target,
         started.elapsed().as_secs_f64(),
     );
@@ -313,6 +330,7 @@ fn run_game(args: &SolveArgs) -> Result<Exhibit, Failure> {
             format!("field: {field_spec}"),
             lines[0].clone(),
             lines[1].clone(),
+            lines[2].clone(),
             "The map: how much more often the best response's round busts than the field's, at each pair of \
              totals (blue: it takes more risk, as when behind near the end; orange: less, as when ahead). \
              game.csv has every value."
