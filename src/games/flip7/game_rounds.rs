@@ -186,41 +186,48 @@ pub fn max_score(composition: &[u8; KINDS]) -> usize {
 /// once at every state where the player decides. Also returns how many
 /// such states were asked.
 pub fn round(composition: &[u8; KINDS], mut hit: impl FnMut(&Decision) -> bool) -> (RoundScores, usize) {
-    let total: u32 = composition.iter().map(|&c| u32::from(c)).sum();
     let mut pmf = vec![0.0f64; max_score(composition) + 1];
     let mut bust = 0.0;
     let mut asked = 0;
-    // The deal: the first card is drawn as if hit.
+    walk(composition, |s, p, drawn, left, next| {
+        if left == 0 {
+            pmf[s.banked()] += p;
+            return;
+        }
+        if s.forced == 0 && drawn > 0 {
+            asked += 1;
+            if !hit(&s.decision(composition)) {
+                pmf[s.banked()] += p;
+                return;
+            }
+        }
+        let mut one = One {
+            next,
+            pmf: &mut pmf,
+            bust: &mut bust,
+        };
+        draw(composition, s, p / f64::from(left), &mut one);
+    });
+    pmf[0] += bust;
+    (RoundScores { pmf, bust }, asked)
+}
+
+/// Walks the round's layers from the deal (the first card is drawn as if
+/// hit): `step(s, p, drawn, left, next)` spreads the chance `p` of each
+/// state `s` after `drawn` cards, `left` in the pile, over `next`.
+fn walk(composition: &[u8; KINDS], mut step: impl FnMut(State, f64, u32, u32, &mut Layer)) {
+    let total: u32 = composition.iter().map(|&c| u32::from(c)).sum();
     let mut layer: Layer = Layer::default();
     layer.insert(State::default(), 1.0);
     let mut drawn = 0u32;
     while !layer.is_empty() {
         let mut next = Layer::default();
-        let left = total - drawn;
         for (s, p) in layer.drain() {
-            if left == 0 {
-                pmf[s.banked()] += p;
-                continue;
-            }
-            if s.forced == 0 && drawn > 0 {
-                asked += 1;
-                if !hit(&s.decision(composition)) {
-                    pmf[s.banked()] += p;
-                    continue;
-                }
-            }
-            let mut one = One {
-                next: &mut next,
-                pmf: &mut pmf,
-                bust: &mut bust,
-            };
-            draw(composition, s, p / f64::from(left), &mut one);
+            step(s, p, drawn, total - drawn, &mut next);
         }
         layer = next;
         drawn += 1;
     }
-    pmf[0] += bust;
-    (RoundScores { pmf, bust }, asked)
 }
 
 /// Where a card drawn takes the round: on to a state, or to its end.
@@ -267,43 +274,33 @@ impl Sink for One<'_> {
 /// that drew it (for the forced flips of a Flip Three, of the hit before
 /// them), a stay for those up to the banked score where it stays.
 pub fn thresholds(composition: &[u8; KINDS], top: usize) -> Vec<RoundScores> {
-    let total: u32 = composition.iter().map(|&c| u32::from(c)).sum();
     let xs = max_score(composition) + 1;
     // Changes by threshold: `steps[t * xs + x]` starts (or ends, if
     // negative) a chance of scoring `x` at threshold `t`, and so on up.
     let mut steps = vec![0.0f64; (top + 2) * xs];
     let mut bust_steps = vec![0.0f64; top + 2];
-    let mut layer: Layer = Layer::default();
-    layer.insert(State::default(), 1.0);
-    let mut drawn = 0u32;
-    while !layer.is_empty() {
-        let mut next = Layer::default();
-        let left = total - drawn;
-        for (s, p) in layer.drain() {
-            // The banked score of the choice that drew this card, plus one
-            // (the deal's: 0): the thresholds from here on drew it.
-            let from = if s.forced > 0 || drawn == 0 {
-                usize::from(s.after)
-            } else {
-                s.banked() + 1
-            };
-            let mut many = Many {
-                from,
-                top,
-                xs,
-                next: &mut next,
-                steps: &mut steps,
-                bust_steps: &mut bust_steps,
-            };
-            if left == 0 {
-                many.end(s.banked(), p, false);
-                continue;
-            }
-            draw(composition, s, p / f64::from(left), &mut many);
+    walk(composition, |s, p, drawn, left, next| {
+        // The banked score of the choice that drew this card, plus one
+        // (the deal's: 0): the thresholds from here on drew it.
+        let from = if s.forced > 0 || drawn == 0 {
+            usize::from(s.after)
+        } else {
+            s.banked() + 1
+        };
+        let mut many = Many {
+            from,
+            top,
+            xs,
+            next,
+            steps: &mut steps,
+            bust_steps: &mut bust_steps,
+        };
+        if left == 0 {
+            many.end(s.banked(), p, false);
+            return;
         }
-        layer = next;
-        drawn += 1;
-    }
+        draw(composition, s, p / f64::from(left), &mut many);
+    });
     let (mut pmf, mut bust) = (vec![0.0f64; xs], 0.0);
     (0..=top)
         .map(|t| {
