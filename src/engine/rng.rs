@@ -274,19 +274,7 @@ impl Draw for InlineSteps {
 
     #[inline(always)]
     fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
-        // As `SimRng::step_pick`.
-        (if lazy.left > 0 {
-            lazy.left -= 1;
-            lemire16_by((lazy.bits >> (16 * lazy.left)) as u16, i as u32, || {
-                self.0.next_u32()
-            })
-        } else if i >= 5 {
-            lazy.bits = self.0.next_u64();
-            lazy.left = 3;
-            lemire16_by((lazy.bits >> 48) as u16, i as u32, || self.0.next_u32())
-        } else {
-            self.below(i as u32)
-        }) as usize
+        step_pick_by(i, lazy, || self.0.next_u64())
     }
 }
 
@@ -385,20 +373,30 @@ impl Draw for SimRng {
 
     #[inline(always)]
     fn step_pick(&mut self, i: usize, lazy: &mut LazyShuffle) -> usize {
-        // As `shuffle_pile`: while at least five cards are left, one 64-bit
-        // number makes the picks of four steps (its top 16 bits first);
-        // the last three steps draw one number each.
-        (if lazy.left > 0 {
-            lazy.left -= 1;
-            lemire16(self, (lazy.bits >> (16 * lazy.left)) as u16, i as u32)
-        } else if i >= 5 {
-            lazy.bits = self.next_u64();
-            lazy.left = 3;
-            lemire16(self, (lazy.bits >> 48) as u16, i as u32)
-        } else {
-            self.below(i as u32)
-        }) as usize
+        step_pick_by(i, lazy, || self.next_u64())
     }
+}
+
+/// [`Draw::step_pick`] with `next` for the generator's next 64-bit number
+/// (a 32-bit one is its upper half). As [`Draw::shuffle_pile`]: while at
+/// least five cards are left, one 64-bit number makes the picks of four
+/// steps (its top 16 bits first); the last three steps draw one number
+/// each.
+#[inline(always)]
+fn step_pick_by(i: usize, lazy: &mut LazyShuffle, mut next: impl FnMut() -> u64) -> usize {
+    (if lazy.left > 0 {
+        lazy.left -= 1;
+        lemire16_by((lazy.bits >> (16 * lazy.left)) as u16, i as u32, || {
+            (next() >> 32) as u32
+        })
+    } else if i >= 5 {
+        lazy.bits = next();
+        lazy.left = 3;
+        lemire16_by((lazy.bits >> 48) as u16, i as u32, || (next() >> 32) as u32)
+    } else {
+        let x = (next() >> 32) as u32;
+        lemire_by(x, i as u32, || (next() >> 32) as u32)
+    }) as usize
 }
 
 /// The picks of a solo round's pile shuffled card by card from its start,
