@@ -575,7 +575,6 @@ pub fn best_response<'a>(
     ties: Ties,
     opp: &(dyn Fn(usize, usize) -> &'a RoundScores + Sync),
 ) -> BestResponse {
-    use rayon::prelude::*;
     let xs = deck.max_score() + 1;
     let top = opp(target - 1, target - 1);
     // A tie at the top: every score's worth is fixed but for a tie again.
@@ -587,37 +586,54 @@ pub fn best_response<'a>(
             best_cell(deck, &known, &coef, 0.5).win
         }
     };
+    let (grid, rounds) = by_diagonals(target, xs, tie, opp, |a, b, known, w| {
+        let mut coef = vec![0.0; xs];
+        coef[0] = opp(b, a).at(0);
+        let guess = if a + 1 < target { w[(a + 1) * target + b] } else { 0.5 };
+        let cell = best_cell(deck, known, &coef, guess);
+        (cell.win, cell.round)
+    });
+    BestResponse { grid, rounds }
+}
+
+/// Solves every pair of totals below `target` from the last diagonal
+/// (`a + b`) back, the cells of one diagonal in parallel, each needing
+/// only higher diagonals: `cell(a, b, known, w)` gives the chance to win
+/// at `(a, b)` and what the cell keeps, from `known[x]`, the chance after
+/// a round scoring `x` but for the round where both score 0 (which plays
+/// the cell again), against `opp(b, a)`; `w` holds the chances of the
+/// higher diagonals.
+fn by_diagonals<'a, T: Send>(
+    target: usize,
+    xs: usize,
+    tie: f64,
+    opp: &(dyn Fn(usize, usize) -> &'a RoundScores + Sync),
+    cell: impl Fn(usize, usize, &[f64], &[f64]) -> (f64, T) + Sync,
+) -> (Grid, Vec<T>) {
+    use rayon::prelude::*;
     let mut w = vec![0.0f64; target * target];
-    let mut rounds = vec![RoundScores { pmf: Vec::new(), bust: 0.0 }; target * target];
+    let mut kept: Vec<Option<T>> = (0..target * target).map(|_| None).collect();
     for s in (0..=2 * (target - 1)).rev() {
         let lo = s.saturating_sub(target - 1);
         let hi = s.min(target - 1);
-        let solved: Vec<(usize, BestCell)> = (lo..hi + 1)
+        let solved: Vec<(usize, (f64, T))> = (lo..hi + 1)
             .into_par_iter()
             .with_min_len(4)
             .map(|a| {
                 let b = s - a;
                 let d2 = opp(b, a);
-                let mut known = vec![0.0; xs];
-                let mut coef = vec![0.0; xs];
-                for (x, k) in known.iter_mut().enumerate() {
-                    *k = worth(target, &w, (a, b), x, d2, tie);
-                }
-                coef[0] = d2.at(0);
-                let guess = if a + 1 < target { w[(a + 1) * target + b] } else { 0.5 };
-                (a, best_cell(deck, &known, &coef, guess))
+                let known: Vec<f64> = (0..xs).map(|x| worth(target, &w, (a, b), x, d2, tie)).collect();
+                (a, cell(a, b, &known, &w))
             })
             .collect();
-        for (a, cell) in solved {
+        for (a, (win, k)) in solved {
             let i = a * target + (s - a);
-            w[i] = cell.win;
-            rounds[i] = cell.round;
+            w[i] = win;
+            kept[i] = Some(k);
         }
     }
-    BestResponse {
-        grid: Grid { target, win: w },
-        rounds,
-    }
+    let kept = kept.into_iter().map(|k| k.expect("every cell solved")).collect();
+    (Grid { target, win: w }, kept)
 }
 
 /// The best response among fixed round rules: at every pair of totals,
@@ -643,7 +659,6 @@ pub fn best_among<'a>(
     ties: Ties,
     opp: &(dyn Fn(usize, usize) -> &'a RoundScores + Sync),
 ) -> BestAmong {
-    use rayon::prelude::*;
     assert!(!menu.is_empty() && menu.len() <= 1 << 16);
     let xs = menu.iter().map(|r| r.pmf.len()).max().unwrap_or(1);
     let top = opp(target - 1, target - 1);
@@ -652,39 +667,19 @@ pub fn best_among<'a>(
         Ties::Split => 0.5,
         Ties::PlayOn => menu.iter().map(|r| tie_value(ties, r, top)).fold(0.0, f64::max),
     };
-    let mut w = vec![0.0f64; target * target];
-    let mut choice = vec![0u16; target * target];
-    for s in (0..=2 * (target - 1)).rev() {
-        let lo = s.saturating_sub(target - 1);
-        let hi = s.min(target - 1);
-        let solved: Vec<(usize, f64, u16)> = (lo..hi + 1)
-            .into_par_iter()
-            .with_min_len(4)
-            .map(|a| {
-                let b = s - a;
-                let d2 = opp(b, a);
-                let known: Vec<f64> = (0..xs).map(|x| worth(target, &w, (a, b), x, d2, tie)).collect();
-                let (mut best, mut at) = (f64::NEG_INFINITY, 0u16);
-                for (r, round) in menu.iter().enumerate() {
-                    let k: f64 = round.pmf.iter().zip(&known).map(|(p, k)| p * k).sum();
-                    let win = k / (1.0 - round.at(0) * d2.at(0));
-                    if win > best {
-                        (best, at) = (win, r as u16);
-                    }
-                }
-                (a, best, at)
-            })
-            .collect();
-        for (a, win, at) in solved {
-            let i = a * target + (s - a);
-            w[i] = win;
-            choice[i] = at;
+    let (grid, choice) = by_diagonals(target, xs, tie, opp, |a, b, known, _| {
+        let q0 = opp(b, a).at(0);
+        let (mut best, mut at) = (f64::NEG_INFINITY, 0u16);
+        for (r, round) in menu.iter().enumerate() {
+            let k: f64 = round.pmf.iter().zip(known).map(|(p, k)| p * k).sum();
+            let win = k / (1.0 - round.at(0) * q0);
+            if win > best {
+                (best, at) = (win, r as u16);
+            }
         }
-    }
-    BestAmong {
-        grid: Grid { target, win: w },
-        choice,
-    }
+        (best, at)
+    });
+    BestAmong { grid, choice }
 }
 
 /// `W(a, b, c)` at three players: the chance that the player at `a` wins

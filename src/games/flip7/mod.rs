@@ -166,7 +166,7 @@ impl Game for Flip7 {
             wins: s.wins,
             score_sum: s.final_score_sum as i64,
             rounds: acc.rounds,
-            round_score_sum: s.round_score_sum,
+            round_score_sum: s.final_score_sum,
             round_by_game: s.by_game,
             ..SeatResult::default()
         });

@@ -19,10 +19,9 @@ use crate::engine::table::{seat_cells, seat_columns};
 pub struct SeatStats {
     /// Games won as the unique winner.
     pub wins: u64,
-    /// Sum of final game totals.
+    /// Sum of final game totals, which is also the sum of the seat's round
+    /// scores (bust = 0, Flip 7 bonus included): every game starts from 0.
     pub final_score_sum: u64,
-    /// Sum of round scores (bust = 0, Flip 7 bonus included).
-    pub round_score_sum: u64,
     /// Round scores grouped by game (x = a game's round scores, g = its
     /// rounds): the rounds of a game share a deck, so the game is the
     /// independent unit of the round score's standard error.
@@ -188,7 +187,6 @@ impl Accumulator for Flip7Stats {
         for (a, b) in self.seats.iter_mut().zip(&o.seats) {
             a.wins += b.wins;
             a.final_score_sum += b.final_score_sum;
-            a.round_score_sum += b.round_score_sum;
             a.by_game.merge(&b.by_game);
             for (x, y) in a.outcomes.iter_mut().zip(b.outcomes) {
                 *x += y;
@@ -217,7 +215,6 @@ impl Flip7Stats {
         let st = &mut self.seats[0];
         st.wins += n;
         st.final_score_sum += t.score_sum;
-        st.round_score_sum += t.score_sum;
         st.cards += t.cards;
         for (o, &k) in st.outcomes.iter_mut().zip(&t.outcomes) {
             *o += k;
@@ -273,7 +270,6 @@ impl Observer<Table> for Flip7Stats {
         for (s, st) in self.seats.iter_mut().enumerate() {
             let total = u64::from(t.total(s));
             st.final_score_sum += total;
-            st.round_score_sum += total;
             st.by_game.add(total as i64, rounds);
         }
     }
@@ -368,7 +364,7 @@ impl Flip7Stats {
             .enumerate()
             .map(|(s, st)| {
                 let rounds = self.rounds;
-                let mean = ratio(st.round_score_sum, rounds);
+                let mean = ratio(st.final_score_sum, rounds);
                 let se = st.by_game.stderr().unwrap_or(f64::NAN);
                 SeatRow {
                     mean_final_score: ratio(st.final_score_sum, self.games),
